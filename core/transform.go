@@ -1,0 +1,76 @@
+package core
+
+// Transformer is the one extension point of the event stream: everything
+// that observes or rewrites a run's events on their way to the client is a
+// Transformer.
+//
+// Transform is called once per event, in stream order, and passes on zero
+// or more events through emit. Finish is called once, just before the run's
+// terminal event (RUN_FINISHED or RUN_ERROR) reaches Transform, and may emit
+// what the transformer still holds. What a transformer emits is verified
+// like anything else; an error from either method ends the run with a
+// RUN_ERROR whose code is TRANSFORM_ERROR (or the code of the returned
+// *Error).
+//
+// A Transformer instance serves one run and is called from one goroutine at
+// a time. Transformers registered once for many runs are registered as a
+// NewTransformer, which builds one instance per run.
+type Transformer interface {
+	Transform(ev Event, emit func(Event) error) error
+	Finish(emit func(Event) error) error
+}
+
+// NewTransformer builds the Transformer for one run from that run's input.
+// It must be safe for concurrent use: runs on one route start at the same
+// time.
+type NewTransformer func(in *RunAgentInput) Transformer
+
+// TransformerFunc adapts a stateless function to a Transformer whose Finish
+// emits nothing.
+type TransformerFunc func(ev Event, emit func(Event) error) error
+
+// Transform calls f.
+func (f TransformerFunc) Transform(ev Event, emit func(Event) error) error { return f(ev, emit) }
+
+// Finish does nothing.
+func (TransformerFunc) Finish(func(Event) error) error { return nil }
+
+// Stateless returns a NewTransformer that hands every run the same
+// transformer. Use it only for a Transformer that keeps no per-run state
+// and is safe for concurrent use, such as a TransformerFunc.
+func Stateless(t Transformer) NewTransformer {
+	return func(*RunAgentInput) Transformer { return t }
+}
+
+// Chain is a Transformer that passes events through its elements in order:
+// what Chain[0] emits goes to Chain[1], and what the last one emits leaves
+// the chain. Finish finishes the elements in order too, passing each one's
+// output through the rest of the chain.
+type Chain []Transformer
+
+var _ Transformer = Chain(nil)
+
+// Transform passes ev through the chain.
+func (c Chain) Transform(ev Event, emit func(Event) error) error {
+	return c.from(0, emit)(ev)
+}
+
+// Finish finishes every element in order.
+func (c Chain) Finish(emit func(Event) error) error {
+	for i, t := range c {
+		if err := t.Finish(c.from(i+1, emit)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// from returns the emit function that feeds element i and what follows.
+func (c Chain) from(i int, emit func(Event) error) func(Event) error {
+	if i == len(c) {
+		return emit
+	}
+	next := c.from(i+1, emit)
+	t := c[i]
+	return func(ev Event) error { return t.Transform(ev, next) }
+}

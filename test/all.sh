@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The whole test suite: what the README's test command and .ci/run call.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+go vet ./...
+go test -race -count=1 ./...
