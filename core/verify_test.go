@@ -10,8 +10,8 @@ import (
 
 // Event builders for the verifier's tests; owner "" is the parent agent.
 func runStarted(runID string) *RunStarted { return &RunStarted{ThreadID: "t", RunID: runID} }
-func runFinished() *RunFinished          { return &RunFinished{ThreadID: "t", RunID: "r"} }
-func runError() *RunError                { return &RunError{Message: "boom", Code: "AGENT_ERROR"} }
+func runFinished() *RunFinished           { return &RunFinished{ThreadID: "t", RunID: "r"} }
+func runError() *RunError                 { return &RunError{Message: "boom", Code: "AGENT_ERROR"} }
 func msgStart(id, owner string) *TextMessageStart {
 	return &TextMessageStart{Attribution: Attribution{owner}, MessageID: id, Role: RoleAssistant}
 }
