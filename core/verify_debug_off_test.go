@@ -8,7 +8,7 @@ import "testing"
 func TestVerifierMessageWithoutDump(t *testing.T) {
 	v := NewVerifier()
 	var err error
-	for _, ev := range []Event{rs, msgStart("msg-1", ""), msgContent("msg-2", "")} {
+	for _, ev := range []Event{evRun, evMsgStart("msg-1", ""), evMsgContent("msg-2", "")} {
 		err = v.Observe(ev)
 	}
 	const want = "TEXT_MESSAGE_CONTENT breaks rule `not-open` (content and terminators require a matching start): message \"msg-2\" is not open"

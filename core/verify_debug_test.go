@@ -11,19 +11,19 @@ func TestVerifierDebugDump(t *testing.T) {
 		want   string
 	}{
 		{
-			[]Event{rs, msgStart("msg-1", ""), msgContent("msg-2", "")},
+			[]Event{evRun, evMsgStart("msg-1", ""), evMsgContent("msg-2", "")},
 			"TEXT_MESSAGE_CONTENT breaks rule `not-open` (content and terminators require a matching start): " +
 				`message "msg-2" is not open [open: messages={"msg-1"}]`,
 		},
 		{
-			[]Event{rs, msgStart("b", ""), msgStart("a", "s1"), callStart("tc", "a", ""), stepStart("plan", ""), stepStart("plan", "s1"),
-				spanStart("r", ""), thoughtStart("r", ""), subStart("s1", ""), subStart("s0", ""), subEnd("s0"), runFinished()},
+			[]Event{evRun, evMsgStart("b", ""), evMsgStart("a", "s1"), evCallStart("tc", "a", ""), evStepStart("plan", ""), evStepStart("plan", "s1"),
+				evSpanStart("r", ""), evThoughtStart("r", ""), evSubStart("s1", ""), evSubStart("s0", ""), evSubEnd("s0"), evRunFinished()},
 			"RUN_FINISHED breaks rule `open-at-finish` (" + RuleOpenAtFinish.Describe() + "): " +
 				`step "plan" is still open (and 7 more) [open: messages={"a", "b"}, tool-calls={"tc"}, ` +
 				`steps={"plan", "plan" (subagent "s1")}, reasoning={"r"}, reasoning-messages={"r"}, subagents={"s1"}]`,
 		},
 		{
-			[]Event{rs, runFinished(), runFinished()},
+			[]Event{evRun, evRunFinished(), evRunFinished()},
 			"RUN_FINISHED breaks rule `run-ended` (" + RuleRunEnded.Describe() + `): run "r" has already finished [open: nothing]`,
 		},
 	} {
