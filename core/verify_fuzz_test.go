@@ -22,19 +22,21 @@ func fuzzEvent(b byte) Event {
 	k, r := int(b)%fuzzEventKinds, int(b)/fuzzEventKinds
 	id, other, owner := ids[r%3], ids[(r+1)%3], owners[r/3]
 	at := Attribution{owner}
-	history := []Message{
-		&AssistantMessage{ID: id, SubagentRunID: owner, ToolCalls: []ToolCall{{ID: id}}},
-		&ReasoningMessage{ID: other, SubagentRunID: owner},
-		&ActivityMessage{ID: id, SubagentRunID: owner},
-		&UserMessage{ID: "u"},
-		nil,
+	history := func() []Message {
+		return []Message{
+			&AssistantMessage{ID: id, SubagentRunID: owner, ToolCalls: []ToolCall{{ID: id}}},
+			&ReasoningMessage{ID: other, SubagentRunID: owner},
+			&ActivityMessage{ID: id, SubagentRunID: owner},
+			&UserMessage{ID: "u"},
+			nil,
+		}
 	}
 	switch k {
 	case 0:
 		return &RunStarted{ThreadID: "t", RunID: id}
 	case 1:
 		in := NewInput("t", id)
-		in.Messages = history
+		in.Messages = history()
 		return &RunStarted{ThreadID: "t", RunID: id, Input: in}
 	case 2:
 		return &RunFinished{ThreadID: "t", RunID: id}
@@ -83,7 +85,7 @@ func fuzzEvent(b byte) Event {
 	case 22:
 		return &SubagentError{SubagentRunID: id, Message: "failed"}
 	case 23:
-		return &MessagesSnapshot{Messages: history}
+		return &MessagesSnapshot{Messages: history()}
 	case 24:
 		replace := r%2 == 0
 		return &ActivitySnapshot{Attribution: at, MessageID: id, ActivityType: "x", Replace: &replace}
