@@ -76,8 +76,11 @@ const (
 func NewVerifier() *Verifier { return &Verifier{} }
 
 // Observe checks ev against the stream so far and, if it is accepted,
-// records it. A rejected event is not recorded. The error is an *Error with
-// code PROTOCOL_VIOLATION whose Err is a *VerificationError.
+// records it. A rejected event is not recorded, so the stream may go on as
+// if it had not been sent; in particular a rejected RUN_FINISHED leaves the
+// run open for a RUN_ERROR, which is accepted at any point. The error is an
+// *Error with code PROTOCOL_VIOLATION whose Err is a *VerificationError (a
+// nil ev is a PROTOCOL error).
 func (v *Verifier) Observe(ev Event) error {
 	if v.phase != phaseRunning {
 		return v.observeOutsideRun(ev)
@@ -191,6 +194,7 @@ func (v *Verifier) seed(msgs []Message) {
 	for _, m := range msgs {
 		switch m := m.(type) {
 		case nil:
+			// A hole in the list names nothing.
 		case *ReasoningMessage:
 			claim(&v.thoughts, m.ID, m.SubagentRunID)
 		case *ActivityMessage:
