@@ -2,7 +2,10 @@ module github.com/agui-go/agui
 
 go 1.26
 
-require github.com/gin-gonic/gin v1.12.0
+require (
+	github.com/gin-gonic/gin v1.12.0
+	google.golang.org/protobuf v1.36.12
+)
 
 require (
 	github.com/bytedance/gopkg v0.1.3 // indirect
@@ -33,5 +36,4 @@ require (
 	golang.org/x/net v0.51.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/text v0.34.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )
