@@ -6,13 +6,17 @@
 //   <dir>/stream.bin    the frames, back to back (4-byte big-endian length + ag_ui.Event)
 //   <dir>/stream.jsonl  one JSON event per line, in the same order
 //
-// Exits 0 when every frame decodes and equals its JSON, 1 otherwise, after
+// It also writes <dir>/official.bin: the official encoder's frames for our
+// JSON, which the Go test decodes with core.DecodeProto.
+//
+// Exits 0 when every frame decodes and equals its JSON (and the official
+// encoder accepts every JSON event without a warning), 1 otherwise, after
 // printing every difference.
 
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { decode } from "@ag-ui/proto";
+import { decode, encode } from "@ag-ui/proto";
 
 const dir = process.argv[2];
 if (!dir) {
@@ -46,42 +50,19 @@ if (frames.length !== expected.length) {
   fail(`${frames.length} frames but ${expected.length} JSON events`);
 }
 
-// Normalisations. Each is a fact about what a proto3 encoding can express,
-// never a way around a difference in content; each applies at named
-// places only, and only when our JSON has no value there.
-//
-// proto3 cannot tell an empty repeated field from an absent one, so the
-// decoder materialises an empty array where the JSON key is optional and
-// our JSON omitted it. Likewise a non-optional proto3 string cannot tell ""
-// from absent. Every rule below deletes such a decoded default when (and
-// only when) our JSON omitted the key.
-const EMPTY_ARRAY_WHEN_ABSENT = {
-  // RunAgentInput.tools, .context, .resume and .messages are repeated fields;
-  // the decoder always writes them. Our JSON omits empty optional arrays.
-  input: ["tools", "context", "resume", "messages"],
-};
-const EMPTY_STRING_WHEN_ABSENT = {
-  // Tool.description is a plain (non-optional) proto3 string.
-  tool: ["description"],
-};
-
+// Normalisation. proto3 cannot tell an empty repeated field from an absent
+// one, and the decoder always materialises RunAgentInput's repeated fields
+// as arrays. Our JSON always writes messages, tools and context (as [] when
+// empty) but omits an empty resume, which is optional. So a decoded
+// `input.resume: []` is dropped, and only when our JSON has no resume key.
+// This is the only difference found between the two encodings; anything
+// else fails.
 function normalise(decoded, ours) {
-  if (decoded.type === "RUN_STARTED" && decoded.input && ours.input) {
-    dropDefaults(decoded.input, ours.input, EMPTY_ARRAY_WHEN_ABSENT.input, []);
-    for (const [i, tool] of (decoded.input.tools ?? []).entries()) {
-      const mine = ours.input.tools?.[i];
-      if (mine) dropDefaults(tool, mine, EMPTY_STRING_WHEN_ABSENT.tool, "");
-    }
+  const input = decoded.type === "RUN_STARTED" ? decoded.input : undefined;
+  if (input && ours.input && !("resume" in ours.input) && isDeepStrictEqual(input.resume, [])) {
+    delete input.resume;
   }
   return decoded;
-}
-
-function dropDefaults(decoded, ours, keys, empty) {
-  for (const key of keys) {
-    if (!(key in ours) && key in decoded && isDeepStrictEqual(decoded[key], empty)) {
-      delete decoded[key];
-    }
-  }
 }
 
 // Objects compare without regard to key order: JSON object members are
@@ -127,6 +108,32 @@ for (let i = 0; i < frames.length; i++) {
     console.error(`  ours:    ${JSON.stringify(want)}`);
   }
 }
+// The other direction: the official encoder's frames for our JSON, for the
+// Go side to decode with core.DecodeProto. How many are byte-identical to
+// ours is reported, not required: protobuf does not fix the order of map
+// entries, and both encodings are valid.
+const official = [];
+let identical = 0;
+for (let i = 0; i < expected.length; i++) {
+  let bytes;
+  try {
+    bytes = encode(structuredClone(expected[i]));
+  } catch (err) {
+    failures++;
+    console.error(`#${i} ${expected[i].type}: the official encoder refused our JSON: ${err.message}`);
+    bytes = new Uint8Array();
+  }
+  const prefix = Buffer.alloc(4);
+  prefix.writeUInt32BE(bytes.length);
+  official.push(prefix, bytes);
+  if (Buffer.compare(Buffer.from(bytes), Buffer.from(frames[i])) === 0) {
+    identical++;
+  } else if (process.env.PROTONODE_VERBOSE) {
+    console.log(`#${i} ${expected[i].type}: bytes differ\n  official ${Buffer.from(bytes).toString("hex")}\n  ours     ${Buffer.from(frames[i]).toString("hex")}`);
+  }
+}
+writeFileSync(join(dir, "official.bin"), Buffer.concat(official));
+
 if (warnings.length > 0) {
   failures++;
   console.error(`the decoder warned ${warnings.length} time(s)`);
@@ -136,6 +143,7 @@ if (failures > 0) {
   process.exit(1);
 }
 console.log(`${frames.length} events decoded by @ag-ui/proto equal our JSON`);
+console.log(`${identical} of ${frames.length} frames are byte-identical to @ag-ui/proto's encoding of our JSON`);
 
 function fail(message) {
   console.error(message);

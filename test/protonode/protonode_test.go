@@ -1,7 +1,9 @@
 // Package protonode_test checks our protobuf frames against the official
 // decoder: every sample event is written as a frame (core.AppendProto) and
 // as JSON (AppendJSON), and decode.mjs decodes the frames with
-// @ag-ui/proto@1.0.0 under Node and compares each with our JSON.
+// @ag-ui/proto@1.0.0 under Node and compares each with our JSON. It also
+// encodes our JSON with the official encoder, and core.DecodeProto must
+// read those frames back into the events we started from.
 //
 // The Node dependencies are pinned by package-lock.json; the test runs
 // `npm ci` itself when node_modules is missing. It skips only when node or
@@ -11,6 +13,8 @@ package protonode_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,7 +30,8 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 
 	dir := t.TempDir()
 	var frames, lines []byte
-	for _, ev := range samples.Events() {
+	events := samples.Events()
+	for _, ev := range events {
 		var err error
 		if frames, err = core.AppendProto(frames, ev); err != nil {
 			t.Fatalf("%s: AppendProto: %v", ev.Type(), err)
@@ -44,6 +49,51 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 		t.Fatalf("node decode.mjs: %v\n%s", err, out)
 	}
 	t.Logf("%s", bytes.TrimSpace(out))
+
+	// The other direction: core.DecodeProto reads the official encoder's
+	// frames for our JSON back into the events we started from.
+	official, err := os.ReadFile(filepath.Join(dir, "official.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range events {
+		if len(official) < 4 {
+			t.Fatalf("official.bin ends before event %d", i)
+		}
+		n := 4 + int(binary.BigEndian.Uint32(official))
+		if n > len(official) {
+			t.Fatalf("official.bin: frame %d is cut short", i)
+		}
+		got, err := core.DecodeProto(official[:n])
+		official = official[n:]
+		if err != nil {
+			t.Errorf("#%d %s: DecodeProto of the official frame: %v", i, want.Type(), err)
+			continue
+		}
+		if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
+			t.Errorf("#%d %s: the official frame decodes to\n%s\nwant\n%s", i, want.Type(), g, w)
+		}
+	}
+	if len(official) != 0 {
+		t.Errorf("official.bin has %d bytes after the last event", len(official))
+	}
+}
+
+// jsonOf is ev's JSON with object keys sorted, for comparing events.
+func jsonOf(t *testing.T, ev core.Event) string {
+	t.Helper()
+	b, err := ev.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = json.Marshal(v); err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func lookPath(t *testing.T, name string) string {
