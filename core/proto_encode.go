@@ -1,7 +1,6 @@
 package core
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -226,30 +225,18 @@ func opt[S ~string](s S) *string {
 }
 
 // value converts an opaque JSON value; nil becomes a JSON null, which is
-// right for the payloads whose key is required.
+// right for the payloads whose key is required. The value goes through our
+// JSON encoder (appendValue, which falls back to encoding/json), so the
+// protobuf carries exactly what the SSE encoding would: struct tags,
+// json.Marshaler and json.RawMessage included.
 func (c *protoConv) value(v any) *structpb.Value {
-	var raw []byte
-	switch x := v.(type) {
-	case nil:
-		return structpb.NewNullValue()
-	case json.RawMessage:
-		if len(x) == 0 {
-			return structpb.NewNullValue()
-		}
-		raw = x
-	default:
-		// Through JSON, so that whatever the JSON encoding would write
-		// (structs with tags, json.Marshaler, numbers of any Go type) is
-		// exactly what the protobuf carries.
-		b, err := json.Marshal(v)
-		if err != nil {
-			c.fail("cannot convert %T to JSON: %v", v, err)
-			return nil
-		}
-		raw = b
+	b, err := appendValue(nil, v)
+	if err != nil {
+		c.fail("cannot convert %T to JSON: %v", v, err)
+		return nil
 	}
 	out := new(structpb.Value)
-	if err := protojson.Unmarshal(raw, out); err != nil {
+	if err := protojson.Unmarshal(b, out); err != nil {
 		c.fail("cannot convert JSON to google.protobuf.Value: %v", err)
 		return nil
 	}

@@ -206,7 +206,8 @@ func TestAppendProtoRefuses(t *testing.T) {
 		{"unknown source", &core.ToolCallResult{Content: core.PartsContent(core.ContentPart{Type: core.PartImage,
 			Source: &core.PartSource{Type: "ftp"}})}, `content source type "ftp"`},
 		{"value without JSON", &core.Custom{Name: "c", Value: make(chan int)}, "cannot convert chan int to JSON"},
-		{"invalid raw JSON", &core.Raw{Event: json.RawMessage(`{"a":`)}, "google.protobuf.Value"},
+		{"invalid raw JSON", &core.Raw{Event: json.RawMessage(`{"a":`)}, "cannot convert json.RawMessage to JSON"},
+		{"number out of range", &core.Custom{Name: "c", Value: json.Number("1e999")}, "google.protobuf.Value"},
 		{"nil message", &core.MessagesSnapshot{Messages: []core.Message{nil}}, "no protobuf form for message"},
 	}
 	for _, tc := range cases {
