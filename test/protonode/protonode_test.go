@@ -3,7 +3,8 @@
 // as JSON (AppendJSON), and decode.mjs decodes the frames with
 // @ag-ui/proto@1.0.0 under Node and compares each with our JSON. It also
 // encodes our JSON with the official encoder, and core.DecodeProto must
-// read those frames back into the events we started from.
+// read those frames back into the events we started from. Finally
+// schema.mjs compares agui.proto with the official schema field by field.
 //
 // The Node dependencies are pinned by package-lock.json; the test runs
 // `npm ci` itself when node_modules is missing. It skips only when node or
@@ -94,6 +95,20 @@ func jsonOf(t *testing.T, ev core.Event) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestSchemaMatchesOfficial compares core/internal/pb/agui.proto with the
+// schema @ag-ui/proto@1.0.0 was generated from: every field's name, number,
+// type and presence, and every enum value, including the fields no sample
+// event exercises.
+func TestSchemaMatchesOfficial(t *testing.T) {
+	node, npm := lookPath(t, "node"), lookPath(t, "npm")
+	ensureNodeModules(t, npm)
+	out, err := run(t.Context(), node, "schema.mjs", filepath.Join("..", "..", "core", "internal", "pb", "agui.proto"))
+	if err != nil {
+		t.Fatalf("node schema.mjs: %v\n%s", err, out)
+	}
+	t.Logf("%s", bytes.TrimSpace(out))
 }
 
 func lookPath(t *testing.T, name string) string {
