@@ -1,10 +1,3 @@
-// Package samples builds AG-UI events for tests that compare encodings:
-// every one of the 31 event types at least once, with the fields that make
-// an encoding interesting (content parts, every outcome, subagent
-// attribution, usage, nulls, metadata, raw events, escaping).
-//
-// Events returns fresh values on every call, so a test may modify them. The
-// package only builds values; it is safe for concurrent use.
 package samples
 
 import (
@@ -147,10 +140,12 @@ func parts() core.Content {
 		core.ContentPart{Type: core.PartText, ID: "p-1", Text: "see attached", Metadata: map[string]any{"source": "search", "rank": 1.0}},
 		core.TextPart(""),
 		core.ContentPart{Type: core.PartImage, ID: "p-2", Source: &core.PartSource{Type: core.SourceData, Value: "iVBORw0KGgo=", MimeType: "image/png"}},
-		core.ContentPart{Type: core.PartAudio, Source: &core.PartSource{Type: core.SourceURL, Value: "https://example.com/a.mp3"}, Metadata: "narration"},
-		core.ContentPart{Type: core.PartVideo, Source: &core.PartSource{Type: core.SourceURL, Value: "https://example.com/v.mp4", MimeType: "video/mp4"}},
+		core.ContentPart{Type: core.PartAudio, ID: "p-3", Source: &core.PartSource{Type: core.SourceURL, Value: "https://example.com/a.mp3"}, Metadata: "narration"},
+		core.ContentPart{Type: core.PartVideo, Source: &core.PartSource{Type: core.SourceURL, Value: "https://example.com/v.mp4", MimeType: "video/mp4"},
+			Metadata: map[string]any{"seconds": 12.5}},
 		core.ContentPart{Type: core.PartDocument, ID: "p-5", Source: &core.PartSource{Type: core.SourceFile, Value: "file-abc", Provider: "openai", MimeType: "application/pdf"}},
-		core.ContentPart{Type: core.PartDocument, Source: &core.PartSource{Type: core.SourceFile, Value: "file-def"}},
+		core.ContentPart{Type: core.PartDocument, Source: &core.PartSource{Type: core.SourceFile, Value: "file-def"}, Metadata: []any{"x"}},
+		core.ContentPart{Type: core.PartImage, Source: &core.PartSource{Type: core.SourceURL, Value: "https://example.com/i.png"}},
 	)
 }
 
