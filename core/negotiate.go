@@ -39,6 +39,10 @@ const (
 // as success, because its schema has no cancelled outcome (protocol-1.0.md
 // §6.3 and §9 item 15). SSE is what every AG-UI client reads, so a client
 // gets protobuf only when it asks for it by name.
+//
+// Negotiate sees only the header. A handler should still answer SSE to an
+// input without protocolVersion: such a consumer predates 1.0, and its
+// protobuf decoder knows none of the events 1.0 added.
 func Negotiate(accept string) Format {
 	protoQ, sseQ, ok := acceptQualities(accept)
 	if !ok || protoQ <= 0 || protoQ < sseQ {
