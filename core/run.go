@@ -227,8 +227,16 @@ func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err erro
 		}
 	}
 	re := runError(err)
-	if re.Code == string(CodeCancelled) && IsDisconnected(context.Cause(ctx)) {
-		re.Code = string(CodeDisconnected)
+	if ctx.Err() != nil {
+		// The run was cancelled: whatever the agent's error says (often a
+		// model client's "context canceled" as a plain string), the run
+		// ended because it was stopped.
+		switch {
+		case IsDisconnected(context.Cause(ctx)) && (re.Code == string(CodeCancelled) || re.Code == string(CodeAgent)):
+			re.Code = string(CodeDisconnected)
+		case re.Code == string(CodeAgent):
+			re.Code = string(CodeCancelled)
+		}
 	}
 	// RUN_ERROR is valid at any point of a started run; observing it makes
 	// the agent-side verifier reject anything a stray goroutine emits.
