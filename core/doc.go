@@ -66,7 +66,10 @@
 // The ctx given to Agent.Run is cancelled when the run is: pass it to every
 // model and tool call (select on ctx.Done() where you wait). After
 // cancellation every emit fails with a CANCELLED error, so the agent's next
-// `return err` unwinds the run, and the stream still ends with RUN_ERROR.
+// `return err` unwinds the run, and the stream still ends with RUN_ERROR
+// (code CANCELLED) whatever the agent returns. An agent that stops on
+// purpose while the run is live returns Cancelled() instead, and gets
+// RUN_FINISHED with outcome cancelled.
 // A transport that must cancel from elsewhere takes Runner.Cancel from
 // NewRunner before the stream starts.
 //
