@@ -1,0 +1,226 @@
+package transformers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/wI2L/jsondiff"
+
+	"github.com/agui-go/agui/core"
+)
+
+// StateMapping routes one tool's results into the shared state.
+type StateMapping struct {
+	// Tool is the tool name whose TOOL_CALL_RESULTs are written.
+	Tool string
+	// Path is the RFC 6901 JSON Pointer the result is written at, such as
+	// "/search/results"; "" is the whole state. Missing objects on the way
+	// are created.
+	Path string
+	// Merge, if set, computes the value written from the value at Path
+	// (nil when there is none) and the parsed result. Both arguments are
+	// decoded JSON (nil, bool, float64, string, []any, map[string]any) and
+	// are Merge's own to modify; its return value must marshal to JSON.
+	// nil writes the result as it is. Merge must be safe for concurrent
+	// use: runs call it at the same time. An error from it ends the run
+	// with TRANSFORM_ERROR.
+	Merge func(current, result any) (any, error)
+}
+
+// ToolResultToState returns a transformer that writes tool results into the
+// state the client holds. On a TOOL_CALL_RESULT of a mapped tool (the tool
+// is known from the call's TOOL_CALL_START or first TOOL_CALL_CHUNK) it
+// passes the result on, parses its content as JSON (text that is not JSON
+// is written as a string), writes it at the mapping's path, and emits the
+// smaller, in encoded bytes, of a STATE_DELTA and a STATE_SNAPSHOT. A tool
+// with several mappings has them applied in order, in one update. The
+// state event carries the result's subagentRunId, as provenance only.
+//
+// To diff against what the client holds, it follows the state as the
+// client does: the run input's state (or RUN_STARTED's input.state) as the
+// baseline, then every STATE_SNAPSHOT and STATE_DELTA flowing past. A delta
+// that does not apply leaves the state unchanged, as on the client. Later
+// agent updates see none of this: an agent's own STATE_SNAPSHOT replaces
+// the written value, so map results to a path the agent's state type does
+// not model (its deltas then never touch it).
+//
+// Each run gets its own instance, holding that run's copy of the state;
+// the returned NewTransformer is safe for concurrent use. It fails when a
+// mapping has no tool name or a malformed path.
+func ToolResultToState(mappings ...StateMapping) (core.NewTransformer, error) {
+	byTool := map[string][]stateRoute{}
+	for _, m := range mappings {
+		if m.Tool == "" {
+			return nil, errors.New("transformers: a StateMapping needs a tool name")
+		}
+		toks, err := parsePointer(m.Path)
+		if err != nil {
+			return nil, fmt.Errorf("transformers: tool %q: %w", m.Tool, err)
+		}
+		byTool[m.Tool] = append(byTool[m.Tool], stateRoute{path: toks, merge: m.Merge})
+	}
+	return func(in *core.RunAgentInput) core.Transformer {
+		t := &resultToState{routes: byTool, tools: map[string]string{}}
+		if in != nil {
+			t.baseline(in.State)
+		}
+		return t
+	}, nil
+}
+
+// stateRoute is one validated StateMapping.
+type stateRoute struct {
+	path  []string
+	merge func(current, result any) (any, error)
+}
+
+// resultToState is ToolResultToState's per-run state. Like every
+// Transformer it is used by one goroutine at a time.
+type resultToState struct {
+	routes map[string][]stateRoute
+	// tools maps the ids of calls to mapped tools to their tool name.
+	tools map[string]string
+	// state is the state the client holds, in decoded-JSON form; unknown
+	// when the client was given a state that would not encode.
+	state   any
+	unknown bool
+}
+
+// baseline sets the state the client holds to v.
+func (t *resultToState) baseline(v any) {
+	s, err := normalize(v)
+	t.state, t.unknown = s, err != nil
+}
+
+func (t *resultToState) Transform(ev core.Event, emit func(core.Event) error) error {
+	switch e := ev.(type) {
+	case *core.RunStarted:
+		if e.Input != nil && e.Input.State != nil {
+			t.baseline(e.Input.State)
+		}
+	case *core.StateSnapshot:
+		t.baseline(e.Snapshot)
+	case *core.StateDelta:
+		if s, err := applyPatch(t.state, e.Delta); err == nil {
+			t.state = s
+		}
+	case *core.ToolCallStart:
+		t.remember(e.ToolCallID, e.ToolCallName)
+	case *core.ToolCallChunk:
+		t.remember(e.ToolCallID, e.ToolCallName)
+	case *core.ToolCallResult:
+		if err := emit(e); err != nil {
+			return err
+		}
+		return t.write(e, emit)
+	}
+	return emit(ev)
+}
+
+func (*resultToState) Finish(func(core.Event) error) error { return nil }
+
+// remember notes the tool name of a call when the tool is mapped.
+func (t *resultToState) remember(id, name string) {
+	if id == "" || name == "" {
+		return
+	}
+	if _, ok := t.routes[name]; ok {
+		t.tools[id] = name
+	} else {
+		delete(t.tools, id)
+	}
+}
+
+// write applies a mapped tool's result to the state and emits the update.
+func (t *resultToState) write(res *core.ToolCallResult, emit func(core.Event) error) error {
+	name, ok := t.tools[res.ToolCallID]
+	if !ok {
+		return nil
+	}
+	if t.unknown {
+		return transformError(fmt.Errorf("the client's state is not JSON; cannot write the result of %q", name))
+	}
+	next := t.state
+	for _, r := range t.routes[name] {
+		v, err := r.value(next, res.Content)
+		if err != nil {
+			return transformError(fmt.Errorf("tool %q: %w", name, err))
+		}
+		if next, err = setPath(next, r.path, v); err != nil {
+			return transformError(fmt.Errorf("tool %q: writing the result: %w", name, err))
+		}
+	}
+	ev, err := stateUpdate(t.state, next, res.SubagentRunID)
+	if err != nil {
+		return transformError(fmt.Errorf("tool %q: %w", name, err))
+	}
+	t.state = next
+	if ev == nil {
+		return nil
+	}
+	return emit(ev)
+}
+
+// value computes what r writes for content, given the current state.
+func (r stateRoute) value(state any, content core.Content) (any, error) {
+	text := content.String()
+	var result any
+	if err := json.Unmarshal([]byte(text), &result); err != nil {
+		result = text
+	}
+	if r.merge == nil {
+		return result, nil
+	}
+	current, err := lookup(state, r.path)
+	if err != nil {
+		current = nil
+	}
+	merged, err := r.merge(deepCopy(current), result)
+	if err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if merged, err = normalize(merged); err != nil {
+		return nil, fmt.Errorf("merge result: %w", err)
+	}
+	return merged, nil
+}
+
+// stateUpdate returns the smaller of a STATE_DELTA and a STATE_SNAPSHOT
+// taking the client from prev to next, or nil when they are equal.
+func stateUpdate(prev, next any, subagent string) (core.Event, error) {
+	patch, err := jsondiff.CompareWithoutMarshal(prev, next)
+	if err != nil {
+		return nil, err
+	}
+	if len(patch) == 0 {
+		return nil, nil
+	}
+	ops := make([]core.PatchOp, len(patch))
+	for i, op := range patch {
+		// Copies, so that whoever rewrites the event downstream cannot
+		// reach the state this transformer keeps.
+		ops[i] = core.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: deepCopy(op.Value)}
+	}
+	delta := &core.StateDelta{Delta: ops}
+	delta.SubagentRunID = subagent
+	snap := &core.StateSnapshot{Snapshot: deepCopy(next)}
+	snap.SubagentRunID = subagent
+	db, err := delta.AppendJSON(nil)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := snap.AppendJSON(nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(db) < len(sb) {
+		return delta, nil
+	}
+	return snap, nil
+}
+
+// transformError wraps err as the TRANSFORM_ERROR that ends the run.
+func transformError(err error) *core.Error {
+	return &core.Error{Code: core.CodeTransform, Message: "transform error: " + err.Error(), Err: err}
+}
