@@ -105,7 +105,9 @@ func tagged[E core.Attributed](id string, ev E) E {
 
 func input() *core.RunAgentInput { return core.NewInput("thread-1", "run-1") }
 
-func started() core.Event  { return &core.RunStarted{ThreadID: "thread-1", RunID: "run-1", ProtocolVersion: core.ProtocolVersion} }
+func started() core.Event {
+	return &core.RunStarted{ThreadID: "thread-1", RunID: "run-1", ProtocolVersion: core.ProtocolVersion}
+}
 func finished() core.Event { return &core.RunFinished{ThreadID: "thread-1", RunID: "run-1"} }
 
 // call returns the START/ARGS/END/RESULT events of one whole tool call.
