@@ -4,6 +4,8 @@ go 1.26
 
 require (
 	github.com/gin-gonic/gin v1.12.0
+	github.com/google/uuid v1.6.0
+	github.com/wI2L/jsondiff v0.7.1
 	go.uber.org/goleak v1.3.0
 )
 
