@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
+	"strings"
 
 	"github.com/wI2L/jsondiff"
 
@@ -40,10 +43,14 @@ type StateMapping struct {
 // To diff against what the client holds, it follows the state as the
 // client does: the run input's state (or RUN_STARTED's input.state) as the
 // baseline, then every STATE_SNAPSHOT and STATE_DELTA flowing past. A delta
-// that does not apply leaves the state unchanged, as on the client. Later
-// agent updates see none of this: an agent's own STATE_SNAPSHOT replaces
-// the written value, so map results to a path the agent's state type does
-// not model (its deltas then never touch it).
+// that does not apply leaves the state unchanged, as on the client.
+//
+// The agent does not see these writes, so its next STATE_SNAPSHOT would
+// erase them: the transformer puts each value it wrote back into every
+// later snapshot, at its path (a path ending in "-" appends and the root
+// replaces the state, so those two are not put back). A mapped path thus
+// belongs to the tool: map results to a path the agent's state type does
+// not model, whose agent deltas then never touch it.
 //
 // Each run gets its own instance, holding that run's copy of the state;
 // the returned NewTransformer is safe for concurrent use. It fails when a
@@ -85,6 +92,15 @@ type resultToState struct {
 	// when the client was given a state that would not encode.
 	state   any
 	unknown bool
+	// written holds what this run wrote at each path, oldest first, to put
+	// back into later snapshots (see keepWritten).
+	written []writtenValue
+}
+
+// writtenValue is a value written at a path.
+type writtenValue struct {
+	path  []string
+	value any
 }
 
 // baseline sets the state the client holds to v.
@@ -100,15 +116,15 @@ func (t *resultToState) Transform(ev core.Event, emit func(core.Event) error) er
 			t.baseline(e.Input.State)
 		}
 	case *core.StateSnapshot:
-		t.baseline(e.Snapshot)
+		ev = t.keepWritten(e)
 	case *core.StateDelta:
 		if s, err := applyPatch(t.state, e.Delta); err == nil {
 			t.state = s
 		}
 	case *core.ToolCallStart:
-		t.remember(e.ToolCallID, e.ToolCallName)
+		t.note(e.ToolCallID, e.ToolCallName)
 	case *core.ToolCallChunk:
-		t.remember(e.ToolCallID, e.ToolCallName)
+		t.note(e.ToolCallID, e.ToolCallName)
 	case *core.ToolCallResult:
 		if err := emit(e); err != nil {
 			return err
@@ -120,8 +136,8 @@ func (t *resultToState) Transform(ev core.Event, emit func(core.Event) error) er
 
 func (*resultToState) Finish(func(core.Event) error) error { return nil }
 
-// remember notes the tool name of a call when the tool is mapped.
-func (t *resultToState) remember(id, name string) {
+// note notes the tool name of a call when the tool is mapped.
+func (t *resultToState) note(id, name string) {
 	if id == "" || name == "" {
 		return
 	}
@@ -139,27 +155,69 @@ func (t *resultToState) write(res *core.ToolCallResult, emit func(core.Event) er
 		return nil
 	}
 	if t.unknown {
-		return transformError(fmt.Errorf("the client's state is not JSON; cannot write the result of %q", name))
+		return fmt.Errorf("transformers: the client's state is not JSON; cannot write the result of %q", name)
 	}
 	next := t.state
 	for _, r := range t.routes[name] {
 		v, err := r.value(next, res.Content)
 		if err != nil {
-			return transformError(fmt.Errorf("tool %q: %w", name, err))
+			return fmt.Errorf("transformers: tool %q: %w", name, err)
 		}
 		if next, err = setPath(next, r.path, v); err != nil {
-			return transformError(fmt.Errorf("tool %q: writing the result: %w", name, err))
+			return fmt.Errorf("transformers: tool %q: writing the result: %w", name, err)
 		}
+		t.remember(r.path, v)
 	}
 	ev, err := stateUpdate(t.state, next, res.SubagentRunID)
 	if err != nil {
-		return transformError(fmt.Errorf("tool %q: %w", name, err))
+		return fmt.Errorf("transformers: tool %q: %w", name, err)
 	}
 	t.state = next
 	if ev == nil {
 		return nil
 	}
 	return emit(ev)
+}
+
+// remember records v as written at path, to be kept in later snapshots.
+// The whole state and appends ("-") are not kept: putting them back would
+// discard the snapshot or append again.
+func (t *resultToState) remember(path []string, v any) {
+	if len(path) == 0 || path[len(path)-1] == "-" {
+		return
+	}
+	key := strings.Join(path, "/")
+	t.written = slices.DeleteFunc(t.written, func(w writtenValue) bool { return strings.Join(w.path, "/") == key })
+	t.written = append(t.written, writtenValue{path: path, value: v})
+}
+
+// keepWritten follows a STATE_SNAPSHOT and puts back into it the values
+// this run wrote: the agent's own state does not know them, so its next
+// snapshot would otherwise erase them from the client. A value that can no
+// longer be written (the snapshot put a string on its path) is dropped.
+func (t *resultToState) keepWritten(e *core.StateSnapshot) core.Event {
+	t.baseline(e.Snapshot)
+	if t.unknown || len(t.written) == 0 {
+		return e
+	}
+	snap := t.state
+	kept := t.written[:0]
+	for _, w := range t.written {
+		next, err := setPath(snap, w.path, w.value)
+		if err != nil {
+			continue
+		}
+		snap = next
+		kept = append(kept, w)
+	}
+	t.written = kept
+	if reflect.DeepEqual(snap, t.state) {
+		return e
+	}
+	t.state = snap
+	cp := *e
+	cp.Snapshot = deepCopy(snap)
+	return &cp
 }
 
 // value computes what r writes for content, given the current state.
@@ -189,18 +247,9 @@ func (r stateRoute) value(state any, content core.Content) (any, error) {
 // stateUpdate returns the smaller of a STATE_DELTA and a STATE_SNAPSHOT
 // taking the client from prev to next, or nil when they are equal.
 func stateUpdate(prev, next any, subagent string) (core.Event, error) {
-	patch, err := jsondiff.CompareWithoutMarshal(prev, next)
-	if err != nil {
+	ops, err := patchOps(prev, next)
+	if err != nil || len(ops) == 0 {
 		return nil, err
-	}
-	if len(patch) == 0 {
-		return nil, nil
-	}
-	ops := make([]core.PatchOp, len(patch))
-	for i, op := range patch {
-		// Copies, so that whoever rewrites the event downstream cannot
-		// reach the state this transformer keeps.
-		ops[i] = core.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: deepCopy(op.Value)}
 	}
 	delta := &core.StateDelta{Delta: ops}
 	delta.SubagentRunID = subagent
@@ -220,7 +269,17 @@ func stateUpdate(prev, next any, subagent string) (core.Event, error) {
 	return snap, nil
 }
 
-// transformError wraps err as the TRANSFORM_ERROR that ends the run.
-func transformError(err error) *core.Error {
-	return &core.Error{Code: core.CodeTransform, Message: "transform error: " + err.Error(), Err: err}
+// patchOps returns the RFC 6902 operations taking prev to next.
+func patchOps(prev, next any) ([]core.PatchOp, error) {
+	patch, err := jsondiff.CompareWithoutMarshal(prev, next)
+	if err != nil {
+		return nil, err
+	}
+	ops := make([]core.PatchOp, len(patch))
+	for i, op := range patch {
+		// Copies, so that whoever rewrites the event downstream cannot
+		// reach the state this transformer keeps.
+		ops[i] = core.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: deepCopy(op.Value)}
+	}
+	return ops, nil
 }
