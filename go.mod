@@ -2,7 +2,10 @@ module github.com/agui-go/agui
 
 go 1.26
 
-require github.com/gin-gonic/gin v1.12.0
+require (
+	github.com/gin-gonic/gin v1.12.0
+	go.uber.org/goleak v1.3.0
+)
 
 require (
 	github.com/bytedance/gopkg v0.1.3 // indirect
