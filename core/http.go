@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"iter"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -27,11 +28,22 @@ import (
 // A Handler is safe for concurrent use; each request is one run.
 type Handler[S any] struct {
 	agent Agent[S]
-	cfg   handlerConfig
-	// deadlineWarned records that ErrNotSupported from SetWriteDeadline
-	// was logged, so a misconfigured middleware chain logs once, not once
-	// per run.
-	deadlineWarned atomic.Bool
+	t     transport
+}
+
+// transport is the part of a Handler that does not depend on the state
+// type: it streams any run.
+type transport struct {
+	cfg handlerConfig
+	// warned records that a missing ResponseWriter feature was logged, so
+	// a misconfigured middleware chain logs once, not once per run.
+	warned atomic.Bool
+}
+
+// runHandle is the part of a *Runner the transport uses.
+type runHandle interface {
+	Cancel(cause error)
+	Events(ctx context.Context) iter.Seq2[Event, error]
 }
 
 var _ http.Handler = (*Handler[NoState])(nil)
@@ -46,7 +58,7 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Handler[S]{agent: a, cfg: cfg}, nil
+	return &Handler[S]{agent: a, t: transport{cfg: cfg}}, nil
 }
 
 // ServeHTTP serves one run.
@@ -55,7 +67,7 @@ func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve
 // ReadInput checks r and decodes its body with the handler's body limit;
 // see the package function ReadInput.
 func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*RunAgentInput, error) {
-	return ReadInput(w, r, h.cfg.maxBodyBytes)
+	return ReadInput(w, r, h.t.cfg.maxBodyBytes)
 }
 
 // Serve serves one run, passing opts to it after the handler's own run
@@ -73,15 +85,15 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 		}
 		ctx = ContextWithInput(ctx, in)
 	}
-	runOpts := make([]Option, 0, 1+len(h.cfg.runOptions)+len(opts))
-	runOpts = append(runOpts, WithLogger(h.cfg.logger))
-	runOpts = append(append(runOpts, h.cfg.runOptions...), opts...)
+	runOpts := make([]Option, 0, 1+len(h.t.cfg.runOptions)+len(opts))
+	runOpts = append(runOpts, WithLogger(h.t.cfg.logger))
+	runOpts = append(append(runOpts, h.t.cfg.runOptions...), opts...)
 	run, err := NewRunner(h.agent, in, runOpts...)
 	if err != nil {
 		inputRequestError(err).WriteHTTP(w)
 		return
 	}
-	if g := h.cfg.gate; g != nil {
+	if g := h.t.cfg.gate; g != nil {
 		release, ok := g.admit(run.Cancel)
 		if !ok {
 			(&RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
@@ -90,7 +102,7 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 		}
 		defer release()
 	}
-	h.stream(ctx, w, r, in, run)
+	h.t.stream(ctx, w, r, in, run)
 }
 
 // errClientGone is the cause a run is cancelled with when its client goes
@@ -110,7 +122,7 @@ const streamQueue = 64
 
 // stream runs the agent and writes its events until the run ends or the
 // client goes away.
-func (h *Handler[S]) stream(ctx context.Context, w http.ResponseWriter, r *http.Request, in *RunAgentInput, run *Runner[S]) {
+func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.Request, in *RunAgentInput, run runHandle) {
 	start := time.Now()
 	legacy := in.ProtocolVersion == ""
 	format := FormatSSE
@@ -119,7 +131,7 @@ func (h *Handler[S]) stream(ctx context.Context, w http.ResponseWriter, r *http.
 		// cancelled outcome as success.
 		format = Negotiate(r.Header.Get("Accept"))
 		if newerMinor(in.ProtocolVersion) {
-			h.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: client speaks a newer protocol minor; serving "+ProtocolVersion,
+			t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: client speaks a newer protocol minor; serving "+ProtocolVersion,
 				slog.String("protocol_version", in.ProtocolVersion), slog.String("run_id", in.RunID))
 		}
 	}
@@ -150,8 +162,8 @@ func (h *Handler[S]) stream(ctx context.Context, w http.ResponseWriter, r *http.
 		rc:      http.NewResponseController(w),
 		format:  format,
 		legacy:  legacy,
-		cfg:     &h.cfg,
-		warned:  &h.deadlineWarned,
+		cfg:     &t.cfg,
+		warned:  &t.warned,
 		cancel:  run.Cancel,
 		in:      in,
 		logCtx:  ctx,
@@ -164,11 +176,11 @@ func (h *Handler[S]) stream(ctx context.Context, w http.ResponseWriter, r *http.
 	if sw.refused != nil {
 		sw.refused.WriteHTTP(w)
 	}
-	h.logRun(ctx, in, sw, time.Since(start))
+	t.logRun(ctx, in, sw, time.Since(start))
 }
 
 // logRun writes the one log line of a finished run.
-func (h *Handler[S]) logRun(ctx context.Context, in *RunAgentInput, sw *streamWriter, d time.Duration) {
+func (t *transport) logRun(ctx context.Context, in *RunAgentInput, sw *streamWriter, d time.Duration) {
 	attrs := []slog.Attr{
 		slog.String("thread_id", in.ThreadID),
 		slog.String("run_id", in.RunID),
@@ -178,7 +190,7 @@ func (h *Handler[S]) logRun(ctx context.Context, in *RunAgentInput, sw *streamWr
 		attrs = append(attrs, slog.String("code", sw.code))
 	}
 	attrs = append(attrs, slog.Int("events", sw.events), slog.Duration("duration", d))
-	h.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui run", attrs...)
+	t.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui run", attrs...)
 }
 
 // newerMinor reports whether v is a 1.x version newer than ours.
