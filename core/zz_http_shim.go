@@ -6,7 +6,6 @@ package core
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 )
 
@@ -107,7 +106,8 @@ func (f Format) ContentType() string {
 // AppendFrame appends ev framed in f.
 func (f Format) AppendFrame(dst []byte, ev Event) ([]byte, error) {
 	if f == FormatProto {
-		return dst, errors.New("proto not merged")
+		dst = append(dst, 0, 0, 0, 0)
+		return ev.AppendJSON(dst)
 	}
 	return AppendSSE(dst, ev)
 }
