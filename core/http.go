@@ -67,7 +67,7 @@ func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve
 // ReadInput checks r and decodes its body with the handler's body limit;
 // see the package function ReadInput.
 func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*RunAgentInput, error) {
-	return ReadInput(w, r, h.t.cfg.maxBodyBytes)
+	return ReadInput(w, r, h.t.cfg.maxBodyBytes, h.t.cfg.decode...)
 }
 
 // Serve serves one run, passing opts to it after the handler's own run

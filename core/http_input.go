@@ -62,8 +62,9 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 // at most maxBytes (413), well-formed JSON (400) and a valid RunAgentInput
 // of protocol major version 1 or of no version (422). A refusal is
 // returned as a *RequestError. The whole body is read before the function
-// returns, so an HTTP/1 server can stream the response afterwards.
-func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64) (*RunAgentInput, error) {
+// returns, so an HTTP/1 server can stream the response afterwards. opts
+// are passed to DecodeInput.
+func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...DecodeOption) (*RunAgentInput, error) {
 	if r.Method != http.MethodPost {
 		return nil, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
 			Message: "a run is started with POST"}
@@ -81,7 +82,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64) (*RunAgen
 		return nil, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
 			Message: "reading the body: " + err.Error()}
 	}
-	in, err := DecodeInput(body)
+	in, err := DecodeInput(body, opts...)
 	if err != nil {
 		return nil, inputRequestError(err)
 	}

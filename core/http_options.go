@@ -16,6 +16,7 @@ type handlerConfig struct {
 	logger       *slog.Logger
 	gate         *Gate
 	runOptions   []Option
+	decode       []DecodeOption
 }
 
 type handlerOptionFunc func(*handlerConfig)
@@ -95,4 +96,11 @@ func WithGate(g *Gate) HandlerOption {
 // none), before the per-request options given to Handler.Serve.
 func WithRunOptions(opts ...Option) HandlerOption {
 	return handlerOptionFunc(func(c *handlerConfig) { c.runOptions = append(c.runOptions, opts...) })
+}
+
+// WithStrictInput refuses request bodies with keys the protocol does not
+// describe (422, see Strict). The default is lenient, as the protocol asks
+// of servers, so that newer clients keep working.
+func WithStrictInput() HandlerOption {
+	return handlerOptionFunc(func(c *handlerConfig) { c.decode = append(c.decode, Strict()) })
 }

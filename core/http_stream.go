@@ -141,14 +141,13 @@ func (s *streamWriter) handle(it item) bool {
 	}
 	ev := it.ev
 	if s.legacy {
-		var lossy bool
-		ev, lossy = Downgrade(ev)
-		if lossy && !s.lossyWarned {
+		if !s.lossyWarned && DowngradeLossy(ev) {
 			s.lossyWarned = true
 			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "agui: lossy downgrade for a pre-1.0 client",
-				slog.String("run_id", s.in.RunID), slog.String("event", string(it.ev.Type())))
+				slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())))
 		}
-		if ev == nil {
+		var keep bool
+		if ev, keep = Downgrade(ev); !keep {
 			return true
 		}
 	}
