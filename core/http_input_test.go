@@ -85,7 +85,7 @@ func TestHandlerRefusesBeforeTheStream(t *testing.T) {
 
 func TestReadInputAcceptsCharset(t *testing.T) {
 	t.Parallel()
-	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r"}`))
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	in, err := core.ReadInput(httptest.NewRecorder(), req, core.DefaultMaxBodyBytes)
 	if err != nil {

@@ -15,10 +15,10 @@ import (
 	"time"
 )
 
-// recorder is a ResponseWriter that keeps each Write separately and counts
+// swRecorder is a ResponseWriter that keeps each Write separately and counts
 // flushes and deadline changes. It is safe for concurrent use so tests can
 // inspect it while the handler runs.
-type recorder struct {
+type swRecorder struct {
 	mu        sync.Mutex
 	header    http.Header
 	status    int
@@ -30,11 +30,11 @@ type recorder struct {
 	failWrites    bool
 }
 
-func newRecorder() *recorder { return &recorder{header: http.Header{}} }
+func newSWRecorder() *swRecorder { return &swRecorder{header: http.Header{}} }
 
-func (r *recorder) Header() http.Header { return r.header }
+func (r *swRecorder) Header() http.Header { return r.header }
 
-func (r *recorder) WriteHeader(status int) {
+func (r *swRecorder) WriteHeader(status int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.status == 0 {
@@ -42,7 +42,7 @@ func (r *recorder) WriteHeader(status int) {
 	}
 }
 
-func (r *recorder) Write(p []byte) (int, error) {
+func (r *swRecorder) Write(p []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.status == 0 {
@@ -55,7 +55,7 @@ func (r *recorder) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (r *recorder) FlushError() error {
+func (r *swRecorder) FlushError() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.flushes++
@@ -63,39 +63,39 @@ func (r *recorder) FlushError() error {
 	return nil
 }
 
-func (r *recorder) SetWriteDeadline(t time.Time) error {
+func (r *swRecorder) SetWriteDeadline(t time.Time) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.deadlines = append(r.deadlines, t)
 	return nil
 }
 
-func (r *recorder) body() string {
+func (r *swRecorder) body() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return string(bytes.Join(r.writes, nil))
 }
 
-func (r *recorder) counts() (writes, flushes int) {
+func (r *swRecorder) counts() (writes, flushes int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return len(r.writes), r.flushes
 }
 
-// plainWriter is a ResponseWriter with neither flush nor deadlines.
-type plainWriter struct {
+// swPlainWriter is a ResponseWriter with neither flush nor deadlines.
+type swPlainWriter struct {
 	header http.Header
 	buf    bytes.Buffer
 }
 
-func (p *plainWriter) Header() http.Header         { return p.header }
-func (p *plainWriter) Write(b []byte) (int, error) { return p.buf.Write(b) }
-func (p *plainWriter) WriteHeader(int)             {}
+func (p *swPlainWriter) Header() http.Header         { return p.header }
+func (p *swPlainWriter) Write(b []byte) (int, error) { return p.buf.Write(b) }
+func (p *swPlainWriter) WriteHeader(int)             {}
 
-// testWriter returns a streamWriter over w with default settings and a
+// newTestStreamWriter returns a streamWriter over w with default settings and a
 // cancel function recording its cause.
-func testWriter(w http.ResponseWriter, cfg *handlerConfig, format Format) (*streamWriter, *cancelRecord) {
-	cr := &cancelRecord{}
+func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format Format) (*streamWriter, *swCancel) {
+	cr := &swCancel{}
 	return &streamWriter{
 		w:       w,
 		rc:      http.NewResponseController(w),
@@ -109,12 +109,12 @@ func testWriter(w http.ResponseWriter, cfg *handlerConfig, format Format) (*stre
 	}, cr
 }
 
-type cancelRecord struct {
+type swCancel struct {
 	mu    sync.Mutex
 	cause error
 }
 
-func (c *cancelRecord) cancel(err error) {
+func (c *swCancel) cancel(err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cause == nil {
@@ -122,13 +122,13 @@ func (c *cancelRecord) cancel(err error) {
 	}
 }
 
-func (c *cancelRecord) get() error {
+func (c *swCancel) get() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.cause
 }
 
-func defaultConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
+func swConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
 	t.Helper()
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {
@@ -137,17 +137,17 @@ func defaultConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
 	return &cfg
 }
 
-func started() Event { return &RunStarted{ThreadID: "t", RunID: "r", ProtocolVersion: ProtocolVersion} }
-func delta(s string) Event {
+func swStarted() Event { return &RunStarted{ThreadID: "t", RunID: "r", ProtocolVersion: ProtocolVersion} }
+func swDelta(s string) Event {
 	return &TextMessageContent{MessageID: "m1", Delta: s}
 }
-func finished() Event { return &RunFinished{ThreadID: "t", RunID: "r"} }
+func swFinished() Event { return &RunFinished{ThreadID: "t", RunID: "r"} }
 
 func TestStreamWriterBurstIsOneFlush(t *testing.T) {
-	rec := newRecorder()
-	sw, _ := testWriter(rec, defaultConfig(t), FormatSSE)
+	rec := newSWRecorder()
+	sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
 	items := make(chan item, 8)
-	evs := []Event{started(), &TextMessageStart{MessageID: "m1", Role: RoleAssistant}, delta("a"), delta("b"), &TextMessageEnd{MessageID: "m1"}, finished()}
+	evs := []Event{swStarted(), &TextMessageStart{MessageID: "m1", Role: RoleAssistant}, swDelta("a"), swDelta("b"), &TextMessageEnd{MessageID: "m1"}, swFinished()}
 	for _, ev := range evs {
 		items <- item{ev: ev}
 	}
@@ -173,15 +173,15 @@ func TestStreamWriterBurstIsOneFlush(t *testing.T) {
 
 func TestStreamWriterTrickleFlushesEachEvent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rec := newRecorder()
-		sw, _ := testWriter(rec, defaultConfig(t), FormatSSE)
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
 		items := make(chan item) // unbuffered: nothing is ever queued
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), items)
 		}()
-		for i, ev := range []Event{started(), delta("a"), delta("b")} {
+		for i, ev := range []Event{swStarted(), swDelta("a"), swDelta("b")} {
 			items <- item{ev: ev}
 			synctest.Wait()
 			if w, f := rec.counts(); w != i+1 || f != i+1 {
@@ -195,18 +195,18 @@ func TestStreamWriterTrickleFlushesEachEvent(t *testing.T) {
 
 func TestStreamWriterCoalescesWhatIsQueued(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rec := newRecorder()
-		sw, _ := testWriter(rec, defaultConfig(t), FormatSSE)
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
 		items := make(chan item, 8)
 		done := make(chan struct{})
-		items <- item{ev: started()}
+		items <- item{ev: swStarted()}
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), items)
 		}()
 		synctest.Wait()
 		for _, s := range []string{"a", "b", "c"} {
-			items <- item{ev: delta(s)}
+			items <- item{ev: swDelta(s)}
 		}
 		synctest.Wait()
 		if w, f := rec.counts(); w != 4 || f != 2 {
@@ -222,10 +222,10 @@ func TestStreamWriterHeaders(t *testing.T) {
 		format Format
 		want   string
 	}{{FormatSSE, "text/event-stream"}, {FormatProto, FormatProto.ContentType()}} {
-		rec := newRecorder()
-		sw, _ := testWriter(rec, defaultConfig(t), tc.format)
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t), tc.format)
 		items := make(chan item, 1)
-		items <- item{ev: started()}
+		items <- item{ev: swStarted()}
 		close(items)
 		sw.loop(context.Background(), items)
 		h := rec.Header()
@@ -246,15 +246,15 @@ func TestStreamWriterHeaders(t *testing.T) {
 
 func TestStreamWriterHeartbeat(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rec := newRecorder()
-		sw, _ := testWriter(rec, defaultConfig(t, WithHeartbeat(15*time.Second)), FormatSSE)
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t, WithHeartbeat(15*time.Second)), FormatSSE)
 		items := make(chan item)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), items)
 		}()
-		items <- item{ev: started()}
+		items <- item{ev: swStarted()}
 		time.Sleep(15*time.Second - time.Millisecond)
 		synctest.Wait()
 		if strings.Contains(rec.body(), ": ping") {
@@ -267,7 +267,7 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 		}
 		// An event resets the idle clock.
 		time.Sleep(10 * time.Second)
-		items <- item{ev: delta("x")}
+		items <- item{ev: swDelta("x")}
 		time.Sleep(14 * time.Second)
 		synctest.Wait()
 		if got := strings.Count(rec.body(), SSEHeartbeat); got != 1 {
@@ -289,15 +289,15 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 
 func TestStreamWriterNoHeartbeatOnProtobuf(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rec := newRecorder()
-		sw, _ := testWriter(rec, defaultConfig(t), FormatProto)
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t), FormatProto)
 		items := make(chan item)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), items)
 		}()
-		items <- item{ev: started()}
+		items <- item{ev: swStarted()}
 		time.Sleep(time.Minute)
 		synctest.Wait()
 		if w, _ := rec.counts(); w != 1 {
@@ -318,8 +318,8 @@ func TestStreamWriterNoHeartbeatOnProtobuf(t *testing.T) {
 
 func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		rec := newRecorder()
-		sw, _ := testWriter(rec, defaultConfig(t, WithWriteTimeout(5*time.Second), WithHeartbeat(0)), FormatSSE)
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(5*time.Second), WithHeartbeat(0)), FormatSSE)
 		items := make(chan item)
 		done := make(chan struct{})
 		go func() {
@@ -327,7 +327,7 @@ func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 			sw.loop(context.Background(), items)
 		}()
 		for range 3 {
-			items <- item{ev: delta("x")}
+			items <- item{ev: swDelta("x")}
 			synctest.Wait()
 			rec.mu.Lock()
 			got := rec.deadlines[len(rec.deadlines)-1]
@@ -343,12 +343,12 @@ func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 }
 
 func TestStreamWriterZeroWriteTimeoutClearsDeadlineOnce(t *testing.T) {
-	rec := newRecorder()
-	sw, _ := testWriter(rec, defaultConfig(t, WithWriteTimeout(0)), FormatSSE)
+	rec := newSWRecorder()
+	sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(0)), FormatSSE)
 	items := make(chan item, 3)
-	items <- item{ev: started()}
-	items <- item{ev: delta("a")}
-	items <- item{ev: finished()}
+	items <- item{ev: swStarted()}
+	items <- item{ev: swDelta("a")}
+	items <- item{ev: swFinished()}
 	close(items)
 	sw.loop(context.Background(), items)
 	if len(rec.deadlines) != 1 || !rec.deadlines[0].IsZero() {
@@ -358,15 +358,15 @@ func TestStreamWriterZeroWriteTimeoutClearsDeadlineOnce(t *testing.T) {
 
 func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 	var logs bytes.Buffer
-	cfg := defaultConfig(t, WithHandlerLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	cfg := swConfig(t, WithHandlerLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	warned := new(atomic.Bool)
 	for range 2 {
-		w := &plainWriter{header: http.Header{}}
-		sw, _ := testWriter(w, cfg, FormatSSE)
+		w := &swPlainWriter{header: http.Header{}}
+		sw, _ := newTestStreamWriter(w, cfg, FormatSSE)
 		sw.warned = warned
 		items := make(chan item, 2)
-		items <- item{ev: started()}
-		items <- item{ev: finished()}
+		items <- item{ev: swStarted()}
+		items <- item{ev: swFinished()}
 		close(items)
 		sw.loop(context.Background(), items)
 		if !strings.Contains(w.buf.String(), "RUN_FINISHED") {
@@ -379,12 +379,12 @@ func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 }
 
 func TestStreamWriterWriteFailureCancelsRun(t *testing.T) {
-	rec := newRecorder()
+	rec := newSWRecorder()
 	rec.failWrites = true
-	sw, cr := testWriter(rec, defaultConfig(t), FormatSSE)
+	sw, cr := newTestStreamWriter(rec, swConfig(t), FormatSSE)
 	items := make(chan item, 2)
-	items <- item{ev: started()}
-	items <- item{ev: delta("a")}
+	items <- item{ev: swStarted()}
+	items <- item{ev: swDelta("a")}
 	sw.loop(context.Background(), items) // returns without items being closed
 	if !IsDisconnected(cr.get()) {
 		t.Errorf("cancel cause = %v, want DISCONNECTED", cr.get())
@@ -395,8 +395,8 @@ func TestStreamWriterWriteFailureCancelsRun(t *testing.T) {
 }
 
 func TestStreamWriterRequestDoneCancelsRun(t *testing.T) {
-	rec := newRecorder()
-	sw, cr := testWriter(rec, defaultConfig(t), FormatSSE)
+	rec := newSWRecorder()
+	sw, cr := newTestStreamWriter(rec, swConfig(t), FormatSSE)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	sw.loop(ctx, make(chan item))
@@ -406,8 +406,8 @@ func TestStreamWriterRequestDoneCancelsRun(t *testing.T) {
 }
 
 func TestStreamWriterRefusedBeforeStart(t *testing.T) {
-	rec := newRecorder()
-	sw, _ := testWriter(rec, defaultConfig(t), FormatSSE)
+	rec := newSWRecorder()
+	sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
 	items := make(chan item, 1)
 	items <- item{err: &InputError{Field: "runId", Reason: "required"}}
 	sw.loop(context.Background(), items)
@@ -419,10 +419,10 @@ func TestStreamWriterRefusedBeforeStart(t *testing.T) {
 	}
 }
 
-// fakeRun is a runHandle whose events the test sends, and which ends with
+// swFakeRun is a runHandle whose events the test sends, and which ends with
 // RUN_ERROR carrying the cancel cause's code when cancelled, as the runner
 // does.
-type fakeRun struct {
+type swFakeRun struct {
 	events    chan Event
 	cancelled chan struct{}
 	once      sync.Once
@@ -430,18 +430,18 @@ type fakeRun struct {
 	exited    chan struct{}
 }
 
-func newFakeRun() *fakeRun {
-	return &fakeRun{events: make(chan Event), cancelled: make(chan struct{}), exited: make(chan struct{})}
+func newSWFakeRun() *swFakeRun {
+	return &swFakeRun{events: make(chan Event), cancelled: make(chan struct{}), exited: make(chan struct{})}
 }
 
-func (f *fakeRun) Cancel(cause error) {
+func (f *swFakeRun) Cancel(cause error) {
 	f.once.Do(func() {
 		f.cause = cause
 		close(f.cancelled)
 	})
 }
 
-func (f *fakeRun) Events(context.Context) iter.Seq2[Event, error] {
+func (f *swFakeRun) Events(context.Context) iter.Seq2[Event, error] {
 	return func(yield func(Event, error) bool) {
 		defer close(f.exited)
 		for {
@@ -465,17 +465,17 @@ func (f *fakeRun) Events(context.Context) iter.Seq2[Event, error] {
 func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var logs bytes.Buffer
-		tr := &transport{cfg: *defaultConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
-		rec := newRecorder()
+		tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
+		rec := newSWRecorder()
 		ctx, cancel := context.WithCancel(context.Background())
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/", nil)
-		run := newFakeRun()
+		run := newSWFakeRun()
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			tr.stream(ctx, rec, req, NewInput("t", "r"), run)
 		}()
-		run.events <- started()
+		run.events <- swStarted()
 		synctest.Wait()
 		cancel() // the client goes away
 		<-done
@@ -495,10 +495,10 @@ func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 
 func TestTransportLogLine(t *testing.T) {
 	var logs bytes.Buffer
-	tr := &transport{cfg: *defaultConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
-	rec := newRecorder()
+	tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
+	rec := newSWRecorder()
 	req, _ := http.NewRequest(http.MethodPost, "/", nil)
-	run := newFakeRun()
+	run := newSWFakeRun()
 	in := NewInput("thread-9", "run-7")
 	done := make(chan struct{})
 	go func() {
