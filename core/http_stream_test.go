@@ -137,7 +137,9 @@ func swConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
 	return &cfg
 }
 
-func swStarted() Event { return &RunStarted{ThreadID: "t", RunID: "r", ProtocolVersion: ProtocolVersion} }
+func swStarted() Event {
+	return &RunStarted{ThreadID: "t", RunID: "r", ProtocolVersion: ProtocolVersion}
+}
 func swDelta(s string) Event {
 	return &TextMessageContent{MessageID: "m1", Delta: s}
 }
