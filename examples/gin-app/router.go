@@ -9,6 +9,7 @@ import (
 
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/transformers"
 )
 
 // config is what the router is built from; tests shorten the slow agent.
@@ -45,11 +46,18 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	// Authentication stays ordinary Gin middleware on a group.
 	private := agents.Group("/private", bearer("demo"))
 	// The same supervisor, shown three ways: the group's transformer
-	// middleware picks the subagent visibility.
-	compat := agents.Group("/compat" /* TODO(xform): ginagui.Transform(transformers.SubagentVisibility(transformers.VisibilityInline)) */)
-	hidden := agents.Group("/hidden" /* TODO(xform): ginagui.Transform(transformers.SubagentVisibility(transformers.VisibilityHidden)) */)
-	// TODO(xform): ginagui.Transform(transformers.DenyToolCalls("audit_log"), ToolResultToState(search -> /search))
-	tools := agents.Group("")
+	// middleware picks how much of the subagents' work clients see.
+	compat := agents.Group("/compat",
+		ginagui.Transform(transformers.SubagentVisibility(transformers.VisibilityInline)))
+	hidden := agents.Group("/hidden",
+		ginagui.Transform(transformers.SubagentVisibility(transformers.VisibilityHidden)))
+	// The tools route hides the internal audit_log call and writes the
+	// search tool's result into the client's state at /search.
+	toState, err := transformers.ToolResultToState(transformers.StateMapping{Tool: "search", Path: "/search"})
+	if err != nil {
+		return nil, err
+	}
+	tools := agents.Group("", ginagui.Transform(transformers.DenyToolCalls("audit_log"), toState))
 
 	for _, reg := range []func() error{
 		func() error { return ginagui.Register(agents, "/echo", echoAgent(), opts...) },
