@@ -110,14 +110,14 @@ func UserText(text string) *core.UserMessage {
 // returns its result and a nil error; the error is non-nil only when the
 // run failed (FinishError), and is then a *core.Error with a stable code.
 func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
-	return a.execute(ctx, in, newFuncSink(in.OnEvent), 0)
+	return a.execute(ctx, in, newFuncSink(in.OnEvent), lineage{maxDepth: a.cfg.maxDepth})
 }
 
 // Run implements core.Agent: it runs the loop on the run's input, sending
 // events through rc.
 func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
 	in := rc.Input()
-	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, Messages: in.Messages, Resume: in.Resume}, emitterSink{rc.Emitter}, 0)
+	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, Messages: in.Messages, Resume: in.Resume}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth})
 	reportUsage(rc, res.Usage)
 	if err != nil {
 		return core.Outcome{}, err

@@ -15,7 +15,7 @@ import (
 type run struct {
 	a      *Agent
 	sink   sink
-	depth  int
+	line   lineage
 	thread string
 	// cp is the working checkpoint, saved at version.
 	cp      Checkpoint
@@ -30,7 +30,7 @@ type run struct {
 	cancel  context.CancelCauseFunc
 }
 
-func (a *Agent) execute(ctx context.Context, in Input, s sink, depth int) (Result, error) {
+func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Result, error) {
 	thread := in.ThreadID
 	if thread == "" {
 		thread = s.newID("thread")
@@ -41,7 +41,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, depth int) (Resul
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	r := &run{a: a, sink: s, depth: depth, thread: thread, argDeltas: map[string][]string{}, cancel: cancel}
+	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, cancel: cancel}
 	if err := r.claim(ctx, in); err != nil {
 		return Result{ThreadID: thread, FinishReason: FinishError}, err
 	}

@@ -7,7 +7,7 @@ import "context"
 // its depth.
 type scope struct {
 	sink       sink
-	depth      int
+	line       lineage
 	toolCallID string
 	messageID  string
 	thread     string
@@ -23,3 +23,7 @@ func scopeOf(ctx context.Context) (scope, bool) {
 	s, ok := ctx.Value(scopeKey{}).(scope)
 	return s, ok
 }
+
+// lineage is where a run sits in a delegation tree: its depth (0 for a
+// top-level run) and the limit set by the top-level agent.
+type lineage struct{ depth, maxDepth int }

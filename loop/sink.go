@@ -89,7 +89,7 @@ func (s *funcSubSink) emitRaw(ev core.Event) error {
 // verifies and orders them.
 type emitterSink struct{ e *core.Emitter }
 
-func (s emitterSink) emit(ev core.Event) error    { return s.e.Emit(ev) }
+func (s emitterSink) emit(ev core.Event) error   { return s.e.Emit(ev) }
 func (s emitterSink) newID(prefix string) string { return s.e.NewID(prefix) }
 
 func (s emitterSink) subagent(name, toolCallID, messageID string) (subSink, error) {
