@@ -85,7 +85,7 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+c.err.Error()))
 		default:
 			if isPropagating(c.err) && fatal == nil {
-				fatal = c.err
+				fatal = runError(CodeTool, c.err)
 			}
 			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, c.err.Error()))
 		}
