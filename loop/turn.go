@@ -105,10 +105,14 @@ func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
 		ordered = append(ordered, c)
 	}
 	slices.SortFunc(ordered, func(a, b *turnCall) int { return cmp.Compare(a.index, b.index) })
+	used := r.callIDs()
 	for _, c := range ordered {
-		if c.id == "" {
+		// A call id must be unique in the thread: results and approvals
+		// are matched to calls by it.
+		if c.id == "" || used[c.id] {
 			c.id = r.sink.newID("call")
 		}
+		used[c.id] = true
 		msg.ToolCalls = append(msg.ToolCalls, core.ToolCall{
 			ID:       c.id,
 			Function: core.FunctionCall{Name: c.name, Arguments: c.args.String()},
@@ -116,4 +120,17 @@ func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
 		r.argDeltas[c.id] = c.deltas
 	}
 	return msg, nil
+}
+
+// callIDs returns the ids of every tool call in the transcript.
+func (r *run) callIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, m := range r.cp.Messages {
+		if am, ok := m.(*core.AssistantMessage); ok {
+			for _, c := range am.ToolCalls {
+				ids[c.ID] = true
+			}
+		}
+	}
+	return ids
 }
