@@ -4,11 +4,12 @@ import (
 	"strconv"
 )
 
-// This file encodes every event as the compact JSON that @ag-ui/encoder
-// 1.0 writes: "type" first, then the base fields, the event's own fields and
-// subagentRunId; optional fields without a value are left out, never written
-// as null; STATE_SNAPSHOT.snapshot, RAW.event and CUSTOM.value are always
-// written (nil as null); required arrays are [] when empty. The encoder
+// This file encodes every event with the members @ag-ui/encoder 1.0 writes
+// for it: optional fields without a value are left out, never written as
+// null; STATE_SNAPSHOT.snapshot, RAW.event and CUSTOM.value are always
+// written (nil as null); required arrays are [] when empty. Members come in
+// a fixed order: "type", the base fields, the event's own fields, then
+// subagentRunId (clients do not depend on member order). The encoder
 // appends to a caller-owned buffer and allocates nothing for events made of
 // strings and numbers.
 
