@@ -292,7 +292,7 @@ func appendObject(dst []byte, m map[string]any) ([]byte, error) {
 		dst = appendString(dst, k)
 		dst = append(dst, ':')
 		if dst, err = appendValue(dst, m[k]); err != nil {
-			return dst, err
+			return dst, at(k, err)
 		}
 	}
 	return append(dst, '}'), nil
@@ -306,7 +306,7 @@ func appendArray(dst []byte, a []any) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = appendValue(dst, v); err != nil {
-			return dst, err
+			return dst, atIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil
