@@ -360,6 +360,17 @@ func TestAppendJSONErrors(t *testing.T) {
 	}
 }
 
+func TestAppendJSONErrorUnwrapsToCause(t *testing.T) {
+	_, err := (&Custom{Name: "c", Value: map[string]any{"a": []any{make(chan int)}}}).AppendJSON(nil)
+	var ute *json.UnsupportedTypeError
+	if !errors.As(err, &ute) {
+		t.Fatalf("error %v does not unwrap to the *json.UnsupportedTypeError", err)
+	}
+	if want := "cannot encode CUSTOM as JSON: value.a[0]: json: unsupported type: chan int"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+}
+
 func TestMarshalJSONValueTypes(t *testing.T) {
 	yes := map[string]any{"a": 1}
 	cases := []struct {
@@ -387,6 +398,8 @@ func TestMarshalJSONValueTypes(t *testing.T) {
 		{"input", RunAgentInput{ThreadID: "t", RunID: "r", Context: []ContextItem{{Description: "d", Value: "v"}}}, `{"threadId":"t","runId":"r","messages":[],"tools":[],"context":[{"description":"d","value":"v"}]}`},
 		{"input pointer", NewInput("t", "r"), `{"threadId":"t","runId":"r","protocolVersion":"1.0","messages":[],"tools":[],"context":[]}`},
 		{"patch op", PatchOp{Op: "replace", Path: "/x"}, `{"op":"replace","path":"/x","value":null}`},
+		{"patch op of a later RFC keeps what is set", PatchOp{Op: "merge", From: "/a", Path: "/b", Value: 1}, `{"op":"merge","from":"/a","path":"/b","value":1}`},
+		{"patch op of a later RFC without extras", PatchOp{Op: "merge", Path: "/b"}, `{"op":"merge","path":"/b"}`},
 		{"assistant message", &AssistantMessage{ID: "a"}, `{"id":"a","role":"assistant"}`},
 		{"developer message", &DeveloperMessage{ID: "d"}, `{"id":"d","role":"developer","content":""}`},
 		{"system message", &SystemMessage{ID: "s", Content: "c"}, `{"id":"s","role":"system","content":"c"}`},
