@@ -316,12 +316,15 @@ func (c *protoConv) patch(ops []PatchOp) []*pb.JsonPatchOperation {
 		}
 		// As in the JSON encoding: the members an operation defines are
 		// always written, the others only when set.
-		p := &pb.JsonPatchOperation{Op: code, Path: op.Path, From: opt(op.From), Value: c.optValue(op.Value)}
-		switch code {
-		case pb.JsonPatchOperationType_MOVE, pb.JsonPatchOperationType_COPY:
+		p := &pb.JsonPatchOperation{Op: code, Path: op.Path, From: opt(op.From)}
+		if code == pb.JsonPatchOperationType_MOVE || code == pb.JsonPatchOperationType_COPY {
 			p.From = &op.From
+		}
+		switch code {
 		case pb.JsonPatchOperationType_ADD, pb.JsonPatchOperationType_REPLACE, pb.JsonPatchOperationType_TEST:
 			p.Value = c.value(op.Value)
+		default:
+			p.Value = c.optValue(op.Value)
 		}
 		out[i] = p
 	}
