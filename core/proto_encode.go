@@ -314,17 +314,15 @@ func (c *protoConv) patch(ops []PatchOp) []*pb.JsonPatchOperation {
 			c.fail("unknown JSON Patch op %q", op.Op)
 			return nil
 		}
-		// As in the JSON encoding: the members an operation defines are
-		// always written, the others only when set.
-		p := &pb.JsonPatchOperation{Op: code, Path: op.Path, From: opt(op.From)}
-		if code == pb.JsonPatchOperationType_MOVE || code == pb.JsonPatchOperationType_COPY {
-			p.From = &op.From
-		}
+		// As in the JSON encoding, an operation carries exactly the members
+		// it defines: from for move and copy, value (null when nil) for add,
+		// replace and test.
+		p := &pb.JsonPatchOperation{Op: code, Path: op.Path}
 		switch code {
+		case pb.JsonPatchOperationType_MOVE, pb.JsonPatchOperationType_COPY:
+			p.From = &op.From
 		case pb.JsonPatchOperationType_ADD, pb.JsonPatchOperationType_REPLACE, pb.JsonPatchOperationType_TEST:
 			p.Value = c.value(op.Value)
-		default:
-			p.Value = c.optValue(op.Value)
 		}
 		out[i] = p
 	}
