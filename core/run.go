@@ -226,13 +226,18 @@ func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err erro
 	if err == nil {
 		err = s.closeAll()
 	}
+	result, usage := r.rc.report.finished()
 	if err == nil {
-		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o}
+		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o, Usage: usage}
+		if o.Type == OutcomeSuccess {
+			fin.Result = result
+		}
 		if err = s.observeTerminal(fin); err == nil {
 			return fin
 		}
 	}
 	re := runError(err)
+	re.Usage = usage
 	if ctx.Err() != nil {
 		// The run was cancelled: whatever the agent's error says (often a
 		// model client's "context canceled" as a plain string), the run
