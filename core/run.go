@@ -149,11 +149,10 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		out.fail(err)
 		return
 	}
-	if !out.deliver(started) {
-		out.stop()
-		return
-	}
 
+	// The agent starts before RUN_STARTED is delivered, so its first model
+	// call overlaps with the transport writing headers; RUN_STARTED still
+	// comes first, because the agent's events wait in the queue behind it.
 	agentDone := make(chan struct{})
 	go func() {
 		defer close(agentDone)
@@ -166,17 +165,24 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		cancel(cause)
 		<-agentDone
 	}()
+	stop := func() {
+		if out.failure != nil {
+			cause = out.failure
+		} else if out.ended {
+			cause = NewError(CodeTransform, "core: a transformer ended the stream")
+		}
+		cancel(cause)
+		<-agentDone
+		out.stop()
+	}
 
+	if !out.deliver(started) {
+		stop()
+		return
+	}
 	for ev := range s.queue {
 		if !out.deliver(ev) {
-			if out.failure != nil {
-				cause = out.failure
-			} else if out.ended {
-				cause = NewError(CodeTransform, "core: a transformer ended the stream")
-			}
-			cancel(cause)
-			<-agentDone
-			out.stop()
+			stop()
 			return
 		}
 	}
