@@ -169,11 +169,24 @@ func TestAppendJSONEveryEventType(t *testing.T) {
 // TestAppendJSONProtocol10Additions covers what AG-UI 1.0 added to the
 // wire, each compared as JSON with the shape protocol-1.0.md gives.
 func TestAppendJSONProtocol10Additions(t *testing.T) {
-	cases := []struct {
-		name string
-		ev   Event
-		want string
-	}{
+	for _, c := range protocol10Cases() {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.ev.AppendJSON(nil)
+			if err != nil {
+				t.Fatalf("AppendJSON: %v", err)
+			}
+			if string(got) != c.want {
+				t.Errorf("\n got %s\nwant %s", got, c.want)
+			}
+			assertNoNullMember(t, got)
+		})
+	}
+}
+
+// protocol10Cases are events using what AG-UI 1.0 added, with their exact
+// encoding.
+func protocol10Cases() []eventCase {
+	return []eventCase{
 		{"subagent started with parents",
 			&SubagentStarted{SubagentRunID: "s2", Name: "researcher", ParentSubagentRunID: "s1", ParentToolCallID: "tc", ParentMessageID: "m"},
 			`{"type":"SUBAGENT_STARTED","subagentRunId":"s2","name":"researcher","parentSubagentRunId":"s1","parentToolCallId":"tc","parentMessageId":"m"}`},
@@ -256,23 +269,11 @@ func TestAppendJSONProtocol10Additions(t *testing.T) {
 			}},
 			`{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.0","input":{"threadId":"t","runId":"r","parentRunId":"p0","protocolVersion":"1.0","messages":[],"tools":[{"name":"f","description":"d","parameters":{"type":"object"},"metadata":{"x":1}}],"context":[],"forwardedProps":{},"resume":[{"interruptId":"i1","status":"resolved","payload":{"ok":true}},{"interruptId":"i2","status":"cancelled"}]}}`},
 		{"patch ops keep null values where required",
-			&StateDelta{Delta: []PatchOp{{Op: "add", Path: "/a"}, {Op: "test", Path: "", Value: json.RawMessage("null")}, {Op: "copy", From: "", Path: "/b"}, {Op: "remove", Path: "/c", Value: 1}}},
-			`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":null},{"op":"test","path":"","value":null},{"op":"copy","from":"","path":"/b"},{"op":"remove","path":"/c","value":1}]}`},
+			&StateDelta{Delta: []PatchOp{{Op: "add", Path: "/a"}, {Op: "test", Path: "", Value: json.RawMessage("null")}, {Op: "copy", From: "", Path: "/b", Value: 1}, {Op: "remove", From: "/x", Path: "/c", Value: 1}}},
+			`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":null},{"op":"test","path":"","value":null},{"op":"copy","from":"","path":"/b"},{"op":"remove","path":"/c"}]}`},
 		{"optional opaque values that encode as null are omitted",
 			&RunFinished{Base: Base{RawEvent: map[string]any(nil)}, ThreadID: "t", RunID: "r", Result: json.RawMessage(" null ")},
 			`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := c.ev.AppendJSON(nil)
-			if err != nil {
-				t.Fatalf("AppendJSON: %v", err)
-			}
-			if string(got) != c.want {
-				t.Errorf("\n got %s\nwant %s", got, c.want)
-			}
-			assertNoNullMember(t, got)
-		})
 	}
 }
 

@@ -459,21 +459,24 @@ func (in *RunAgentInput) appendJSON(dst []byte) ([]byte, error) {
 // that are always written.
 func (in RunAgentInput) MarshalJSON() ([]byte, error) { return marshal("input", in.appendJSON) }
 
-// appendJSON writes value for add, replace and test (null when nil) and
-// from for move and copy; members an operation does not define are kept
-// only when set, as RFC 6902 allows.
+// appendJSON writes from for move and copy, and value for add, replace and
+// test (null when nil); an operation never carries the member it does not
+// define. An op from a later RFC revision keeps whichever members are set.
 func (op *PatchOp) appendJSON(dst []byte) ([]byte, error) {
 	w := objWriter{b: dst}
 	w.str(`{"op":`, op.Op)
-	if op.Op == "move" || op.Op == "copy" {
-		w.str(`,"from":`, op.From)
-	} else {
-		w.optStr(`,"from":`, op.From)
-	}
-	w.str(`,"path":`, op.Path)
-	if op.Op == "add" || op.Op == "replace" || op.Op == "test" {
+	switch op.Op {
+	case "add", "replace", "test":
+		w.str(`,"path":`, op.Path)
 		w.value(`,"value":`, op.Value)
-	} else {
+	case "remove":
+		w.str(`,"path":`, op.Path)
+	case "move", "copy":
+		w.str(`,"from":`, op.From)
+		w.str(`,"path":`, op.Path)
+	default:
+		w.optStr(`,"from":`, op.From)
+		w.str(`,"path":`, op.Path)
 		w.optValue(`,"value":`, op.Value)
 	}
 	return w.done()

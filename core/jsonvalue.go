@@ -124,7 +124,7 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 		if v == "" {
 			return append(dst, '0'), nil
 		}
-		if !json.Valid([]byte(v)) {
+		if !isNumber(string(v)) {
 			return dst, errors.New("invalid number literal " + strconv.Quote(string(v)))
 		}
 		return append(dst, v...), nil
@@ -157,6 +157,44 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 		return appendMessage(dst, v)
 	}
 	return appendMarshal(dst, v)
+}
+
+// isNumber reports whether s is a JSON number literal:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isNumber(s string) bool {
+	i := 0
+	digits := func() bool {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case !digits():
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // appendRaw appends already-encoded JSON, compacted and validated. An empty

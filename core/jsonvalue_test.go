@@ -121,8 +121,21 @@ func TestAppendValueRawMessage(t *testing.T) {
 	}
 }
 
+func TestIsNumber(t *testing.T) {
+	for _, s := range []string{"0", "-0", "12", "-1.5", "1e9", "1E+9", "2.5e-3", "0.0"} {
+		if !isNumber(s) {
+			t.Errorf("isNumber(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x1", "1 ", "{}", `"1"`, "NaN"} {
+		if isNumber(s) {
+			t.Errorf("isNumber(%q) = true", s)
+		}
+	}
+}
+
 func TestAppendValueErrors(t *testing.T) {
-	for _, v := range []any{math.NaN(), math.Inf(-1), float32(math.Inf(1)), json.Number("0x1"), make(chan int), func() {},
+	for _, v := range []any{math.NaN(), math.Inf(-1), float32(math.Inf(1)), json.Number("0x1"), json.Number("{}"), make(chan int), func() {},
 		[]any{1.0, math.NaN()}, map[string]any{"a": map[string]any{"b": math.Inf(1)}}} {
 		got, err := appendValue([]byte("x"), v)
 		if err == nil {
