@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -38,20 +37,12 @@ func TestMetricsEndpoint(t *testing.T) {
 
 	r := gin.New()
 	r.GET("/metrics", handler)
-	srv := httptest.NewServer(r)
-	defer srv.Close()
-	resp, err := http.Get(srv.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
+	rec := httptest.NewRecorder()
+	r.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /metrics: %d", rec.Code)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /metrics: %s", resp.Status)
-	}
+	body := rec.Body.String()
 	for _, want := range []string{
 		"agui_runs_started_total 3",
 		"agui_runs_in_flight 0",
@@ -61,7 +52,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		`agui_runs_ended_total{code="AGENT_ERROR",outcome="error"} 1`,
 		`agui_run_duration_seconds_count{outcome="success"} 2`,
 	} {
-		if !strings.Contains(string(body), want+"\n") {
+		if !strings.Contains(body, want+"\n") {
 			t.Errorf("/metrics lacks %q", want)
 		}
 	}
