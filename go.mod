@@ -7,6 +7,7 @@ require (
 	github.com/google/uuid v1.6.0
 	github.com/wI2L/jsondiff v0.7.1
 	go.uber.org/goleak v1.3.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (
@@ -43,5 +44,4 @@ require (
 	golang.org/x/net v0.51.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/text v0.34.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )

@@ -2,7 +2,8 @@ package core
 
 import "strings"
 
-// DecodeOption configures DecodeInput.
+// DecodeOption configures DecodeInput. Options hold no state of their own
+// and may be shared between goroutines and reused.
 type DecodeOption func(*decodeOptions)
 
 type decodeOptions struct {

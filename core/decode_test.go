@@ -188,3 +188,24 @@ func TestDecodeEventErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeEventCopiesItsInput checks that a decoded event shares no
+// memory with the buffer it came from, which transports reuse.
+func TestDecodeEventCopiesItsInput(t *testing.T) {
+	buf := []byte(`{"type":"CUSTOM","name":"n","value":{"k":"v"},"rawEvent":[1],"metadata":{"m":"x"}}`)
+	ev, err := DecodeEvent(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := ev.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range buf {
+		buf[i] = ' '
+	}
+	after, err := ev.AppendJSON(nil)
+	if err != nil || string(after) != string(before) {
+		t.Errorf("event changed with its input buffer:\n%s\n%s (%v)", before, after, err)
+	}
+}

@@ -95,3 +95,15 @@ func TestDowngradeSharesNothingItChanges(t *testing.T) {
 		t.Error("the downgraded snapshot shares its message slice with the original")
 	}
 }
+
+func TestDowngradedInputEncodesToolsAndContext(t *testing.T) {
+	ev, _ := Downgrade(&RunStarted{ThreadID: "t", RunID: "r", Input: &RunAgentInput{ThreadID: "t", RunID: "r"}})
+	out, err := ev.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"RUN_STARTED","threadId":"t","runId":"r","input":{"threadId":"t","runId":"r","messages":[],"tools":[],"context":[]}}`
+	if string(out) != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+}

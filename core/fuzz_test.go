@@ -55,11 +55,14 @@ func FuzzDecodeEvent(f *testing.F) {
 			checkInputError(t, err)
 			return
 		}
-		reencode(t, ev)
+		enc := reencode(t, ev)
 		if down, keep := Downgrade(ev); keep {
 			if _, err := down.AppendJSON(nil); err != nil {
 				t.Fatalf("AppendJSON of a downgraded %s: %v", down.Type(), err)
 			}
+		}
+		if after, _ := ev.AppendJSON(nil); !bytes.Equal(after, enc) {
+			t.Fatalf("Downgrade modified its argument:\nbefore %s\n after %s", enc, after)
 		}
 	})
 }

@@ -119,15 +119,6 @@ func (d *decoder) failType(v value, want string) {
 	d.fail(v.path, "expected %s, got %s", want, v.kind())
 }
 
-// errOrNil returns the first error as an error, keeping a nil *InputError
-// from becoming a non-nil error interface.
-func (d *decoder) errOrNil() error {
-	if d.err == nil {
-		return nil
-	}
-	return d.err
-}
-
 // str decodes a string value.
 func (d *decoder) str(v value) string {
 	if v.kind() != "string" {
