@@ -18,7 +18,7 @@ const ui = {
 };
 
 let agent;
-// Subagent names by subagentRunId; messages carry only the id.
+// Subagents by subagentRunId ({name, parent}); messages carry only the id.
 let subagents = new Map();
 let stopping = false;
 
@@ -75,7 +75,7 @@ function renderMessages(messages) {
       group.dataset.subagentRunId = m.subagentRunId;
       const label = document.createElement("div");
       label.className = "subagent-name";
-      label.textContent = subagents.get(m.subagentRunId) ?? "subagent";
+      label.textContent = subagentPath(m.subagentRunId);
       group.append(label, document.createElement("ul"));
       items.push(group);
     }
@@ -83,6 +83,15 @@ function renderMessages(messages) {
   }
   ui.messages.replaceChildren(...items);
   ui.messages.lastElementChild?.scrollIntoView({ block: "end" });
+}
+
+// subagentPath names an invocation with its ancestors: "planner › estimator".
+function subagentPath(id) {
+  const names = [];
+  for (let s = subagents.get(id); s && names.length < 16; s = subagents.get(s.parent)) {
+    names.unshift(s.name);
+  }
+  return names.join(" › ") || "subagent";
 }
 
 function renderState(state) {
@@ -103,7 +112,7 @@ function selectAgent(route) {
     onMessagesChanged: ({ messages }) => renderMessages(messages),
     onStateChanged: ({ state }) => renderState(state),
     onSubagentStartedEvent: ({ event }) => {
-      subagents.set(event.subagentRunId, event.name);
+      subagents.set(event.subagentRunId, { name: event.name, parent: event.parentSubagentRunId });
     },
     onRunErrorEvent: ({ event }) => {
       setStatus(`error: ${event.message}${event.code ? ` (${event.code})` : ""}`, "error");
