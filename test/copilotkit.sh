@@ -21,7 +21,6 @@ if ! command -v chromium >/dev/null; then
 fi
 export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 
-# The test imports the shared Go-app launcher from the page's tests.
 cd test/copilotkit
 npm ci --no-fund --no-audit
 node --test test/interop.test.mjs
