@@ -36,7 +36,7 @@ export async function startApp() {
   const dir = await mkdtemp(join(tmpdir(), "gin-app-"));
   const bin = join(dir, "gin-app");
   try {
-    await promisify(execFile)("go", ["build", "-o", bin, "./examples/gin-app"], { cwd: repoRoot });
+    await promisify(execFile)("go", ["build", "-buildvcs=false", "-o", bin, "./examples/gin-app"], { cwd: repoRoot });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
