@@ -42,11 +42,6 @@ func run(addr string, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	// Listening before serving lets "-addr 127.0.0.1:0" log the real port.
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
 	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
