@@ -101,7 +101,8 @@ func (t *ToolCallHandle) Result(content Content) error {
 // ResultText is Result with string content.
 func (t *ToolCallHandle) ResultText(text string) error { return t.Result(TextContent(text)) }
 
-// ToolCallOption configures a tool call.
+// ToolCallOption configures a tool call. Options are plain values, safe
+// to share between goroutines.
 type ToolCallOption interface{ applyToolCall(*toolCallOptions) }
 
 type toolCallOptions struct{ id, parentMessageID string }
@@ -116,7 +117,8 @@ func (id toolCallID) applyToolCall(o *toolCallOptions) { o.id = string(id) }
 func WithToolCallID(id string) ToolCallOption { return toolCallID(id) }
 
 // ParentMessageOption links a tool call or a subagent invocation to the
-// message it belongs to; build it with WithParentMessage.
+// message it belongs to; build it with WithParentMessage. It is a plain
+// value, safe to share between goroutines.
 type ParentMessageOption struct{ id string }
 
 func (p ParentMessageOption) applyToolCall(o *toolCallOptions) { o.parentMessageID = p.id }
@@ -173,7 +175,8 @@ func (s *Subagent) Fail(err error) error {
 	}})
 }
 
-// SubagentOption configures a subagent invocation.
+// SubagentOption configures a subagent invocation. Options are plain
+// values, safe to share between goroutines.
 type SubagentOption interface{ applySubagent(*subagentOptions) }
 
 type subagentOptions struct{ description, parentToolCallID, parentMessageID string }

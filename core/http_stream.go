@@ -153,12 +153,22 @@ func (s *streamWriter) handle(it item) bool {
 	}
 	var err error
 	if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
-		// The stream cannot carry this event; end the run with a coded
+		// The stream cannot carry this event: end the run with a coded
 		// error rather than send a broken frame.
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "agui: event not encodable",
 			slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
-		s.cancel(&Error{Code: CodeSerialization, Message: "an event could not be encoded", Err: err})
-		return true
+		switch ev.(type) {
+		case *RunFinished, *RunError:
+			// Nothing follows a terminal event, so its stand-in is ours
+			// to send.
+			ev = &RunError{Message: "the run's last event could not be encoded", Code: string(CodeSerialization)}
+			if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
+				return false
+			}
+		default:
+			s.cancel(&Error{Code: CodeSerialization, Message: "an event could not be encoded", Err: err})
+			return true
+		}
 	}
 	if !s.started {
 		s.started = true

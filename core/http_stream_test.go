@@ -521,3 +521,27 @@ func TestTransportLogLine(t *testing.T) {
 		t.Errorf("%d log lines, want 1", n)
 	}
 }
+
+func TestStreamWriterUnencodableEvents(t *testing.T) {
+	rec := newSWRecorder()
+	sw, cr := newTestStreamWriter(rec, swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler))), FormatSSE)
+	items := make(chan item, 4)
+	items <- item{ev: swStarted()}
+	items <- item{ev: &Custom{Name: "bad", Value: make(chan int)}}
+	items <- item{ev: &RunFinished{ThreadID: "t", RunID: "r", Result: func() {}}}
+	close(items)
+	sw.loop(context.Background(), items)
+	if CodeOf(cr.get()) != CodeSerialization {
+		t.Errorf("run cancelled with %v, want SERIALIZATION", cr.get())
+	}
+	body := rec.body()
+	if strings.Contains(body, `"CUSTOM"`) {
+		t.Errorf("an unencodable event was written: %q", body)
+	}
+	if !strings.HasSuffix(body, `{"type":"RUN_ERROR","message":"the run's last event could not be encoded","code":"SERIALIZATION"}`+"\n\n") {
+		t.Errorf("stream does not end with a SERIALIZATION RUN_ERROR: %q", body)
+	}
+	if sw.outcome != "error" || sw.code != string(CodeSerialization) {
+		t.Errorf("outcome, code = %q, %q", sw.outcome, sw.code)
+	}
+}

@@ -25,6 +25,11 @@ const hexDigits = "0123456789abcdef"
 // raw.
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
+	if plain(s) {
+		// Text deltas and ids almost always take this path.
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -71,6 +76,37 @@ func appendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// plain reports whether s is ASCII that needs no escaping. It tests eight
+// bytes at a time in a 64-bit word x, the last word overlapping the one
+// before it: a byte below n makes x - n borrow into its top bit, and a byte
+// equal to q does the same to (x^q) - 1. Plain bytes never borrow, so a
+// plain word passes; a borrow starts only at a flagged byte, so a word
+// holding one fails.
+func plain(s string) bool {
+	n := len(s)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+				return false
+			}
+		}
+		return true
+	}
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for i := 0; ; i += 8 {
+		i = min(i, n-8)
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		if (x|(x-lo*0x20)|((x^lo*'"')-lo)|((x^lo*'\\')-lo))&hi != 0 {
+			return false
+		}
+		if i == n-8 {
+			return true
+		}
+	}
 }
 
 // appendFloat appends f the way encoding/json (and JavaScript) formats a
@@ -256,7 +292,7 @@ func appendObject(dst []byte, m map[string]any) ([]byte, error) {
 		dst = appendString(dst, k)
 		dst = append(dst, ':')
 		if dst, err = appendValue(dst, m[k]); err != nil {
-			return dst, err
+			return dst, at(k, err)
 		}
 	}
 	return append(dst, '}'), nil
@@ -270,7 +306,7 @@ func appendArray(dst []byte, a []any) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = appendValue(dst, v); err != nil {
-			return dst, err
+			return dst, atIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil

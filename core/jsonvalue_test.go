@@ -45,6 +45,23 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestAppendStringEveryPosition puts each byte class that needs care at
+// every position of strings up to 24 bytes, covering the word-at-a-time
+// scan, its overlapping last word and the short-string loop.
+func TestAppendStringEveryPosition(t *testing.T) {
+	specials := []string{"\x00", "\x1f", " ", "\"", "\\", "\x7f", "\x80", "\xff", "é", "\u2028", "<"}
+	for n := 0; n <= 24; n++ {
+		for pos := 0; pos < n; pos++ {
+			for _, sp := range specials {
+				s := strings.Repeat("a", pos) + sp + strings.Repeat("b", n-pos-1)
+				if got, want := string(appendString(nil, s)), stdJSON(t, s); got != want {
+					t.Fatalf("appendString(%q)\n got %s\nwant %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestAppendStringDoesNotEscapeHTML(t *testing.T) {
 	if got := string(appendString(nil, "<a href='x'>&</a>")); got != `"<a href='x'>&</a>"` {
 		t.Errorf("got %s", got)

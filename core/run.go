@@ -135,6 +135,7 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		}
 	}
 	out := &sink{yield: yield, chain: chain, verifier: NewVerifier()}
+	out.out = out.emit
 	s := newStream(ctx, r.opts.queue)
 	r.rc.Emitter = &Emitter{s: s}
 
@@ -211,24 +212,42 @@ func (r *Runner[S]) call(ctx context.Context) (o Outcome, err error) {
 }
 
 // terminal closes what the agent left open and returns RUN_FINISHED, or
-// RUN_ERROR when the agent failed, the outcome is invalid, closing failed
-// or the verifier rejects RUN_FINISHED.
+// RUN_ERROR when the run was cancelled, the agent failed, the outcome is
+// invalid, closing failed or the verifier rejects RUN_FINISHED.
 func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err error) Event {
+	if err == nil && ctx.Err() != nil {
+		// Cancelled runs end with RUN_ERROR whatever the agent returned:
+		// its emits may have failed, so what it opened may not be closed.
+		err = s.cancelled()
+	}
 	if err == nil {
 		err = checkOutcome(o)
 	}
 	if err == nil {
 		err = s.closeAll()
 	}
+	result, usage := r.rc.report.finished()
 	if err == nil {
-		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o}
+		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o, Usage: usage}
+		if o.Type == OutcomeSuccess {
+			fin.Result = result
+		}
 		if err = s.observeTerminal(fin); err == nil {
 			return fin
 		}
 	}
 	re := runError(err)
-	if re.Code == string(CodeCancelled) && IsDisconnected(context.Cause(ctx)) {
-		re.Code = string(CodeDisconnected)
+	re.Usage = usage
+	if ctx.Err() != nil {
+		// The run was cancelled: whatever the agent's error says (often a
+		// model client's "context canceled" as a plain string), the run
+		// ended because it was stopped.
+		switch {
+		case IsDisconnected(context.Cause(ctx)) && (re.Code == string(CodeCancelled) || re.Code == string(CodeAgent)):
+			re.Code = string(CodeDisconnected)
+		case re.Code == string(CodeAgent):
+			re.Code = string(CodeCancelled)
+		}
 	}
 	// RUN_ERROR is valid at any point of a started run; observing it makes
 	// the agent-side verifier reject anything a stray goroutine emits.
@@ -283,6 +302,9 @@ type sink struct {
 	yield    func(Event, error) bool
 	chain    Chain
 	verifier *Verifier
+	// out is emit as a func value, made once: a method value made per
+	// event would allocate per event.
+	out func(Event) error
 	// ended: a terminal event reached the consumer. gone: the consumer
 	// stopped reading. failure: the chain failed or its output broke a rule.
 	ended   bool
@@ -311,7 +333,7 @@ func (k *sink) emit(ev Event) error {
 
 // deliver passes ev through the chain and reports whether the stream goes
 // on.
-func (k *sink) deliver(ev Event) bool { return k.check(k.chain.Transform(ev, k.emit)) }
+func (k *sink) deliver(ev Event) bool { return k.check(k.chain.Transform(ev, k.out)) }
 
 // check records a chain error and reports whether the stream goes on.
 func (k *sink) check(err error) bool {
@@ -328,8 +350,8 @@ func (k *sink) check(err error) bool {
 // finish finishes the chain and delivers the terminal event; the stream
 // always ends with a terminal event unless the consumer left.
 func (k *sink) finish(term Event) {
-	if k.check(k.chain.Finish(k.emit)) {
-		k.check(k.chain.Transform(term, k.emit))
+	if k.check(k.chain.Finish(k.out)) {
+		k.check(k.chain.Transform(term, k.out))
 	}
 	if k.failure == nil && !k.ended && !k.gone {
 		k.failure = NewError(CodeTransform, "core: the transformer chain dropped the terminal event")

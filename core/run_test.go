@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"go.uber.org/goleak"
 )
 
 func TestRunShape(t *testing.T) {
@@ -192,6 +194,55 @@ func TestRunBreakJoinsAgent(t *testing.T) {
 	err, _ = agentErr.Load().(error)
 	if !IsCancelled(err) || !IsDisconnected(errors.Unwrap(err)) {
 		t.Errorf("agent's emit error = %v, want CANCELLED caused by DISCONNECTED", err)
+	}
+	goleak.VerifyNone(t)
+}
+
+// Every emit after cancellation fails with CANCELLED, keeping the cause
+// the transport gave.
+func TestEmitAfterCancelKeepsCause(t *testing.T) {
+	cause := errors.New("server shutting down")
+	var r *Runner[NoState]
+	var emitErrs []error
+	r, err := NewRunner[NoState](AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+		m, err := rc.Message()
+		if err != nil {
+			return Outcome{}, err
+		}
+		r.Cancel(cause)
+		r.Cancel(errors.New("a later cause does not count"))
+		_, stepErr := rc.Step("s")
+		emitErrs = append(emitErrs, m.Delta("x"), m.End(), rc.Say("y"), stepErr, rc.Emit(&Custom{Name: "c"}))
+		// Stopping on purpose does not help once things cannot be closed.
+		return Cancelled(), nil
+	}), NewInput("t", "r"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := collect(t, r.Events(context.Background()))
+	for i, err := range emitErrs {
+		if CodeOf(err) != CodeCancelled || !errors.Is(err, cause) {
+			t.Errorf("emit %d after cancel: %v, want CANCELLED caused by %v", i, err, cause)
+		}
+	}
+	equalTypes(t, evs, TypeRunStarted, TypeTextMessageStart, TypeRunError)
+	if e := last[*RunError](t, evs); e.Code != string(CodeCancelled) {
+		t.Errorf("RUN_ERROR = %+v", e)
+	}
+}
+
+// An agent error after cancellation, such as a model client's own
+// "context canceled", is reported as the cancellation it is.
+func TestAgentErrorAfterCancelIsCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	evs := collect(t, Run[NoState](ctx, AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+		cancel()
+		<-ctx.Done()
+		return Outcome{}, errors.New("Post \"https://model.example\": context canceled")
+	}), NewInput("t", "r")))
+	if e := last[*RunError](t, evs); e.Code != string(CodeCancelled) {
+		t.Errorf("RUN_ERROR = %+v", e)
 	}
 }
 

@@ -78,6 +78,13 @@ func (s *stream) sendLocked(ev Event) error {
 	if err := s.verifier.Observe(ev); err != nil {
 		return err
 	}
+	// Room in the queue is the common case; a one-channel send is much
+	// cheaper than a select over two.
+	select {
+	case s.queue <- ev:
+		return nil
+	default:
+	}
 	select {
 	case s.queue <- ev:
 		return nil

@@ -56,7 +56,9 @@
 //     connection, so write deadlines cannot be set; the route logs this
 //     once.
 //
-// The run input is on the request's context once the handler has decoded
-// it: InputFrom(c) in app middleware after c.Next, core.InputFrom(ctx) in
-// agents and anything else holding the run's context.
+// The run input is on the request's context once it is decoded: by the
+// route's handler (app middleware reads InputFrom(c) after c.Next), or
+// earlier by the Input middleware, for middleware that needs it before the
+// run, such as an authorization check on the thread. Agents and anything
+// else holding the run's context use core.InputFrom(ctx).
 package ginagui

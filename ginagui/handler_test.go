@@ -1,10 +1,13 @@
 package ginagui_test
 
 import (
+	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -68,5 +71,46 @@ func TestHandlerMisconfigured(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), "MISCONFIGURED") {
 		t.Errorf("got %d %s, want 500 MISCONFIGURED", resp.StatusCode, body)
+	}
+}
+
+// TestHandlerOutlivesWriteTimeoutThroughGin streams five times longer than
+// the server's WriteTimeout: gin's writer exposes Unwrap, so the per-write
+// deadline reaches the connection.
+func TestHandlerOutlivesWriteTimeoutThroughGin(t *testing.T) {
+	t.Parallel()
+	const writeTimeout = 100 * time.Millisecond
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		m, err := rc.Message()
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		tick := time.NewTicker(writeTimeout / 10)
+		defer tick.Stop()
+		end := time.Now().Add(5 * writeTimeout)
+		for now := range tick.C {
+			if now.After(end) {
+				break
+			}
+			if err := m.Delta("."); err != nil {
+				return core.Outcome{}, err
+			}
+		}
+		return core.Success(), m.End()
+	})
+	r := gin.New()
+	r.POST("/agent", ginagui.Handler(agent, ginagui.WithHandlerOptions(core.WithWriteTimeout(time.Second))))
+	srv := httptest.NewUnstartedServer(r)
+	srv.Config.WriteTimeout = writeTimeout
+	srv.Start()
+	t.Cleanup(func() {
+		srv.Close()
+		http.DefaultClient.CloseIdleConnections()
+	})
+	resp := postRun(t, srv.URL+"/agent")
+	defer resp.Body.Close()
+	evs := readEvents(t, resp.Body)
+	if len(evs) == 0 || evs[len(evs)-1].Type() != core.TypeRunFinished {
+		t.Fatalf("stream cut by the server's WriteTimeout after %d events", len(evs))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -80,3 +81,5 @@ func text(evs []core.Event) string {
 	}
 	return b.String()
 }
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -287,8 +288,12 @@ func TestSlow(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t)
 	evs := stream(t, srv.URL+"/agents/slow", input("go", ""))
-	if n := count(evs, core.TypeTextMessageContent); n < 10 {
-		t.Errorf("%d deltas over 20 ms at 1 ms, want at least 10", n)
+	var want strings.Builder
+	for i := 1; i <= count(evs, core.TypeTextMessageContent); i++ {
+		fmt.Fprintf(&want, "%d ", i)
+	}
+	if want.Len() == 0 || text(evs) != want.String() {
+		t.Errorf("text = %q, want numbered deltas %q", text(evs), want.String())
 	}
 	finished(t, evs)
 }
