@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"log/slog"
 	"net/http"
@@ -49,7 +50,7 @@ type runHandle interface {
 var _ http.Handler = (*Handler[NoState])(nil)
 
 // NewHandler returns a Handler serving a. It fails when a is nil or an
-// option is out of range.
+// option, including a run option, is out of range.
 func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	if a == nil {
 		return nil, errors.New("agui: NewHandler needs an agent")
@@ -57,6 +58,11 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	// Check the run options now: once requests come, a failing NewRunner
+	// is taken for bad input.
+	if _, err := NewRunner(a, NewInput("check", "check"), cfg.runOptions...); err != nil {
+		return nil, fmt.Errorf("agui: run options: %w", err)
 	}
 	return &Handler[S]{agent: a, t: transport{cfg: cfg}}, nil
 }

@@ -105,6 +105,7 @@ func TestNewHandlerRejectsBadOptions(t *testing.T) {
 		"body":      core.WithMaxBodyBytes(0),
 		"heartbeat": core.WithHeartbeat(-1),
 		"timeout":   core.WithWriteTimeout(-1),
+		"queue":     core.WithRunOptions(core.WithQueueSize(-1)),
 	} {
 		if _, err := core.NewHandler(a, opt); err == nil {
 			t.Errorf("%s: NewHandler accepted an invalid option", name)
