@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -36,9 +35,9 @@ type Handler[S any] struct {
 // type: it streams any run.
 type transport struct {
 	cfg handlerConfig
-	// warned records that a missing ResponseWriter feature was logged, so
-	// a misconfigured middleware chain logs once, not once per run.
-	warned atomic.Bool
+	// warned records which missing ResponseWriter features were logged,
+	// so a misconfigured middleware chain logs once, not once per run.
+	warned warnings
 }
 
 // runHandle is the part of a *Runner the transport uses.
