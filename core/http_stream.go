@@ -18,7 +18,7 @@ type streamWriter struct {
 	format Format
 	legacy bool
 	cfg    *handlerConfig
-	warned *atomic.Bool
+	warned *warnings
 	cancel func(error)
 	in     *RunAgentInput
 	logCtx context.Context
@@ -213,7 +213,7 @@ func (s *streamWriter) flush() {
 	}
 	if err := s.rc.Flush(); err != nil {
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce("agui: the ResponseWriter cannot flush; events reach the client late", err)
+			s.warnOnce(&s.warned.flush, "agui: the ResponseWriter cannot flush; events reach the client late", err)
 			return
 		}
 		s.gone()
@@ -234,16 +234,19 @@ func (s *streamWriter) extendDeadline() {
 	if err := s.rc.SetWriteDeadline(d); err != nil {
 		s.noDeadline = true
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce("agui: the ResponseWriter cannot set write deadlines (a middleware may hide Unwrap); a server WriteTimeout will cut long runs", err)
+			s.warnOnce(&s.warned.deadline, "agui: the ResponseWriter cannot set write deadlines (a middleware may hide Unwrap); a server WriteTimeout will cut long runs", err)
 		}
 	} else if s.cfg.writeTimeout == 0 {
 		s.noDeadline = true // cleared for the whole stream
 	}
 }
 
+// warnings are the transport limitations a handler has logged.
+type warnings struct{ flush, deadline atomic.Bool }
+
 // warnOnce logs a transport limitation once per handler.
-func (s *streamWriter) warnOnce(msg string, err error) {
-	if s.warned.CompareAndSwap(false, true) {
+func (s *streamWriter) warnOnce(done *atomic.Bool, msg string, err error) {
+	if done.CompareAndSwap(false, true) {
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, msg, slog.Any("error", err))
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -101,7 +100,7 @@ func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format Forma
 		rc:      http.NewResponseController(w),
 		format:  format,
 		cfg:     cfg,
-		warned:  new(atomic.Bool),
+		warned:  new(warnings),
 		cancel:  cr.cancel,
 		in:      NewInput("t", "r"),
 		logCtx:  context.Background(),
@@ -361,7 +360,7 @@ func TestStreamWriterZeroWriteTimeoutClearsDeadlineOnce(t *testing.T) {
 func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 	var logs bytes.Buffer
 	cfg := swConfig(t, WithHandlerLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	warned := new(atomic.Bool)
+	warned := new(warnings)
 	for range 2 {
 		w := &swPlainWriter{header: http.Header{}}
 		sw, _ := newTestStreamWriter(w, cfg, FormatSSE)
@@ -375,8 +374,8 @@ func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 			t.Fatalf("stream not written through a plain writer: %q", w.buf.String())
 		}
 	}
-	if n := strings.Count(logs.String(), "level=WARN"); n != 1 {
-		t.Errorf("%d warnings over two runs, want 1:\n%s", n, logs.String())
+	if n := strings.Count(logs.String(), "level=WARN"); n != 2 {
+		t.Errorf("%d warnings over two runs, want 2 (flush, deadline), once each:\n%s", n, logs.String())
 	}
 }
 
