@@ -1,0 +1,136 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agui-go/agui/core"
+)
+
+// Agent is a tool-calling agent loop: it asks its provider for a turn,
+// runs the turn's tool calls, and repeats until the model answers without
+// calling a tool, MaxSteps is reached, a call needs approval, or the run
+// is aborted. Run it directly with Execute, or host it with core.Run (it
+// is a core.Agent[core.NoState]).
+//
+// An Agent is immutable and safe for concurrent use; runs on one thread
+// exclude each other through its checkpoint store.
+type Agent struct {
+	provider Provider
+	cfg      config
+	tools    map[string]Tool
+	specs    []ToolSpec
+}
+
+var _ core.Agent[core.NoState] = (*Agent)(nil)
+
+// New returns an agent on provider.
+func New(provider Provider, opts ...Option) (*Agent, error) {
+	if provider == nil {
+		return nil, errors.New("loop: New: nil provider")
+	}
+	cfg := defaults()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.store == nil {
+		cfg.store = NewMemoryStore()
+	}
+	a := &Agent{provider: provider, cfg: cfg, tools: map[string]Tool{}}
+	for _, t := range cfg.tools {
+		if _, dup := a.tools[t.Name()]; dup {
+			return nil, fmt.Errorf("loop: New: two tools named %s", t.Name())
+		}
+		a.tools[t.Name()] = t
+		a.specs = append(a.specs, t.Spec())
+	}
+	return a, nil
+}
+
+// FinishReason is why a run ended.
+type FinishReason string
+
+// The finish reasons.
+const (
+	// FinishStop: the model answered without calling a tool.
+	FinishStop FinishReason = "stop"
+	// FinishMaxSteps: MaxSteps model turns ran; the transcript is valid.
+	FinishMaxSteps FinishReason = "max-steps"
+	// FinishAborted: the context was cancelled; unreached calls got
+	// cancelled results.
+	FinishAborted FinishReason = "aborted"
+	// FinishAwaitingApproval: a call waits for approval (Result.Interrupt).
+	FinishAwaitingApproval FinishReason = "awaiting-approval"
+	// FinishError: the run failed; Execute's error says why.
+	FinishError FinishReason = "error"
+)
+
+// Input is one run's input.
+type Input struct {
+	// ThreadID keys the checkpoint; "" starts a new thread (Result.ThreadID
+	// names it).
+	ThreadID string
+	// Messages is the new input. On a thread with a checkpoint, messages
+	// whose IDs the transcript already has are skipped, so a client may
+	// send the whole conversation.
+	Messages []core.Message
+	// Resume answers the thread's pending approval.
+	Resume []core.ResumeEntry
+	// OnEvent receives the run's AG-UI events one at a time (nil discards
+	// them); an error aborts the run.
+	OnEvent func(core.Event) error
+}
+
+// Result is what a run produced.
+type Result struct {
+	ThreadID     string
+	FinishReason FinishReason
+	// Steps is the number of model turns of the run.
+	Steps int
+	// Messages is the thread's transcript.
+	Messages []core.Message
+	// Usage is the tokens this call spent.
+	Usage Usage
+	// Interrupt is what the run waits on when FinishReason is
+	// FinishAwaitingApproval.
+	Interrupt *core.Interrupt
+	// Cause is the context's cause when FinishReason is FinishAborted.
+	Cause error
+}
+
+// UserText returns a user message with the given text and a fresh id.
+func UserText(text string) *core.UserMessage {
+	return &core.UserMessage{ID: newFuncSink(nil).newID("user"), Content: core.TextContent(text)}
+}
+
+// Execute runs the loop on in without AG-UI hosting. An aborted run
+// returns its result and a nil error; the error is non-nil only when the
+// run failed (FinishError), and is then a *core.Error with a stable code.
+func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
+	return a.execute(ctx, in, newFuncSink(in.OnEvent), lineage{maxDepth: a.cfg.maxDepth})
+}
+
+// Run implements core.Agent: it runs the loop on the run's input, sending
+// events through rc.
+func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	in := rc.Input()
+	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, Messages: in.Messages, Resume: in.Resume}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth})
+	reportUsage(rc, res.Usage)
+	if err != nil {
+		return core.Outcome{}, err
+	}
+	switch res.FinishReason {
+	case FinishAwaitingApproval:
+		return core.Interrupted(*res.Interrupt), nil
+	case FinishAborted:
+		if ctx.Err() == nil && res.Cause != nil {
+			// The emitter refused an event: not an abort from outside.
+			return core.Outcome{}, res.Cause
+		}
+		return core.Cancelled(), nil
+	}
+	return core.Success(), nil
+}

@@ -1,0 +1,89 @@
+package loop
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/agui-go/agui/core"
+)
+
+// ReasonToolApproval is the reason of the interrupt a call paused for
+// approval raises.
+const ReasonToolApproval = "tool_approval"
+
+// approvalSchema is the responseSchema of an approval interrupt: the answer
+// the client sends back as the resume payload.
+func approvalSchema() map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"approved": map[string]any{"type": "boolean"},
+			"reason":   map[string]any{"type": "string"},
+		},
+		"required": []any{"approved"},
+	}
+}
+
+// approvalInterrupt is the AG-UI interrupt for a pending approval.
+func approvalInterrupt(p *PendingApproval, call core.ToolCall) core.Interrupt {
+	in := core.NewInterrupt(p.InterruptID, ReasonToolApproval)
+	in.ToolCallID = p.ToolCallID
+	in.Message = fmt.Sprintf("Approve the call to %s?", call.Function.Name)
+	in.ResponseSchema = approvalSchema()
+	in.Metadata = map[string]any{"toolName": call.Function.Name, "arguments": call.Function.Arguments}
+	return in
+}
+
+// decide reads the resume entries' answer to p. Every entry must answer p:
+// an entry for any other interrupt is stale or foreign, and acting on part
+// of a resume would hide that.
+func decide(p *PendingApproval, resume []core.ResumeEntry) (*Decision, error) {
+	if len(resume) == 0 {
+		return nil, core.NewError(CodeBadResume, "thread awaits approval of tool call "+p.ToolCallID+": resume interrupt "+p.InterruptID)
+	}
+	var found *core.ResumeEntry
+	for i := range resume {
+		e := &resume[i]
+		if e.InterruptID != p.InterruptID {
+			return nil, core.NewError(CodeBadResume, "resume answers unknown interrupt "+e.InterruptID)
+		}
+		if found != nil {
+			return nil, core.NewError(CodeBadResume, "resume answers interrupt "+p.InterruptID+" twice")
+		}
+		found = e
+	}
+	switch found.Status {
+	case core.ResumeCancelled:
+		return &Decision{Approved: false, Reason: "cancelled by user"}, nil
+	case core.ResumeResolved:
+	default:
+		return nil, core.NewError(CodeBadResume, fmt.Sprintf("resume status %q is not resolved or cancelled", found.Status))
+	}
+	raw, err := payloadJSON(found.Payload)
+	if err != nil {
+		return nil, core.NewError(CodeBadResume, "resume payload: "+err.Error())
+	}
+	var answer struct {
+		Approved *bool  `json:"approved"`
+		Reason   string `json:"reason"`
+	}
+	if err := json.Unmarshal(raw, &answer); err != nil || answer.Approved == nil {
+		return nil, core.NewError(CodeBadResume, `resume payload must be an object with a boolean "approved"`)
+	}
+	return &Decision{Approved: *answer.Approved, Reason: answer.Reason}, nil
+}
+
+// payloadJSON returns a resume payload as JSON, whether it was decoded
+// from the wire (json.RawMessage) or built in Go.
+func payloadJSON(p any) (json.RawMessage, error) {
+	switch v := p.(type) {
+	case nil:
+		return nil, fmt.Errorf("absent")
+	case json.RawMessage:
+		return v, nil
+	case []byte:
+		return v, nil
+	default:
+		return json.Marshal(v)
+	}
+}

@@ -1,0 +1,226 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/agui-go/agui/core"
+)
+
+// ToolErrorKind classifies a tool call's error result.
+type ToolErrorKind string
+
+// The kinds of error results.
+const (
+	KindExecution  ToolErrorKind = "execution"  // the tool returned an error
+	KindValidation ToolErrorKind = "validation" // arguments did not fit the schema
+	KindNotFound   ToolErrorKind = "not-found"  // no tool of that name
+	KindRejected   ToolErrorKind = "rejected"   // the user did not approve the call
+	KindCancelled  ToolErrorKind = "cancelled"  // the run was aborted first
+	KindNotRun     ToolErrorKind = "not-run"    // a propagating error stopped the batch first
+)
+
+// batchEnd is how a batch ended.
+type batchEnd int
+
+const (
+	batchDone batchEnd = iota
+	batchPaused
+	batchAborted
+	batchFailed
+)
+
+// completion is a finished call, sent by its goroutine.
+type completion struct {
+	i   int
+	out string
+	err error
+}
+
+// runBatch runs msg's calls from index first, as seed 001 says: calls start
+// in call order, each after its gate (events, OnToolCall, validation,
+// PreToolCall, NeedsApproval) ran on this goroutine; at most
+// ToolConcurrency run at once; results are emitted as they complete and
+// appended to the transcript in call order, checkpointing each time the
+// answered prefix grows. It returns only once every call it started has
+// returned.
+//
+// decision answers the call named by r.cp.Pending, which skips its
+// approval check (and its events, sent by the run that paused on it).
+func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first int) (batchEnd, error) {
+	calls := msg.ToolCalls[first:]
+	n := len(calls)
+	results := make([]*core.ToolMessage, n)
+	done := make(chan completion, n) // buffered: a tool never blocks on a batch that stopped reading
+	var (
+		running, prefix int
+		fatal           error
+		paused          = -1
+	)
+	flush := func() {
+		grew := false
+		for prefix < n && results[prefix] != nil {
+			r.cp.Messages = append(r.cp.Messages, results[prefix])
+			prefix++
+			grew = true
+		}
+		if grew && fatal == nil {
+			if err := r.save(ctx, StatusRunning); err != nil {
+				fatal = err
+			}
+		}
+	}
+	record := func(i int, res *core.ToolMessage) {
+		results[i] = res
+		r.emit(&core.ToolCallResult{MessageID: res.ID, ToolCallID: res.ToolCallID, Content: res.Content, Role: core.RoleTool})
+		flush()
+	}
+	settle := func(c completion) {
+		running--
+		switch {
+		case c.err == nil:
+			record(c.i, r.toolResult(calls[c.i].ID, c.out))
+		case ctx.Err() != nil && errors.Is(c.err, ctx.Err()):
+			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+c.err.Error()))
+		default:
+			if isPropagating(c.err) && fatal == nil {
+				fatal = runError(CodeTool, c.err)
+			}
+			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, c.err.Error()))
+		}
+	}
+	drain := func() {
+		for {
+			select {
+			case c := <-done:
+				settle(c)
+			default:
+				return
+			}
+		}
+	}
+
+	for i := 0; i < n; i++ {
+		for running >= r.a.cfg.concurrency {
+			settle(<-done)
+		}
+		drain()
+		if fatal != nil || ctx.Err() != nil {
+			break
+		}
+		call := Call{ID: calls[i].ID, Name: calls[i].Function.Name, Args: json.RawMessage(calls[i].Function.Arguments), Index: first + i}
+		tool, res, err := r.gate(ctx, msg.ID, call)
+		switch {
+		case err != nil:
+			fatal = err
+		case res != nil:
+			record(i, res)
+			continue
+		case tool == nil:
+			paused = i
+		}
+		if fatal != nil || paused >= 0 {
+			break
+		}
+		running++
+		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread})
+		go func() {
+			out, err := tool.call(tctx, call.Args)
+			done <- completion{i: i, out: out, err: err}
+		}()
+	}
+	for running > 0 {
+		settle(<-done)
+	}
+
+	switch {
+	case fatal != nil:
+		r.fill(results, calls, &prefix, KindNotRun, "not run: the run failed first")
+		return batchFailed, fatal
+	case ctx.Err() != nil:
+		r.fill(results, calls, &prefix, KindCancelled, "cancelled: the run was aborted before this call started")
+		return batchAborted, nil
+	case paused >= 0:
+		return batchPaused, nil
+	}
+	return batchDone, nil
+}
+
+// fill gives every unanswered call an error result, so that the transcript
+// stays valid for the provider, and appends them.
+func (r *run) fill(results []*core.ToolMessage, calls []core.ToolCall, prefix *int, kind ToolErrorKind, text string) {
+	for i := *prefix; i < len(calls); i++ {
+		if results[i] == nil {
+			results[i] = r.errorResult(calls[i].ID, kind, text)
+		}
+		r.cp.Messages = append(r.cp.Messages, results[i])
+	}
+	*prefix = len(calls)
+}
+
+// gate runs a call's gate. It returns the tool to start, or a result that
+// answers the call without starting it, or neither when the call pauses for
+// approval (r.cp.Pending is then set), or a propagating error.
+func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *core.ToolMessage, error) {
+	p := r.cp.Pending
+	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
+	if !answered {
+		r.emitCall(parentID, call)
+		if f := r.a.cfg.onToolCall; f != nil {
+			f(ctx, call)
+		}
+	} else {
+		r.cp.Pending = nil
+		if !p.Decision.Approved {
+			text := "rejected by user"
+			if p.Decision.Reason != "" {
+				text += ": " + p.Decision.Reason
+			}
+			return nil, r.errorResult(call.ID, KindRejected, text), nil
+		}
+	}
+	tool, ok := r.a.tools[call.Name]
+	if !ok {
+		return nil, r.errorResult(call.ID, KindNotFound, "no tool named "+call.Name), nil
+	}
+	if err := tool.validate(call.Args); err != nil {
+		return nil, r.errorResult(call.ID, KindValidation, err.Error()), nil
+	}
+	if f := r.a.cfg.preToolCall; f != nil {
+		if err := f(ctx, call); err != nil {
+			return nil, nil, runError(CodeTool, err)
+		}
+	}
+	if !answered && r.a.cfg.needsApproval != nil && r.a.cfg.needsApproval(call) {
+		r.cp.Pending = &PendingApproval{InterruptID: r.sink.newID("approval"), ToolCallID: call.ID}
+		return nil, nil, nil
+	}
+	return &tool, nil, nil
+}
+
+// emitCall sends a call's START/ARGS/END, replaying the model's argument
+// fragments when this run streamed them.
+func (r *run) emitCall(parentID string, call Call) {
+	r.emit(&core.ToolCallStart{ToolCallID: call.ID, ToolCallName: call.Name, ParentMessageID: parentID})
+	deltas, ok := r.argDeltas[call.ID]
+	if !ok && len(call.Args) > 0 {
+		deltas = []string{string(call.Args)}
+	}
+	for _, d := range deltas {
+		r.emit(&core.ToolCallArgs{ToolCallID: call.ID, Delta: d})
+	}
+	r.emit(&core.ToolCallEnd{ToolCallID: call.ID})
+}
+
+func (r *run) toolResult(callID, out string) *core.ToolMessage {
+	return &core.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: core.TextContent(out)}
+}
+
+func (r *run) errorResult(callID string, kind ToolErrorKind, text string) *core.ToolMessage {
+	b, _ := json.Marshal(struct {
+		Error   ToolErrorKind `json:"error"`
+		Message string        `json:"message"`
+	}{kind, text}) // marshalling two strings cannot fail
+	return &core.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: core.TextContent(string(b)), Error: text}
+}

@@ -1,0 +1,74 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agui-go/agui/core"
+)
+
+// delegateArgs is the input of a delegation tool.
+type delegateArgs struct {
+	Task string `json:"task" jsonschema:"what the subagent should do, self-contained"`
+}
+
+// Delegate returns a tool named name that runs sub as a subagent on the
+// model's task and returns the subagent's final text. The subagent's
+// events are SUBAGENT_* events attributed to it, under the calling tool
+// call; it runs on the tool's context, so it is aborted with its parent.
+// A delegation deeper than the top-level agent's MaxDelegationDepth fails
+// the whole run with CodeDepth (a propagating error). A subagent that pauses
+// for approval fails the call: nested approvals are not supported.
+func Delegate(name, description string, sub *Agent) (Tool, error) {
+	if sub == nil {
+		return Tool{}, errors.New("loop: Delegate " + name + ": nil agent")
+	}
+	return NewTool(name, description, func(ctx context.Context, in delegateArgs) (string, error) {
+		sc, ok := scopeOf(ctx)
+		if !ok {
+			// Called outside a loop (say, directly in a test): a top-level
+			// parent whose events go nowhere.
+			sc = scope{sink: newFuncSink(nil), line: lineage{maxDepth: sub.cfg.maxDepth}, thread: newFuncSink(nil).newID("thread")}
+		}
+		line := lineage{depth: sc.line.depth + 1, maxDepth: sc.line.maxDepth}
+		if line.depth > line.maxDepth {
+			return "", Propagate(core.NewError(CodeDepth, fmt.Sprintf("delegation to %s exceeds the maximum depth %d", name, line.maxDepth)))
+		}
+		ss, err := sc.sink.subagent(name, sc.toolCallID, sc.messageID)
+		if err != nil {
+			return "", err
+		}
+		res, err := sub.execute(ctx, Input{ThreadID: sc.thread + "/" + sc.toolCallID, Messages: []core.Message{UserText(in.Task)}}, ss, line)
+		switch {
+		case err != nil:
+			_ = ss.fail(err) // the call's own error says more than a failed event would
+			if core.CodeOf(err) == CodeDepth || isPropagating(err) {
+				return "", Propagate(err)
+			}
+			return "", err
+		case res.FinishReason == FinishAborted:
+			_ = ss.fail(core.NewError(core.CodeCancelled, "subagent aborted"))
+			return "", fmt.Errorf("subagent %s aborted: %w", name, ctx.Err())
+		case res.FinishReason == FinishAwaitingApproval:
+			err := fmt.Errorf("subagent %s needs approval, which delegation does not support", name)
+			_ = ss.fail(err)
+			return "", err
+		}
+		text := finalText(res.Messages)
+		if err := ss.finish(text); err != nil {
+			return "", err
+		}
+		return text, nil
+	})
+}
+
+// finalText is the text of the transcript's last assistant message.
+func finalText(msgs []core.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if am, ok := msgs[i].(*core.AssistantMessage); ok {
+			return am.Content
+		}
+	}
+	return ""
+}

@@ -1,0 +1,61 @@
+package loop
+
+import (
+	"errors"
+
+	"github.com/agui-go/agui/core"
+)
+
+// Codes of the errors a loop run fails with. They are what RUN_ERROR
+// carries, so their values never change.
+const (
+	// CodeBusy: another run holds the thread.
+	CodeBusy core.Code = "THREAD_BUSY"
+	// CodeBadResume: the input's resume does not answer the thread's pending
+	// approval (missing, unknown or stale interrupt, or an invalid payload),
+	// or new input arrived while an approval is pending.
+	CodeBadResume core.Code = "BAD_RESUME"
+	// CodeDepth: a delegation went deeper than MaxDelegationDepth.
+	CodeDepth core.Code = "DELEGATION_DEPTH"
+	// CodeProvider: the model provider failed.
+	CodeProvider core.Code = "PROVIDER_ERROR"
+	// CodeCheckpoint: the checkpoint store failed.
+	CodeCheckpoint core.Code = "CHECKPOINT_ERROR"
+	// CodeTool: a hook or tool stopped the run with a propagating error.
+	CodeTool core.Code = "TOOL_ERROR"
+)
+
+// PropagatingError marks a tool or hook error that must fail the whole run
+// instead of becoming the call's error result. Create one with Propagate.
+type PropagatingError struct{ Err error }
+
+// Propagate marks err as fatal to the run: the batch starts no new calls,
+// waits for the running ones, and the run fails with err.
+func Propagate(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &PropagatingError{Err: err}
+}
+
+func (e *PropagatingError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the marked error.
+func (e *PropagatingError) Unwrap() error { return e.Err }
+
+// isPropagating reports whether err was marked with Propagate.
+func isPropagating(err error) bool {
+	var p *PropagatingError
+	return errors.As(err, &p)
+}
+
+// runError converts a run failure to the *core.Error a RUN_ERROR reports,
+// keeping codes already set (a depth error inside a propagating one keeps
+// DELEGATION_DEPTH).
+func runError(code core.Code, err error) *core.Error {
+	var ce *core.Error
+	if errors.As(err, &ce) {
+		return ce
+	}
+	return &core.Error{Code: code, Message: err.Error(), Err: err}
+}

@@ -1,0 +1,308 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agui-go/agui/core"
+)
+
+// assertTranscript checks the invariant every transcript must keep: each
+// tool call has exactly one result, the results directly follow their
+// assistant turn, in call order.
+func assertTranscript(t *testing.T, msgs []core.Message) {
+	t.Helper()
+	if err := checkTranscript(msgs, false); err != nil {
+		t.Fatalf("invalid transcript: %v\n%s", err, dump(msgs))
+	}
+}
+
+// assertPausedTranscript is assertTranscript for a run awaiting approval:
+// the last turn's calls from the paused one on have no result yet.
+func assertPausedTranscript(t *testing.T, msgs []core.Message) {
+	t.Helper()
+	if err := checkTranscript(msgs, true); err != nil {
+		t.Fatalf("invalid transcript: %v\n%s", err, dump(msgs))
+	}
+}
+
+// assertResult applies the transcript checker fitting res.
+func assertResult(t *testing.T, res Result) {
+	t.Helper()
+	if res.FinishReason == FinishAwaitingApproval {
+		assertPausedTranscript(t, res.Messages)
+		return
+	}
+	assertTranscript(t, res.Messages)
+}
+
+func checkTranscript(msgs []core.Message, pendingOK bool) error {
+	seen := map[string]bool{}
+	for i := 0; i < len(msgs); i++ {
+		switch m := msgs[i].(type) {
+		case *core.ToolMessage:
+			return fmt.Errorf("message %d: tool result %s without its call turn right before", i, m.ToolCallID)
+		case *core.AssistantMessage:
+			for k, c := range m.ToolCalls {
+				if seen[c.ID] {
+					return fmt.Errorf("call id %s used twice", c.ID)
+				}
+				seen[c.ID] = true
+				j := i + 1 + k
+				if j >= len(msgs) {
+					if pendingOK && j == len(msgs) {
+						return nil
+					}
+					return fmt.Errorf("call %s (#%d) has no result", c.ID, k)
+				}
+				tm, ok := msgs[j].(*core.ToolMessage)
+				if !ok {
+					return fmt.Errorf("call %s (#%d) has no result: message %d is a %s", c.ID, k, j, msgs[j].Role())
+				}
+				if tm.ToolCallID != c.ID {
+					return fmt.Errorf("message %d answers %s, want %s (call order)", j, tm.ToolCallID, c.ID)
+				}
+			}
+			i += len(m.ToolCalls)
+		}
+	}
+	return nil
+}
+
+func dump(msgs []core.Message) string {
+	var b strings.Builder
+	for i, m := range msgs {
+		fmt.Fprintf(&b, "%d %s", i, m.Role())
+		switch m := m.(type) {
+		case *core.AssistantMessage:
+			fmt.Fprintf(&b, " %q", m.Content)
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(&b, " call(%s %s %s)", c.ID, c.Function.Name, c.Function.Arguments)
+			}
+		case *core.ToolMessage:
+			fmt.Fprintf(&b, " %s: %s", m.ToolCallID, m.Content.String())
+		case *core.UserMessage:
+			fmt.Fprintf(&b, " %q", m.Content.String())
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// results maps call ids to their result text.
+func results(msgs []core.Message) map[string]string {
+	out := map[string]string{}
+	for _, m := range msgs {
+		if tm, ok := m.(*core.ToolMessage); ok {
+			out[tm.ToolCallID] = tm.Content.String()
+		}
+	}
+	return out
+}
+
+// errorKinds maps call ids to the kind of their error result ("" for
+// success).
+func errorKinds(msgs []core.Message) map[string]ToolErrorKind {
+	out := map[string]ToolErrorKind{}
+	for _, m := range msgs {
+		if tm, ok := m.(*core.ToolMessage); ok {
+			var e struct {
+				Error ToolErrorKind `json:"error"`
+			}
+			if tm.Error != "" {
+				_ = json.Unmarshal([]byte(tm.Content.String()), &e)
+			}
+			out[tm.ToolCallID] = e.Error
+		}
+	}
+	return out
+}
+
+// recorder collects events; it is safe for concurrent use.
+type recorder struct {
+	mu  sync.Mutex
+	evs []core.Event
+	// results, when set, receives the call id of each TOOL_CALL_RESULT.
+	results chan string
+}
+
+func (r *recorder) on(ev core.Event) error {
+	r.mu.Lock()
+	r.evs = append(r.evs, ev)
+	r.mu.Unlock()
+	if e, ok := ev.(*core.ToolCallResult); ok && r.results != nil {
+		r.results <- e.ToolCallID
+	}
+	return nil
+}
+
+func (r *recorder) events() []core.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.evs)
+}
+
+// trace renders the tool-call events compactly: "call:c1" for a
+// TOOL_CALL_START and "result:c1" for a TOOL_CALL_RESULT.
+func (r *recorder) trace() []string {
+	var out []string
+	for _, ev := range r.events() {
+		switch e := ev.(type) {
+		case *core.ToolCallStart:
+			out = append(out, "call:"+e.ToolCallID)
+		case *core.ToolCallResult:
+			out = append(out, "result:"+e.ToolCallID)
+		}
+	}
+	return out
+}
+
+// journal is an ordered, concurrency-safe list of happenings.
+type journal struct {
+	mu    sync.Mutex
+	items []string
+}
+
+func (l *journal) add(format string, args ...any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.items = append(l.items, fmt.Sprintf(format, args...))
+}
+
+func (l *journal) list() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.items)
+}
+
+// blocker is a tool whose calls block until the test releases them, so a
+// test decides the completion order without sleeping.
+type blocker struct {
+	mu       sync.Mutex
+	gates    map[string]chan struct{}
+	started  chan string // receives each call's id as it starts
+	inFlight atomic.Int64
+	maxSeen  atomic.Int64
+	runs     atomic.Int64
+	log      *journal
+}
+
+type workArgs struct {
+	ID string `json:"id"`
+}
+
+func newBlocker() *blocker {
+	return &blocker{gates: map[string]chan struct{}{}, started: make(chan string, 64), log: &journal{}}
+}
+
+func (b *blocker) gate(id string) chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	g, ok := b.gates[id]
+	if !ok {
+		g = make(chan struct{})
+		b.gates[id] = g
+	}
+	return g
+}
+
+// release lets call id finish.
+func (b *blocker) release(id string) { close(b.gate(id)) }
+
+// tool returns the "work" tool: it reports its start, waits for its
+// release or the context, and returns "done <id>".
+func (b *blocker) tool(t *testing.T) Tool {
+	t.Helper()
+	tool, err := NewTool("work", "does work", func(ctx context.Context, in workArgs) (string, error) {
+		n := b.inFlight.Add(1)
+		defer b.inFlight.Add(-1)
+		for {
+			m := b.maxSeen.Load()
+			if n <= m || b.maxSeen.CompareAndSwap(m, n) {
+				break
+			}
+		}
+		b.runs.Add(1)
+		b.log.add("start %s", in.ID)
+		b.started <- in.ID
+		select {
+		case <-b.gate(in.ID):
+			b.log.add("end %s", in.ID)
+			return "done " + in.ID, nil
+		case <-ctx.Done():
+			b.log.add("cancelled %s", in.ID)
+			return "", ctx.Err()
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool
+}
+
+// workCalls returns scripted calls c1..cn of the work tool.
+func workCalls(ids ...string) []ScriptedCall {
+	out := make([]ScriptedCall, len(ids))
+	for i, id := range ids {
+		out[i] = ScriptedCall{ID: id, Name: "work", Args: `{"id":"` + id + `"}`}
+	}
+	return out
+}
+
+// echoTool returns a tool answering immediately with its input.
+func echoTool(t *testing.T) Tool {
+	t.Helper()
+	tool, err := NewTool("echo", "echoes", func(ctx context.Context, in workArgs) (string, error) {
+		return "echo " + in.ID, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool
+}
+
+func echoCalls(ids ...string) []ScriptedCall {
+	out := make([]ScriptedCall, len(ids))
+	for i, id := range ids {
+		out[i] = ScriptedCall{ID: id, Name: "echo", Args: `{"id":"` + id + `"}`}
+	}
+	return out
+}
+
+func mustNew(t *testing.T, p Provider, opts ...Option) *Agent {
+	t.Helper()
+	a, err := New(p, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// async runs Execute on its own goroutine; wait joins it.
+type async struct {
+	done chan struct{}
+	res  Result
+	err  error
+}
+
+func goExecute(ctx context.Context, a *Agent, in Input) *async {
+	x := &async{done: make(chan struct{})}
+	go func() {
+		defer close(x.done)
+		x.res, x.err = a.Execute(ctx, in)
+	}()
+	return x
+}
+
+func (x *async) wait() (Result, error) {
+	<-x.done
+	return x.res, x.err
+}
+
+func user(text string) Input { return Input{Messages: []core.Message{UserText(text)}} }

@@ -1,0 +1,140 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Call is one tool call as hooks see it.
+type Call struct {
+	// ID is the model's id for the call; use it as an idempotency key, since
+	// a call running when its process died runs again on recovery.
+	ID   string
+	Name string
+	Args json.RawMessage
+	// Index is the call's position in its model turn.
+	Index int
+}
+
+// Option configures an Agent.
+type Option func(*config) error
+
+type config struct {
+	maxSteps      int
+	concurrency   int
+	maxDepth      int
+	lease         time.Duration
+	instructions  string
+	tools         []Tool
+	onToolCall    func(ctx context.Context, c Call)
+	preToolCall   func(ctx context.Context, c Call) error
+	needsApproval func(c Call) bool
+	store         Store
+}
+
+func defaults() config {
+	return config{maxSteps: 10, concurrency: 4, maxDepth: 3, lease: 5 * time.Minute}
+}
+
+// MaxSteps caps the model turns of one run (default 10). A run that
+// reaches it ends successfully with FinishMaxSteps.
+func MaxSteps(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("loop: MaxSteps %d: must be at least 1", n)
+		}
+		c.maxSteps = n
+		return nil
+	}
+}
+
+// ToolConcurrency caps the tool calls of one turn in flight (default 4);
+// 1 runs them one after another.
+func ToolConcurrency(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("loop: ToolConcurrency %d: must be at least 1", n)
+		}
+		c.concurrency = n
+		return nil
+	}
+}
+
+// MaxDelegationDepth caps how deep delegated runs nest (default 3): a
+// delegation below it fails the whole run with CodeDepth.
+func MaxDelegationDepth(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("loop: MaxDelegationDepth %d: must be at least 1", n)
+		}
+		c.maxDepth = n
+		return nil
+	}
+}
+
+// Lease is how long a run holds its thread without writing a checkpoint
+// before another run may take it over (default 5 minutes). It only
+// matters after a crash: a run that ends releases its thread.
+func Lease(d time.Duration) Option {
+	return func(c *config) error {
+		if d <= 0 {
+			return fmt.Errorf("loop: Lease %v: must be positive", d)
+		}
+		c.lease = d
+		return nil
+	}
+}
+
+// Instructions sets the system prompt (default none).
+func Instructions(s string) Option {
+	return func(c *config) error { c.instructions = s; return nil }
+}
+
+// Tools adds tools (default none). Names must be unique.
+func Tools(ts ...Tool) Option {
+	return func(c *config) error {
+		for _, t := range ts {
+			if t.fn == nil {
+				return errors.New("loop: Tools: zero Tool (build tools with NewTool or RawTool)")
+			}
+		}
+		c.tools = append(c.tools, ts...)
+		return nil
+	}
+}
+
+// OnToolCall is called just before each call's gate, one call at a time
+// (default none).
+func OnToolCall(f func(ctx context.Context, c Call)) Option {
+	return func(c *config) error { c.onToolCall = f; return nil }
+}
+
+// PreToolCall is called after argument validation, just before a call
+// would start, one call at a time (default none). An error stops the
+// batch: no new call starts, running ones finish, and the run fails with
+// it.
+func PreToolCall(f func(ctx context.Context, c Call) error) Option {
+	return func(c *config) error { c.preToolCall = f; return nil }
+}
+
+// NeedsApproval decides, just before a call would start, whether it waits
+// for the user's approval (default: no call does). The first call that
+// needs it pauses the run.
+func NeedsApproval(f func(c Call) bool) Option {
+	return func(c *config) error { c.needsApproval = f; return nil }
+}
+
+// Checkpoints sets where thread checkpoints are kept (default a new
+// MemoryStore per Agent).
+func Checkpoints(s Store) Option {
+	return func(c *config) error {
+		if s == nil {
+			return errors.New("loop: Checkpoints: nil store")
+		}
+		c.store = s
+		return nil
+	}
+}

@@ -1,0 +1,69 @@
+package loop
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+
+	"github.com/agui-go/agui/core"
+)
+
+// Provider is a model. Stream runs one model turn and yields its pieces as
+// they arrive; the loop assembles them into the assistant message and turns
+// them into AG-UI events.
+//
+// Stream must honour ctx: when ctx is cancelled it stops and yields
+// ctx's error. It must stop yielding when the consumer's yield returns
+// false, and yield nothing after it returns. Implementations are used by one
+// run at a time per call but may be called concurrently by several runs.
+type Provider interface {
+	Stream(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error]
+}
+
+// ProviderFunc adapts a function to a Provider.
+type ProviderFunc func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error]
+
+// Stream calls f.
+func (f ProviderFunc) Stream(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
+	return f(ctx, req)
+}
+
+// ModelRequest is what a provider is asked for one turn. Its slices are the
+// loop's and must not be modified.
+type ModelRequest struct {
+	// Instructions is the system prompt; "" for none.
+	Instructions string
+	// Messages is the transcript so far: user, assistant and tool messages,
+	// every tool call answered in call order.
+	Messages []core.Message
+	Tools    []ToolSpec
+}
+
+// Delta is one piece of a streamed model turn. Any combination of fields
+// may be set.
+type Delta struct {
+	Text      string
+	Reasoning string
+	// ToolCall is a fragment of a tool call.
+	ToolCall *ToolCallDelta
+	// Usage is added to the run's usage.
+	Usage *Usage
+}
+
+// ToolCallDelta is a fragment of one tool call. Fragments of a call share
+// Index; its ID and Name arrive on some fragment (usually the first), its
+// arguments as a sequence of Args pieces.
+type ToolCallDelta struct {
+	Index int
+	ID    string
+	Name  string
+	Args  string
+}
+
+// ToolSpec describes a tool to the model.
+type ToolSpec struct {
+	Name        string
+	Description string
+	// Schema is the JSON Schema of the tool's arguments.
+	Schema json.RawMessage
+}

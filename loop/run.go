@@ -1,0 +1,251 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"time"
+
+	"github.com/agui-go/agui/core"
+)
+
+// run is one execution of the loop. It is owned by the goroutine that
+// called execute: only that goroutine touches it (tool goroutines only send
+// completions).
+type run struct {
+	a      *Agent
+	sink   sink
+	line   lineage
+	thread string
+	// cp is the working checkpoint, saved at version.
+	cp      Checkpoint
+	version int64
+	// input is new input held back until the pending calls are answered.
+	input []core.Message
+	usage Usage
+	// argDeltas keeps the streamed argument fragments of this run's calls.
+	argDeltas map[string][]string
+	// emitErr is the first event the sink refused; it aborts the run.
+	emitErr error
+	cancel  context.CancelCauseFunc
+}
+
+func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Result, error) {
+	thread := in.ThreadID
+	if thread == "" {
+		thread = s.newID("thread")
+	}
+	if ctx.Err() != nil {
+		// Already aborted: touch neither the provider nor the store.
+		return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, cancel: cancel}
+	if err := r.claim(ctx, in); err != nil {
+		return Result{ThreadID: thread, FinishReason: FinishError}, err
+	}
+	reason, err := r.loop(ctx)
+	status := StatusIdle
+	if reason == FinishAwaitingApproval {
+		status = StatusAwaitingApproval
+	}
+	// The final write must land even when the run was aborted.
+	if serr := r.save(context.WithoutCancel(ctx), status); serr != nil && err == nil {
+		reason, err = FinishError, serr
+	}
+	res := Result{ThreadID: thread, FinishReason: reason, Steps: r.cp.Steps, Messages: r.cp.Messages, Usage: r.usage}
+	switch reason {
+	case FinishAwaitingApproval:
+		p := r.cp.Pending
+		in := approvalInterrupt(p, r.callByID(p.ToolCallID))
+		res.Interrupt = &in
+	case FinishAborted:
+		res.Cause = context.Cause(ctx)
+	case FinishError:
+		return res, err
+	}
+	return res, nil
+}
+
+// claim loads the thread, checks the input against it and takes the thread
+// with a versioned write, all before anything runs: a busy thread or a bad
+// resume fails here with nothing executed.
+func (r *run) claim(ctx context.Context, in Input) error {
+	store := r.a.cfg.store
+	cp, v, err := store.Load(ctx, r.thread)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		cp, v = &Checkpoint{ThreadID: r.thread, Status: StatusIdle}, 0
+	case err != nil:
+		return runError(CodeCheckpoint, err)
+	}
+	if cp.Status == StatusRunning && time.Now().Before(cp.LeaseUntil) {
+		return core.NewError(CodeBusy, "thread "+r.thread+" is busy with another run")
+	}
+	switch {
+	case cp.Status == StatusAwaitingApproval:
+		d, err := decide(cp.Pending, in.Resume)
+		if err != nil {
+			return err
+		}
+		cp.Pending.Decision = d
+	case len(in.Resume) > 0:
+		return core.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
+	}
+	r.cp, r.version = *cp, v
+	input := newInput(cp.Messages, in.Messages, v == 0)
+	if msg, _ := r.pendingTurn(); msg != nil {
+		r.input = input
+	} else if len(input) > 0 {
+		r.cp.Messages = append(slices.Clip(r.cp.Messages), input...)
+		r.cp.Steps = 0
+	}
+	return r.save(ctx, StatusRunning)
+}
+
+// newInput returns the messages of in that the transcript lacks. A new
+// thread takes them all; an existing one takes only user, system and
+// developer messages with unknown ids, since the client echoes back the
+// assistant and tool messages the loop produced.
+func newInput(transcript, in []core.Message, fresh bool) []core.Message {
+	if fresh {
+		return in
+	}
+	known := map[string]bool{}
+	for _, m := range transcript {
+		known[m.MessageID()] = true
+	}
+	var out []core.Message
+	for _, m := range in {
+		switch m.(type) {
+		case *core.UserMessage, *core.SystemMessage, *core.DeveloperMessage:
+			if m.MessageID() == "" || !known[m.MessageID()] {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+// loop runs pending calls, then model turns and their batches.
+func (r *run) loop(ctx context.Context) (FinishReason, error) {
+	if msg, first := r.pendingTurn(); msg != nil {
+		if reason, err, stop := r.batch(ctx, msg, first); stop {
+			return reason, err
+		}
+	}
+	if len(r.input) > 0 {
+		r.cp.Messages = append(slices.Clip(r.cp.Messages), r.input...)
+		r.cp.Steps = 0
+		r.input = nil
+	}
+	for {
+		if ctx.Err() != nil {
+			return FinishAborted, nil
+		}
+		if r.cp.Steps >= r.a.cfg.maxSteps {
+			return FinishMaxSteps, nil
+		}
+		msg, err := r.modelTurn(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return FinishAborted, nil
+			}
+			return FinishError, runError(CodeProvider, err)
+		}
+		r.cp.Steps++
+		r.cp.Messages = append(slices.Clip(r.cp.Messages), msg)
+		// The turn is checkpointed before any of its calls starts, so a
+		// resumed run never asks the model for it again.
+		if err := r.save(ctx, StatusRunning); err != nil {
+			return FinishError, err
+		}
+		if len(msg.ToolCalls) == 0 {
+			return FinishStop, nil
+		}
+		if reason, err, stop := r.batch(ctx, msg, 0); stop {
+			return reason, err
+		}
+	}
+}
+
+// batch runs a batch and says whether the run stops there.
+func (r *run) batch(ctx context.Context, msg *core.AssistantMessage, first int) (FinishReason, error, bool) {
+	end, err := r.runBatch(ctx, msg, first)
+	switch end {
+	case batchFailed:
+		return FinishError, err, true
+	case batchAborted:
+		return FinishAborted, nil, true
+	case batchPaused:
+		return FinishAwaitingApproval, nil, true
+	}
+	return "", nil, false
+}
+
+// pendingTurn returns the last assistant turn and the index of its first
+// unanswered call, or nil when every call is answered.
+func (r *run) pendingTurn() (*core.AssistantMessage, int) {
+	msgs := r.cp.Messages
+	for i := len(msgs) - 1; i >= 0; i-- {
+		am, ok := msgs[i].(*core.AssistantMessage)
+		if !ok {
+			continue
+		}
+		answered := 0
+		for _, m := range msgs[i+1:] {
+			if tm, ok := m.(*core.ToolMessage); ok && answered < len(am.ToolCalls) && tm.ToolCallID == am.ToolCalls[answered].ID {
+				answered++
+			}
+		}
+		if answered < len(am.ToolCalls) {
+			return am, answered
+		}
+		return nil, 0
+	}
+	return nil, 0
+}
+
+// callByID finds a call of the transcript's last assistant turn.
+func (r *run) callByID(id string) core.ToolCall {
+	if msg, _ := r.pendingTurn(); msg != nil {
+		for _, c := range msg.ToolCalls {
+			if c.ID == id {
+				return c
+			}
+		}
+	}
+	return core.ToolCall{ID: id}
+}
+
+// save writes the working checkpoint with status, extending the lease of a
+// running one.
+func (r *run) save(ctx context.Context, status Status) error {
+	r.cp.Status = status
+	r.cp.LeaseUntil = time.Time{}
+	if status == StatusRunning {
+		r.cp.LeaseUntil = time.Now().Add(r.a.cfg.lease)
+	}
+	v, err := r.a.cfg.store.Save(ctx, &r.cp, r.version)
+	switch {
+	case errors.Is(err, ErrConflict):
+		return core.NewError(CodeBusy, "thread "+r.thread+" was taken over by another run")
+	case err != nil:
+		return runError(CodeCheckpoint, err)
+	}
+	r.version = v
+	return nil
+}
+
+// emit sends ev; the first refusal aborts the run with the sink's error as
+// cause.
+func (r *run) emit(ev core.Event) {
+	if r.emitErr != nil {
+		return
+	}
+	if err := r.sink.emit(ev); err != nil {
+		r.emitErr = err
+		r.cancel(err)
+	}
+}

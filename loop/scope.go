@@ -1,0 +1,29 @@
+package loop
+
+import "context"
+
+// scope is what a running tool's context carries about its call, so that a
+// delegation tool can open its subagent under the right parent and count
+// its depth.
+type scope struct {
+	sink       sink
+	line       lineage
+	toolCallID string
+	messageID  string
+	thread     string
+}
+
+type scopeKey struct{}
+
+func withScope(ctx context.Context, s scope) context.Context {
+	return context.WithValue(ctx, scopeKey{}, s)
+}
+
+func scopeOf(ctx context.Context) (scope, bool) {
+	s, ok := ctx.Value(scopeKey{}).(scope)
+	return s, ok
+}
+
+// lineage is where a run sits in a delegation tree: its depth (0 for a
+// top-level run) and the limit set by the top-level agent.
+type lineage struct{ depth, maxDepth int }

@@ -1,0 +1,136 @@
+package loop
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/agui-go/agui/core"
+)
+
+// turnCall is one tool call being assembled from a stream.
+type turnCall struct {
+	index    int
+	id, name string
+	args     strings.Builder
+	deltas   []string
+}
+
+// modelTurn asks the provider for one turn, streaming its text and
+// reasoning as events, and returns the assembled assistant message. Tool
+// call events are not emitted here: each call's START/ARGS/END goes out
+// just before the call starts, so that events follow the batch's order.
+// The streamed argument fragments are kept in r.argDeltas for that.
+func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
+	req := ModelRequest{
+		Instructions: r.a.cfg.instructions,
+		Messages:     slices.Clip(r.cp.Messages),
+		Tools:        r.a.specs,
+	}
+	msgID := r.sink.newID("msg")
+	var (
+		text                strings.Builder
+		textOpen, reasoning bool
+		reasoningID         string
+		calls               = map[int]*turnCall{}
+	)
+	closeReasoning := func() {
+		if reasoning {
+			r.emit(&core.ReasoningMessageEnd{MessageID: reasoningID})
+			r.emit(&core.ReasoningEnd{MessageID: reasoningID})
+			reasoning = false
+		}
+	}
+	closeText := func() {
+		if textOpen {
+			r.emit(&core.TextMessageEnd{MessageID: msgID})
+			textOpen = false
+		}
+	}
+	var streamErr error
+	for d, err := range r.a.provider.Stream(ctx, req) {
+		if err != nil {
+			streamErr = err
+			break
+		}
+		if d.Reasoning != "" {
+			if !reasoning {
+				reasoningID = r.sink.newID("reasoning")
+				r.emit(&core.ReasoningStart{MessageID: reasoningID})
+				r.emit(&core.ReasoningMessageStart{MessageID: reasoningID})
+				reasoning = true
+			}
+			r.emit(&core.ReasoningMessageContent{MessageID: reasoningID, Delta: d.Reasoning})
+		}
+		if d.Text != "" {
+			closeReasoning()
+			if !textOpen {
+				r.emit(&core.TextMessageStart{MessageID: msgID, Role: core.RoleAssistant})
+				textOpen = true
+			}
+			r.emit(&core.TextMessageContent{MessageID: msgID, Delta: d.Text})
+			text.WriteString(d.Text)
+		}
+		if tc := d.ToolCall; tc != nil {
+			c := calls[tc.Index]
+			if c == nil {
+				c = &turnCall{index: tc.Index}
+				calls[tc.Index] = c
+			}
+			if tc.ID != "" {
+				c.id = tc.ID
+			}
+			if tc.Name != "" {
+				c.name = tc.Name
+			}
+			if tc.Args != "" {
+				c.args.WriteString(tc.Args)
+				c.deltas = append(c.deltas, tc.Args)
+			}
+		}
+		if d.Usage != nil {
+			r.usage = r.usage.Add(*d.Usage)
+			r.cp.Usage = r.cp.Usage.Add(*d.Usage)
+		}
+	}
+	closeReasoning()
+	closeText()
+	if streamErr != nil {
+		return nil, streamErr
+	}
+	msg := &core.AssistantMessage{ID: msgID, Content: text.String()}
+	ordered := make([]*turnCall, 0, len(calls))
+	for _, c := range calls {
+		ordered = append(ordered, c)
+	}
+	slices.SortFunc(ordered, func(a, b *turnCall) int { return cmp.Compare(a.index, b.index) })
+	used := r.callIDs()
+	for _, c := range ordered {
+		// A call id must be unique in the thread: results and approvals
+		// are matched to calls by it.
+		if c.id == "" || used[c.id] {
+			c.id = r.sink.newID("call")
+		}
+		used[c.id] = true
+		msg.ToolCalls = append(msg.ToolCalls, core.ToolCall{
+			ID:       c.id,
+			Function: core.FunctionCall{Name: c.name, Arguments: c.args.String()},
+		})
+		r.argDeltas[c.id] = c.deltas
+	}
+	return msg, nil
+}
+
+// callIDs returns the ids of every tool call in the transcript.
+func (r *run) callIDs() map[string]bool {
+	ids := map[string]bool{}
+	for _, m := range r.cp.Messages {
+		if am, ok := m.(*core.AssistantMessage); ok {
+			for _, c := range am.ToolCalls {
+				ids[c.ID] = true
+			}
+		}
+	}
+	return ids
+}
