@@ -51,22 +51,42 @@ func (w *objWriter) end(dst []byte, t EventType) ([]byte, error) {
 // pathError locates an encoding error in the value being encoded, as a
 // JSON path such as input.messages[2].content[0].
 type pathError struct {
-	path string
-	err  error
+	// segments are member names and [i] indexes, innermost first: the
+	// error is built on the way out of the recursion.
+	segments []string
+	err      error
 }
 
-func (e *pathError) Error() string { return e.path + ": " + e.err.Error() }
+// maxPathSegments bounds the path an error message shows; a value that
+// contains itself would otherwise name thousands of levels.
+const maxPathSegments = 16
+
+func (e *pathError) Error() string {
+	var b strings.Builder
+	for i := len(e.segments) - 1; i >= 0; i-- {
+		if len(e.segments)-i > maxPathSegments {
+			b.WriteString("…")
+			break
+		}
+		if s := e.segments[i]; i == len(e.segments)-1 || strings.HasPrefix(s, "[") {
+			b.WriteString(s)
+		} else {
+			b.WriteString("." + s)
+		}
+	}
+	return b.String() + ": " + e.err.Error()
+}
+
 func (e *pathError) Unwrap() error { return e.err }
 
-// at puts err under the member name.
+// at puts err under the member name. The pathError is extended in place:
+// it was created by this encoding and is not shared yet.
 func at(name string, err error) error {
 	if pe, ok := err.(*pathError); ok {
-		if strings.HasPrefix(pe.path, "[") {
-			return &pathError{path: name + pe.path, err: pe.err}
-		}
-		return &pathError{path: name + "." + pe.path, err: pe.err}
+		pe.segments = append(pe.segments, name)
+		return pe
 	}
-	return &pathError{path: name, err: err}
+	return &pathError{segments: []string{name}, err: err}
 }
 
 // atIndex puts err under the array index i.
@@ -131,7 +151,7 @@ func (w *objWriter) object(key string, m map[string]any) {
 		return
 	}
 	w.b = append(w.b, key...)
-	if w.b, w.err = appendObject(w.b, m); w.err != nil {
+	if w.b, w.err = appendObject(w.b, m, 0); w.err != nil {
 		w.err = at(memberName(key), w.err)
 	}
 }

@@ -133,10 +133,19 @@ func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
 	return dst, nil
 }
 
+// maxDepth bounds the nesting of the maps and slices appendValue walks
+// itself. It is encoding/json's own decoding limit, so anything decoded
+// from JSON encodes again, while a map or slice that contains itself fails
+// with an error instead of overflowing the stack.
+const maxDepth = 10000
+
 // appendValue appends an opaque JSON value: nil as null, a json.RawMessage
 // compacted, the types encoding/json decodes into (and a few more) by hand,
 // and anything else through encoding/json without HTML escaping.
-func appendValue(dst []byte, v any) ([]byte, error) {
+func appendValue(dst []byte, v any) ([]byte, error) { return appendNested(dst, v, 0) }
+
+// appendNested is appendValue for a value depth levels down.
+func appendNested(dst []byte, v any, depth int) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -170,12 +179,12 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		return appendObject(dst, v)
+		return appendObject(dst, v, depth)
 	case []any:
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		return appendArray(dst, v)
+		return appendArray(dst, v, depth)
 	case []string:
 		if v == nil {
 			return append(dst, "null"...), nil
@@ -186,11 +195,6 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 			return append(dst, "null"...), nil
 		}
 		return appendStringMap(dst, v), nil
-	case Event:
-		// Events and messages nested in opaque values skip reflection.
-		return v.AppendJSON(dst)
-	case Message:
-		return appendMessage(dst, v)
 	}
 	return appendMarshal(dst, v)
 }
@@ -268,14 +272,25 @@ func appendMarshal(dst []byte, v any) ([]byte, error) {
 	return w.b[:len(w.b)-1], nil
 }
 
+// tooDeepError reports a value nested deeper than maxDepth, usually a map
+// or slice that contains itself.
+type tooDeepError struct{}
+
+func (tooDeepError) Error() string {
+	return "value nested deeper than " + strconv.Itoa(maxDepth) + " levels (does it contain itself?)"
+}
+
 // smallKeys is how many map keys appendObject sorts without allocating.
 const smallKeys = 16
 
 // appendObject appends m with its keys sorted, as encoding/json does, so
 // that the output is deterministic.
-func appendObject(dst []byte, m map[string]any) ([]byte, error) {
+func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
 	if len(m) == 0 {
 		return append(dst, '{', '}'), nil
+	}
+	if depth++; depth > maxDepth {
+		return dst, tooDeepError{}
 	}
 	var small [smallKeys]string
 	keys := small[:0]
@@ -291,21 +306,24 @@ func appendObject(dst []byte, m map[string]any) ([]byte, error) {
 		}
 		dst = appendString(dst, k)
 		dst = append(dst, ':')
-		if dst, err = appendValue(dst, m[k]); err != nil {
+		if dst, err = appendNested(dst, m[k], depth); err != nil {
 			return dst, at(k, err)
 		}
 	}
 	return append(dst, '}'), nil
 }
 
-func appendArray(dst []byte, a []any) ([]byte, error) {
+func appendArray(dst []byte, a []any, depth int) ([]byte, error) {
+	if depth++; depth > maxDepth {
+		return dst, tooDeepError{}
+	}
 	dst = append(dst, '[')
 	var err error
 	for i, v := range a {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if dst, err = appendValue(dst, v); err != nil {
+		if dst, err = appendNested(dst, v, depth); err != nil {
 			return dst, atIndex(i, err)
 		}
 	}

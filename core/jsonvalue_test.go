@@ -171,3 +171,46 @@ func TestAppendValueOutputIsOneLine(t *testing.T) {
 		t.Errorf("output spans lines: %q", got)
 	}
 }
+
+func TestAppendValueRejectsCycles(t *testing.T) {
+	m := map[string]any{"a": 1.0}
+	m["self"] = m
+	a := []any{nil}
+	a[0] = a
+	for _, v := range []any{m, a, map[string]any{"list": []any{m}}} {
+		got, err := appendValue([]byte("x"), v)
+		if err == nil {
+			t.Fatalf("a value that contains itself encoded: %.40s…", got)
+		}
+		if !strings.Contains(err.Error(), "does it contain itself?") || len(err.Error()) > 400 {
+			t.Errorf("error %.500q", err)
+		}
+	}
+	ev := &StateSnapshot{Snapshot: m}
+	if _, err := AppendSSE(nil, ev); CodeOf(err) != CodeSerialization || !strings.HasPrefix(err.Error(), "cannot encode STATE_SNAPSHOT as JSON: snapshot.self.self.") {
+		t.Errorf("AppendSSE error %v", err)
+	}
+}
+
+func TestAppendValueDeepButFinite(t *testing.T) {
+	// As deep as encoding/json decodes: it must encode again.
+	v := any("leaf")
+	for i := 0; i < maxDepth; i++ {
+		if i%2 == 0 {
+			v = map[string]any{"k": v}
+		} else {
+			v = []any{v}
+		}
+	}
+	got, err := appendValue(nil, v)
+	if err != nil {
+		t.Fatalf("%d levels: %v", maxDepth, err)
+	}
+	var back any
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("output does not decode: %v", err)
+	}
+	if _, err := appendValue(nil, []any{v}); err == nil {
+		t.Errorf("%d levels encoded", maxDepth+1)
+	}
+}

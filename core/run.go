@@ -52,10 +52,13 @@ type Runner[S any] struct {
 }
 
 // NewRunner prepares a run of a on in. It fails with a PROTOCOL *Error
-// when a or in is nil or in has no threadId or runId, with a SERIALIZATION
+// when a (or an AgentFunc) or in is nil or in has no threadId or runId, with a SERIALIZATION
 // *Error when in's state does not decode into S, and with a PROTOCOL
 // *Error for an invalid option. in is shared with the agent, not copied.
 func NewRunner[S any](a Agent[S], in *RunAgentInput, opts ...Option) (*Runner[S], error) {
+	if f, ok := a.(AgentFunc[S]); ok && f == nil {
+		a = nil
+	}
 	switch {
 	case a == nil:
 		return nil, NewError(CodeProtocol, "core: nil agent")
@@ -130,8 +133,11 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, yield func(Event, error) bool) {
 	chain := make(Chain, 0, len(r.opts.transformers))
 	for _, nt := range r.opts.transformers {
-		if nt != nil {
-			chain = append(chain, nt(r.in))
+		if nt == nil {
+			continue
+		}
+		if t := nt(r.in); t != nil {
+			chain = append(chain, t)
 		}
 	}
 	out := &sink{yield: yield, chain: chain, verifier: NewVerifier()}
@@ -149,11 +155,10 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		out.fail(err)
 		return
 	}
-	if !out.deliver(started) {
-		out.stop()
-		return
-	}
 
+	// The agent starts before RUN_STARTED is delivered, so its first model
+	// call overlaps with the transport writing headers; RUN_STARTED still
+	// comes first, because the agent's events wait in the queue behind it.
 	agentDone := make(chan struct{})
 	go func() {
 		defer close(agentDone)
@@ -166,17 +171,24 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		cancel(cause)
 		<-agentDone
 	}()
+	stop := func() {
+		if out.failure != nil {
+			cause = out.failure
+		} else if out.ended {
+			cause = NewError(CodeTransform, "core: a transformer ended the stream")
+		}
+		cancel(cause)
+		<-agentDone
+		out.stop()
+	}
 
+	if !out.deliver(started) {
+		stop()
+		return
+	}
 	for ev := range s.queue {
 		if !out.deliver(ev) {
-			if out.failure != nil {
-				cause = out.failure
-			} else if out.ended {
-				cause = NewError(CodeTransform, "core: a transformer ended the stream")
-			}
-			cancel(cause)
-			<-agentDone
-			out.stop()
+			stop()
 			return
 		}
 	}

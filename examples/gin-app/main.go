@@ -10,6 +10,7 @@ import (
 	"errors"
 	"flag"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/signal"
@@ -41,13 +42,19 @@ func run(addr string, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Addr: addr, Handler: router, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Listen first, so that -addr 127.0.0.1:0 works and the log line
+	// names the port actually bound (the conformance suite reads it).
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
 	served := make(chan error, 1)
-	go func() { served <- srv.ListenAndServe() }()
-	logger.Info("listening", slog.String("url", "http://"+addr))
+	go func() { served <- srv.Serve(ln) }()
+	logger.Info("listening", slog.String("url", "http://"+ln.Addr().String()))
 
 	select {
 	case err := <-served:

@@ -316,13 +316,13 @@ func TestCapabilitiesForEveryRoute(t *testing.T) {
 			t.Errorf("GET %s/capabilities: %d %v %+v", route, resp.StatusCode, err, caps)
 		}
 	}
-	// GET / is left free for the chat page.
+	// GET / is the chat page, beside the capability routes.
 	resp, err := http.Get(srv.URL + "/")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusNotFound {
-		t.Errorf("GET / = %d, want 404 (left to the chat page)", resp.StatusCode)
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET / = %d, want 200 (the chat page)", resp.StatusCode)
 	}
 }
