@@ -52,10 +52,13 @@ type Runner[S any] struct {
 }
 
 // NewRunner prepares a run of a on in. It fails with a PROTOCOL *Error
-// when a or in is nil or in has no threadId or runId, with a SERIALIZATION
+// when a (or an AgentFunc) or in is nil or in has no threadId or runId, with a SERIALIZATION
 // *Error when in's state does not decode into S, and with a PROTOCOL
 // *Error for an invalid option. in is shared with the agent, not copied.
 func NewRunner[S any](a Agent[S], in *RunAgentInput, opts ...Option) (*Runner[S], error) {
+	if f, ok := a.(AgentFunc[S]); ok && f == nil {
+		a = nil
+	}
 	switch {
 	case a == nil:
 		return nil, NewError(CodeProtocol, "core: nil agent")
@@ -130,8 +133,11 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, yield func(Event, error) bool) {
 	chain := make(Chain, 0, len(r.opts.transformers))
 	for _, nt := range r.opts.transformers {
-		if nt != nil {
-			chain = append(chain, nt(r.in))
+		if nt == nil {
+			continue
+		}
+		if t := nt(r.in); t != nil {
+			chain = append(chain, t)
 		}
 	}
 	out := &sink{yield: yield, chain: chain, verifier: NewVerifier()}
