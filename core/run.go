@@ -151,7 +151,7 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		ParentRunID:     r.in.ParentRunID,
 		ProtocolVersion: ProtocolVersion,
 	}
-	if err := s.observeTerminal(started); err != nil {
+	if err := s.observe(started); err != nil {
 		out.fail(err)
 		return
 	}
@@ -203,7 +203,7 @@ func (r *Runner[S]) runAgent(ctx context.Context, s *stream) {
 	// The default covers runtime.Goexit in the agent, which skips the
 	// assignment below but still runs deferred calls.
 	err := error(NewError(CodePanic, "core: the agent's goroutine exited without returning"))
-	defer func() { s.end(r.terminal(ctx, s, outcome, err)) }()
+	defer func() { r.finish(ctx, s, outcome, err) }()
 	outcome, err = r.call(ctx)
 }
 
@@ -223,10 +223,11 @@ func (r *Runner[S]) call(ctx context.Context) (o Outcome, err error) {
 	return r.agent.Run(ctx, r.rc)
 }
 
-// terminal closes what the agent left open and returns RUN_FINISHED, or
-// RUN_ERROR when the run was cancelled, the agent failed, the outcome is
-// invalid, closing failed or the verifier rejects RUN_FINISHED.
-func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err error) Event {
+// finish closes what the agent left open and ends the stream with
+// RUN_FINISHED, or with RUN_ERROR when the run was cancelled, the agent
+// failed, the outcome is invalid, closing failed or the verifier rejects
+// RUN_FINISHED.
+func (r *Runner[S]) finish(ctx context.Context, s *stream, o Outcome, err error) {
 	if err == nil && ctx.Err() != nil {
 		// Cancelled runs end with RUN_ERROR whatever the agent returned:
 		// its emits may have failed, so what it opened may not be closed.
@@ -244,8 +245,8 @@ func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err erro
 		if o.Type == OutcomeSuccess {
 			fin.Result = result
 		}
-		if err = s.observeTerminal(fin); err == nil {
-			return fin
+		if err = s.finish(fin, false); err == nil {
+			return
 		}
 	}
 	re := runError(err)
@@ -261,10 +262,9 @@ func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err erro
 			re.Code = string(CodeCancelled)
 		}
 	}
-	// RUN_ERROR is valid at any point of a started run; observing it makes
-	// the agent-side verifier reject anything a stray goroutine emits.
-	_ = s.observeTerminal(re)
-	return re
+	// RUN_ERROR is valid at any point of a started run, and it must go
+	// out even if a verifier thought otherwise.
+	_ = s.finish(re, true)
 }
 
 // checkOutcome rejects outcomes the protocol cannot carry.
