@@ -65,14 +65,17 @@ func BenchmarkSSE(b *testing.B) {
 				var w countingSink
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
+				cpu := cpuTime()
 				for b.Loop() {
 					if err := run(&w); err != nil {
 						b.Fatal(err)
 					}
 				}
+				cpu = cpuTime() - cpu
 				runtime.ReadMemStats(&after)
 				events := float64(b.N) * coretest.FixtureEvents
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/events, "ns/event")
+				b.ReportMetric(float64(cpu)/events, "cpu-ns/event")
 				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/events, "B/event")
 				b.ReportMetric(float64(after.Mallocs-before.Mallocs)/events, "allocs/event")
 			})

@@ -129,7 +129,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 	if !legacy {
 		// Protobuf only for 1.x consumers: a 0.0.x decoder reads a
 		// cancelled outcome as success.
-		format = Negotiate(r.Header.Get("Accept"))
+		format = Negotiate(strings.Join(r.Header.Values("Accept"), ","))
 		if newerMinor(in.ProtocolVersion) {
 			t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: client speaks a newer protocol minor; serving "+ProtocolVersion,
 				slog.String("protocol_version", in.ProtocolVersion), slog.String("run_id", in.RunID))

@@ -15,8 +15,9 @@ import (
 // answered with Status and the JSON body {"error": Message, "code": Code,
 // "field": Field} (field omitted when empty). Values are immutable.
 type RequestError struct {
-	Status  int
-	Code    string
+	Status int
+	Code   string
+	// Message says what is wrong, naming the field when there is one.
 	Message string
 	// Field is the JSON path of the offending input value, if any.
 	Field string
@@ -32,12 +33,8 @@ const (
 	CodeUnavailable          = "UNAVAILABLE"
 )
 
-func (e *RequestError) Error() string {
-	if e.Field != "" {
-		return e.Field + ": " + e.Message
-	}
-	return e.Message
-}
+// Error returns the message.
+func (e *RequestError) Error() string { return e.Message }
 
 // WriteHTTP answers the request with e. It must be called before anything
 // else is written to w.
@@ -99,9 +96,9 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...D
 func inputRequestError(err error) *RequestError {
 	if ie := (*InputError)(nil); errors.As(err, &ie) {
 		if ie.Malformed {
-			return &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput, Field: ie.Field, Message: ie.Reason}
+			return &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput, Field: ie.Field, Message: ie.Error()}
 		}
-		return &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput, Field: ie.Field, Message: ie.Reason}
+		return &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput, Field: ie.Field, Message: ie.Error()}
 	}
 	return &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput, Message: err.Error()}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -193,11 +194,45 @@ func TestHandlerNegotiatesProtobuf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, _ = io.Copy(io.Discard, resp.Body)
+		got := resp.Header.Get("Content-Type")
+		var evs []core.Event
+		if got == core.ProtoContentType {
+			evs = readProto(t, resp.Body)
+		} else {
+			evs = readAll(t, resp.Body)
+		}
 		resp.Body.Close()
-		if got := resp.Header.Get("Content-Type"); got != tc.want {
+		if got != tc.want {
 			t.Errorf("%s: Content-Type = %q, want %q", tc.name, got, tc.want)
 		}
+		if len(evs) != 5 || evs[4].Type() != core.TypeRunFinished {
+			t.Errorf("%s: stream %v", tc.name, typesOf(evs))
+		}
+	}
+}
+
+// readProto decodes a stream of length-prefixed protobuf frames
+// (DecodeProto takes a frame with its prefix).
+func readProto(t *testing.T, body io.Reader) []core.Event {
+	t.Helper()
+	var evs []core.Event
+	var size [4]byte
+	for {
+		if _, err := io.ReadFull(body, size[:]); err == io.EOF {
+			return evs
+		} else if err != nil {
+			t.Fatalf("frame length: %v", err)
+		}
+		frame := make([]byte, 4+binary.BigEndian.Uint32(size[:]))
+		copy(frame, size[:])
+		if _, err := io.ReadFull(body, frame[4:]); err != nil {
+			t.Fatalf("frame: %v", err)
+		}
+		ev, err := core.DecodeProto(frame)
+		if err != nil {
+			t.Fatalf("DecodeProto: %v", err)
+		}
+		evs = append(evs, ev)
 	}
 }
 

@@ -1,7 +1,5 @@
 package core
 
-import "strconv"
-
 // This file encodes the values events carry (messages, content, input,
 // outcomes, usage, patches) with the rules of json.go: optional members are
 // left out when empty, required arrays are written as [] when nil, and
@@ -47,20 +45,11 @@ func appendMessages(dst []byte, ms []Message) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = appendMessage(dst, m); err != nil {
-			return dst, &pathError{index: i, err: err}
+			return dst, atIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil
 }
-
-// pathError prefixes an element's error with its index in the array.
-type pathError struct {
-	index int
-	err   error
-}
-
-func (e *pathError) Error() string { return "[" + strconv.Itoa(e.index) + "]: " + e.err.Error() }
-func (e *pathError) Unwrap() error { return e.err }
 
 // nilMessageError is returned for a nil element of a message list.
 type nilMessageError struct{}
@@ -132,7 +121,7 @@ func (m *AssistantMessage) appendJSON(dst []byte) ([]byte, error) {
 				w.b = append(w.b, ',')
 			}
 			if w.b, w.err = m.ToolCalls[i].appendJSON(w.b); w.err != nil {
-				return w.b, w.err
+				return w.b, at("toolCalls", atIndex(i, w.err))
 			}
 		}
 		w.b = append(w.b, ']')
@@ -240,7 +229,7 @@ func (c Content) appendJSON(dst []byte) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = c.Parts[i].appendJSON(dst); err != nil {
-			return dst, &pathError{index: i, err: err}
+			return dst, atIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil
@@ -313,7 +302,7 @@ func (o *Outcome) appendJSON(dst []byte) ([]byte, error) {
 				w.b = append(w.b, ',')
 			}
 			if w.b, w.err = o.Interrupts[i].appendJSON(w.b); w.err != nil {
-				return w.b, &pathError{index: i, err: w.err}
+				return w.b, at("interrupts", atIndex(i, w.err))
 			}
 		}
 		w.b = append(w.b, ']')
@@ -428,7 +417,7 @@ func (in *RunAgentInput) appendJSON(dst []byte) ([]byte, error) {
 			w.b = append(w.b, ',')
 		}
 		if w.b, w.err = in.Tools[i].appendJSON(w.b); w.err != nil {
-			return w.b, &pathError{index: i, err: w.err}
+			return w.b, at("tools", atIndex(i, w.err))
 		}
 	}
 	w.b = append(w.b, `],"context":[`...)
@@ -447,7 +436,7 @@ func (in *RunAgentInput) appendJSON(dst []byte) ([]byte, error) {
 				w.b = append(w.b, ',')
 			}
 			if w.b, w.err = in.Resume[i].appendJSON(w.b); w.err != nil {
-				return w.b, &pathError{index: i, err: w.err}
+				return w.b, at("resume", atIndex(i, w.err))
 			}
 		}
 		w.b = append(w.b, ']')

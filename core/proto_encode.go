@@ -314,9 +314,10 @@ func (c *protoConv) patch(ops []PatchOp) []*pb.JsonPatchOperation {
 			c.fail("unknown JSON Patch op %q", op.Op)
 			return nil
 		}
-		// As in the JSON encoding: the members an operation defines are
-		// always written, the others only when set.
-		p := &pb.JsonPatchOperation{Op: code, Path: op.Path, From: opt(op.From), Value: c.optValue(op.Value)}
+		// As in the JSON encoding, an operation carries exactly the members
+		// it defines: from for move and copy, value (null when nil) for add,
+		// replace and test.
+		p := &pb.JsonPatchOperation{Op: code, Path: op.Path}
 		switch code {
 		case pb.JsonPatchOperationType_MOVE, pb.JsonPatchOperationType_COPY:
 			p.From = &op.From

@@ -149,11 +149,10 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		out.fail(err)
 		return
 	}
-	if !out.deliver(started) {
-		out.stop()
-		return
-	}
 
+	// The agent starts before RUN_STARTED is delivered, so its first model
+	// call overlaps with the transport writing headers; RUN_STARTED still
+	// comes first, because the agent's events wait in the queue behind it.
 	agentDone := make(chan struct{})
 	go func() {
 		defer close(agentDone)
@@ -166,17 +165,24 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		cancel(cause)
 		<-agentDone
 	}()
+	stop := func() {
+		if out.failure != nil {
+			cause = out.failure
+		} else if out.ended {
+			cause = NewError(CodeTransform, "core: a transformer ended the stream")
+		}
+		cancel(cause)
+		<-agentDone
+		out.stop()
+	}
 
+	if !out.deliver(started) {
+		stop()
+		return
+	}
 	for ev := range s.queue {
 		if !out.deliver(ev) {
-			if out.failure != nil {
-				cause = out.failure
-			} else if out.ended {
-				cause = NewError(CodeTransform, "core: a transformer ended the stream")
-			}
-			cancel(cause)
-			<-agentDone
-			out.stop()
+			stop()
 			return
 		}
 	}
@@ -226,13 +232,18 @@ func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err erro
 	if err == nil {
 		err = s.closeAll()
 	}
+	result, usage := r.rc.report.finished()
 	if err == nil {
-		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o}
+		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o, Usage: usage}
+		if o.Type == OutcomeSuccess {
+			fin.Result = result
+		}
 		if err = s.observeTerminal(fin); err == nil {
 			return fin
 		}
 	}
 	re := runError(err)
+	re.Usage = usage
 	if ctx.Err() != nil {
 		// The run was cancelled: whatever the agent's error says (often a
 		// model client's "context canceled" as a plain string), the run

@@ -2,8 +2,6 @@ package ginagui
 
 import (
 	"errors"
-	"log/slog"
-	"net/http"
 
 	"github.com/gin-gonic/gin"
 
@@ -21,11 +19,7 @@ import (
 func Handler[S any](a core.Agent[S], opts ...Option) gin.HandlerFunc {
 	h, err := core.NewHandler(a, newConfig(opts).handler...)
 	if err != nil {
-		slog.Default().Error("ginagui: handler not configured", slog.Any("error", err))
-		return func(c *gin.Context) {
-			c.AbortWithStatusJSON(http.StatusInternalServerError,
-				gin.H{"error": "the agent route is misconfigured", "code": "MISCONFIGURED"})
-		}
+		return misconfigured(err)
 	}
 	return serve(h)
 }
@@ -53,16 +47,4 @@ func serve[S any](h *core.Handler[S]) gin.HandlerFunc {
 		}
 		h.Serve(c.Writer, c.Request, opts...)
 	}
-}
-
-// InputFrom returns the run input of c's request once the agent route's
-// handler has decoded it: app middleware reads it after c.Next returns.
-// Code holding only a context.Context (an agent, a transformer) uses
-// core.InputFrom; gin's own Context.Value does not reach the request's
-// context unless the engine sets ContextWithFallback.
-func InputFrom(c *gin.Context) (*core.RunAgentInput, bool) {
-	if c.Request == nil {
-		return nil, false
-	}
-	return core.InputFrom(c.Request.Context())
 }

@@ -21,8 +21,10 @@
 //		transformers.Metrics(sink),
 //	))
 //
-// What the chain emits is verified like anything the agent emits, and an
-// error from a transformer ends the run with a RUN_ERROR.
+// The Gin plugin's route groups take the same values, so a group's
+// transformers serve every run on its routes. What the chain emits is
+// verified like anything the agent emits, and an error from a transformer
+// ends the run with a RUN_ERROR (code TRANSFORM_ERROR).
 //
 // The built-ins:
 //

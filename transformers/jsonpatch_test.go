@@ -207,3 +207,29 @@ func TestNormalize(t *testing.T) {
 		t.Error("normalize(bad raw) succeeded")
 	}
 }
+
+// FuzzApplyPatch feeds arbitrary documents and patches to the applier: it
+// must never panic, and a failed patch must leave the document alone.
+func FuzzApplyPatch(f *testing.F) {
+	f.Add(`{"a":[1,2]}`, `[{"op":"add","path":"/a/-","value":3}]`)
+	f.Add(`[]`, `[{"op":"move","from":"/0","path":"/1"}]`)
+	f.Add(`{"a":{"b":1}}`, `[{"op":"copy","from":"/a","path":"/a/b/c"}]`)
+	f.Add(`null`, `[{"op":"remove","path":""},{"op":"test","path":"/~0/~1","value":null}]`)
+	f.Fuzz(func(t *testing.T, docJSON, patchJSON string) {
+		var d any
+		var ops []core.PatchOp
+		if json.Unmarshal([]byte(docJSON), &d) != nil || json.Unmarshal([]byte(patchJSON), &ops) != nil {
+			return
+		}
+		before := deepCopy(d)
+		_, _ = applyPatch(d, ops)
+		if len(ops) > 0 {
+			if toks, err := parsePointer(ops[0].Path); err == nil {
+				_, _ = setPath(d, toks, "v")
+			}
+		}
+		if !reflect.DeepEqual(d, before) {
+			t.Fatalf("the document was modified")
+		}
+	})
+}

@@ -45,6 +45,10 @@ const OutcomeError = "error"
 // events on unchanged. A nil sink records nothing. Put Metrics last in a
 // chain to count what the client receives. Each run gets its own counter
 // and clock reading (time.Now, which testing/synctest controls in tests).
+//
+// Metrics sees only what flows through the chain: when the chain itself
+// fails, the runner ends the run with a RUN_ERROR that bypasses it, and the
+// sink gets no RunEnded for that run.
 func Metrics(sink MetricsSink) core.NewTransformer {
 	return func(in *core.RunAgentInput) core.Transformer {
 		m := &runMetrics{sink: sink}

@@ -71,9 +71,8 @@ func TestFixtureData(t *testing.T) {
 }
 
 // TestStandardFixturePayloadSize checks the fixture against peers.md: one
-// run framed as SSE is 127,230 bytes. Key order differs from the peers'
-// plain structs (type and timestamp first here), which does not change the
-// size.
+// run framed as SSE is 127,230 bytes. Member order may differ from the
+// peers' harness; that does not change the size.
 func TestStandardFixturePayloadSize(t *testing.T) {
 	var out []byte
 	for _, ev := range StandardFixture() {

@@ -79,5 +79,6 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			return nil, err
 		}
 	}
+	registerPage(r, agentRoutes(r))
 	return r, nil
 }

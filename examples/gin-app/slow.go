@@ -22,7 +22,9 @@ func slowAgent(interval, total time.Duration) core.Agent[core.NoState] {
 		for i := 1; ; i++ {
 			select {
 			case <-ctx.Done():
-				return core.Outcome{}, ctx.Err()
+				// The cause says why: the client left, or the server is
+				// shutting down.
+				return core.Outcome{}, context.Cause(ctx)
 			case now := <-tick.C:
 				if err := m.Delta(strconv.Itoa(i) + " "); err != nil {
 					return core.Outcome{}, err

@@ -1,5 +1,6 @@
 // Package protonode_test checks our protobuf frames against the official
-// decoder: every sample event is written as a frame (core.AppendProto) and
+// decoder: every sample event (test/samples, plus the inputs of the shared
+// null-omission fixture when it is present) is written as a frame (core.AppendProto) and
 // as JSON (AppendJSON), and decode.mjs decodes the frames with
 // @ag-ui/proto@1.0.0 under Node and compares each with our JSON. It also
 // encodes our JSON with the official encoder, and core.DecodeProto must
@@ -16,6 +17,8 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,7 +34,7 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 
 	dir := t.TempDir()
 	var frames, lines []byte
-	events := samples.Events()
+	events := append(samples.Events(), fixtureEvents(t)...)
 	for _, ev := range events {
 		var err error
 		if frames, err = core.AppendProto(frames, ev); err != nil {
@@ -78,6 +81,43 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 	if len(official) != 0 {
 		t.Errorf("official.bin has %d bytes after the last event", len(official))
 	}
+}
+
+// nullOmissionFixture is the cross-SDK null-omission contract, which lives
+// next to the repository (repo/../shared), not in it.
+var nullOmissionFixture = filepath.Join("..", "..", "..", "shared", "fixtures", "null-omission.json")
+
+// fixtureEvents decodes the input of every case of the null-omission
+// fixture, so that the official decoder also sees the fixture's events; it
+// returns none, with a log line, when the fixture is absent.
+func fixtureEvents(t *testing.T) []core.Event {
+	t.Helper()
+	data, err := os.ReadFile(nullOmissionFixture)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Logf("fixture %s is absent; comparing the samples only", nullOmissionFixture)
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fixture struct {
+		Stream []struct {
+			Name  string          `json:"name"`
+			Input json.RawMessage `json:"input"`
+		} `json:"stream"`
+	}
+	if err := json.Unmarshal(data, &fixture); err != nil {
+		t.Fatalf("parse %s: %v", nullOmissionFixture, err)
+	}
+	var out []core.Event
+	for _, c := range fixture.Stream {
+		ev, err := core.DecodeEvent(c.Input)
+		if err != nil {
+			t.Fatalf("fixture case %s: %v", c.Name, err)
+		}
+		out = append(out, ev)
+	}
+	return out
 }
 
 // jsonOf is ev's JSON with object keys sorted, for comparing events.

@@ -63,6 +63,7 @@ func Events() []core.Event {
 			{Op: "add", Path: "/nothing"},
 			{Op: "replace", Path: "/count", Value: 4},
 			{Op: "remove", Path: "/ok"},
+			{Op: "remove", Path: "/old", Value: "leftover"},
 			{Op: "move", From: "/a", Path: "/b"},
 			{Op: "copy", From: "", Path: "/whole"},
 			{Op: "test", Path: "/a~1b~0c", Value: map[string]any{"deep": []any{1.0, 2.0}}},
