@@ -59,12 +59,19 @@ type Result struct {
 	HeapPerStream int64
 	// StackPerStream is the same for goroutine stacks (server and client).
 	StackPerStream int64
+	// CPU is the process's CPU time (user and system) during the run,
+	// client and in-process server together (0 where not measured). On a
+	// shared machine it is a steadier figure than wall-clock time.
+	CPU time.Duration
 }
 
 func (r Result) String() string {
 	s := fmt.Sprintf("streams=%d failures=%d runs/s=%.0f events/s=%.0f ttfe_p50=%s ttfe_p99=%s elapsed=%s",
 		r.Streams, r.Failures, r.RunsPerSec, r.EventsPerSec,
 		r.TTFE50.Round(10*time.Microsecond), r.TTFE99.Round(10*time.Microsecond), r.Elapsed.Round(time.Millisecond))
+	if r.CPU > 0 && r.Events > 0 {
+		s += fmt.Sprintf(" cpu=%s cpu/event=%s", r.CPU.Round(time.Millisecond), (r.CPU / time.Duration(r.Events)).Round(100*time.Nanosecond))
+	}
 	if r.HeapPerStream > 0 {
 		s += fmt.Sprintf(" heap/stream=%.1fKiB stack/stream=%.1fKiB", float64(r.HeapPerStream)/1024, float64(r.StackPerStream)/1024)
 	}
@@ -100,6 +107,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 
 	base := memStats()
+	cpu0 := processCPU()
 	n := cfg.Streams
 	outs := make([]outcome, n)
 	var settled atomic.Int64
@@ -143,6 +151,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	}
 	wg.Wait()
 	res.Elapsed = time.Since(start)
+	res.CPU = processCPU() - cpu0
 
 	var stopErr error
 	if srv != nil {
