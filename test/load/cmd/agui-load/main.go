@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +26,11 @@ import (
 	"github.com/agui-go/agui/test/load"
 )
 
-func main() {
+func main() { os.Exit(run()) }
+
+// run is the command; it returns the exit status, so that deferred calls
+// (the profile's end) run before the process exits.
+func run() int {
 	ns := flag.String("n", "500,1000,2000,3000", "comma-separated stream counts to sweep")
 	target := flag.String("url", "", "route to load (default: an in-process ticker agent)")
 	rate := flag.Float64("rate", 1000, "streams opened per second")
@@ -33,7 +38,23 @@ func main() {
 	extra := flag.Int("extra", 10, "deltas the in-process agent sends once every stream is open")
 	deadline := flag.Duration("deadline", 60*time.Second, "hard limit for each step")
 	maxP99 := flag.Duration("max-p99", 100*time.Millisecond, "the p99 time to first event a step may take")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole sweep to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "agui-load:", err)
+			return 2
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "agui-load:", err)
+			return 2
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -42,7 +63,7 @@ func main() {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n <= 0 {
 			fmt.Fprintf(os.Stderr, "agui-load: bad stream count %q\n", f)
-			os.Exit(2)
+			return 2
 		}
 		res, err := load.Run(ctx, load.Config{URL: *target, Streams: n, Rate: *rate, Interval: *interval, Extra: *extra, Deadline: *deadline})
 		fmt.Println(res)
@@ -57,6 +78,7 @@ func main() {
 	}
 	fmt.Printf("largest N with zero failures and p99 TTFE <= %s: %d\n", *maxP99, best)
 	if best == 0 {
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
