@@ -38,6 +38,7 @@ func run() int {
 	extra := flag.Int("extra", 10, "deltas the in-process agent sends once every stream is open")
 	deadline := flag.Duration("deadline", 60*time.Second, "hard limit for each step")
 	maxP99 := flag.Duration("max-p99", 100*time.Millisecond, "the p99 time to first event a step may take")
+	all := flag.Bool("all", false, "run every step, even after one misses the target")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole sweep to this file")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -72,9 +73,12 @@ func run() int {
 			break
 		}
 		if res.Failures > 0 || res.TTFE99 > *maxP99 {
+			if *all {
+				continue
+			}
 			break
 		}
-		best = n
+		best = max(best, n)
 	}
 	fmt.Printf("largest N with zero failures and p99 TTFE <= %s: %d\n", *maxP99, best)
 	if best == 0 {
