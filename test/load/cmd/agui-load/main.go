@@ -1,0 +1,88 @@
+// Command agui-load sweeps the number of concurrent AG-UI streaming runs
+// and prints one line per step (see package load):
+//
+//	go run ./test/load/cmd/agui-load -n 500,1000,2000,3000
+//
+// By default it serves the ticker agent in-process on a loopback listener;
+// -url targets a running server's route instead, for example
+// http://127.0.0.1:8080/agents/echo from examples/gin-app. The sweep stops
+// at the first step with a failure or a p99 time to first event above
+// -max-p99, and the exit status is 1 when no step passed. Each process
+// needs about two file descriptors per stream in-process: raise the limit
+// with `ulimit -n` first.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agui-go/agui/test/load"
+)
+
+func main() { os.Exit(run()) }
+
+// run is the command; it returns the exit status, so that deferred calls
+// (the profile's end) run before the process exits.
+func run() int {
+	ns := flag.String("n", "500,1000,2000,3000", "comma-separated stream counts to sweep")
+	target := flag.String("url", "", "route to load (default: an in-process ticker agent)")
+	rate := flag.Float64("rate", 1000, "streams opened per second")
+	interval := flag.Duration("interval", 100*time.Millisecond, "the in-process agent's pace")
+	extra := flag.Int("extra", 10, "deltas the in-process agent sends once every stream is open")
+	deadline := flag.Duration("deadline", 60*time.Second, "hard limit for each step")
+	maxP99 := flag.Duration("max-p99", 100*time.Millisecond, "the p99 time to first event a step may take")
+	all := flag.Bool("all", false, "run every step, even after one misses the target")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole sweep to this file")
+	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "agui-load:", err)
+			return 2
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "agui-load:", err)
+			return 2
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	best := 0
+	for _, f := range strings.Split(*ns, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			fmt.Fprintf(os.Stderr, "agui-load: bad stream count %q\n", f)
+			return 2
+		}
+		res, err := load.Run(ctx, load.Config{URL: *target, Streams: n, Rate: *rate, Interval: *interval, Extra: *extra, Deadline: *deadline})
+		fmt.Println(res)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "agui-load:", err)
+			break
+		}
+		if res.Failures > 0 || res.TTFE99 > *maxP99 {
+			if *all {
+				continue
+			}
+			break
+		}
+		best = max(best, n)
+	}
+	fmt.Printf("largest N with zero failures and p99 TTFE <= %s: %d\n", *maxP99, best)
+	if best == 0 {
+		return 1
+	}
+	return 0
+}
