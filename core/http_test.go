@@ -526,7 +526,9 @@ func (b *syncBuffer) String() string {
 // nothing is being written, so the handler must keep moving it while idle.
 func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
 	t.Parallel()
-	const timeout = 100 * time.Millisecond
+	// Wide enough that scheduling delays on a loaded 2-core CI machine stay
+	// well inside the refresh period (timeout/2).
+	const timeout = 500 * time.Millisecond
 	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
