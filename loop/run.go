@@ -46,6 +46,15 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 		return Result{ThreadID: thread, FinishReason: FinishError}, err
 	}
 	reason, err := r.loop(ctx)
+	if reason == FinishError {
+		// Whatever failed, the transcript stays valid for the provider.
+		if msg, first := r.pendingTurn(); msg != nil {
+			for _, c := range msg.ToolCalls[first:] {
+				r.cp.Messages = append(r.cp.Messages, r.errorResult(c.ID, KindNotRun, "not run: the run failed first"))
+			}
+		}
+		r.cp.Messages = append(r.cp.Messages, r.input...)
+	}
 	status := StatusIdle
 	if reason == FinishAwaitingApproval {
 		status = StatusAwaitingApproval
