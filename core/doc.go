@@ -1,0 +1,92 @@
+// Package core hosts an AG-UI agent: implement Agent, hand it to Run, and
+// range over the typed event stream a transport serialises. Nothing here
+// depends on a web framework or a model client; package ginagui mounts a
+// run on a Gin route.
+//
+// # Quick start
+//
+//	type Draft struct {
+//		Revision int    `json:"revision"`
+//		Title    string `json:"title"`
+//	}
+//
+//	editor := core.AgentFunc[Draft](func(ctx context.Context, rc *core.RunContext[Draft]) (core.Outcome, error) {
+//		step, err := rc.Step("draft") // STEP_STARTED
+//		if err != nil {
+//			return core.Outcome{}, err
+//		}
+//		defer step.End() // STEP_FINISHED on every path
+//
+//		if err := rc.Think("The user wants a title."); err != nil { // REASONING_*
+//			return core.Outcome{}, err
+//		}
+//		if err := rc.Say(`Naming it "Q3 plan".`); err != nil { // TEXT_MESSAGE_*
+//			return core.Outcome{}, err
+//		}
+//		// STATE_SNAPSHOT or STATE_DELTA, whichever is smaller.
+//		err = rc.UpdateState(func(d *Draft) { d.Revision++; d.Title = "Q3 plan" })
+//		return core.Success(), err
+//	})
+//
+//	for ev, err := range core.Run(ctx, editor, core.NewInput("thread-1", "run-1")) {
+//		if err != nil {
+//			return err // invalid input; nothing was started
+//		}
+//		send(ev) // RUN_STARTED … RUN_FINISHED
+//	}
+//
+// # The stream
+//
+// Every run starts with RUN_STARTED (the request's threadId and runId,
+// protocolVersion "1.0") and ends with exactly one terminal event:
+// RUN_FINISHED carrying the agent's Outcome (Success, Interrupted,
+// Cancelled), or RUN_ERROR carrying the code and message of the error the
+// agent returned (AgentError wraps a plain error as "agent error: …").
+//
+// The agent runs on a goroutine the stream owns. Breaking out of the loop
+// cancels the run and waits for the agent to return; a panic in the agent
+// is recovered, logged with its stack, and reported as RUN_ERROR with code
+// AGENT_PANIC, so one bad run cannot take the server down.
+//
+// # Emitting
+//
+// RunContext embeds an Emitter: Say, Message, Think, Reasoning, Step,
+// ToolCall, Subagent and the raw Emit. Handles end with End (idempotent; use
+// defer), and whatever the agent leaves open when it returns is closed by
+// the runner, innermost first, before RUN_FINISHED. Every event passes the
+// ordering Verifier on its way out, and a rejected one comes back as the
+// emit's error at once. Handles are safe for concurrent use, so parallel
+// tool calls can stream at the same time.
+//
+// A Subagent is an Emitter whose events carry its subagentRunId; opening a
+// subagent from a subagent nests it. Finish, Suspend or Fail closes it.
+//
+// # Cancellation and backpressure
+//
+// The ctx given to Agent.Run is cancelled when the run is: pass it to every
+// model and tool call (select on ctx.Done() where you wait). After
+// cancellation every emit fails with a CANCELLED error, so the agent's next
+// `return err` unwinds the run, and the stream still ends with RUN_ERROR
+// (code CANCELLED) whatever the agent returns. An agent that stops on
+// purpose while the run is live returns Cancelled() instead, and gets
+// RUN_FINISHED with outcome cancelled.
+// A transport that must cancel from elsewhere takes Runner.Cancel from
+// NewRunner before the stream starts.
+//
+// Events wait for the consumer in a bounded queue (WithQueueSize): a slow
+// client slows the agent down instead of growing the heap. The terminal
+// event never waits for room.
+//
+// # State and interrupts
+//
+// The state type parameter S is the agent's typed view of the state the
+// client holds (NoState for none): the input's state is decoded into it,
+// and UpdateState publishes only what changed. An agent pauses by
+// returning Interrupted; the next run reads the client's answers with
+// ResumeFor and ResumeCovers.
+//
+// # Transformers
+//
+// WithTransformers passes the stream through a chain of Transformers built
+// per run; their output is verified again before it reaches the client.
+package core

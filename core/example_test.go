@@ -1,0 +1,284 @@
+package core_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/agui-go/agui/core"
+)
+
+// Draft is state the client mirrors and the agent updates.
+type Draft struct {
+	Revision int    `json:"revision"`
+	Title    string `json:"title"`
+}
+
+// The Editor of seed 003: a step brackets the run's phase; a reasoning
+// block, a streamed message and a state update happen inside it. Deferred
+// End closes the step on every path.
+func Example() {
+	editor := core.AgentFunc[Draft](func(ctx context.Context, rc *core.RunContext[Draft]) (core.Outcome, error) {
+		step, err := rc.Step("draft")
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		defer step.End()
+
+		if err := rc.Think("The user wants a title."); err != nil {
+			return core.Outcome{}, err
+		}
+
+		m, err := rc.Message()
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		if err := m.Delta("Naming it "); err != nil {
+			return core.Outcome{}, err
+		}
+		if err := m.Delta(`"Q3 plan".`); err != nil {
+			return core.Outcome{}, err
+		}
+		if err := m.End(); err != nil {
+			return core.Outcome{}, err
+		}
+
+		err = rc.UpdateState(func(d *Draft) {
+			d.Revision++
+			d.Title = "Q3 plan"
+		})
+		return core.Success(), err
+	})
+
+	for ev, err := range core.Run(context.Background(), editor, core.NewInput("thread-1", "run-1")) {
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(ev.Type())
+	}
+	// Output:
+	// RUN_STARTED
+	// STEP_STARTED
+	// REASONING_START
+	// REASONING_MESSAGE_START
+	// REASONING_MESSAGE_CONTENT
+	// REASONING_MESSAGE_END
+	// REASONING_END
+	// TEXT_MESSAGE_START
+	// TEXT_MESSAGE_CONTENT
+	// TEXT_MESSAGE_CONTENT
+	// TEXT_MESSAGE_END
+	// STATE_SNAPSHOT
+	// STEP_FINISHED
+	// RUN_FINISHED
+}
+
+// The Approver of seed 003: the first run pauses on an interrupt; the
+// client answers in the next run's resume, and the agent goes on.
+func Example_interrupt() {
+	approver := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		answer, ok := rc.ResumeFor("delete-everything")
+		switch {
+		case !ok:
+			return core.Interrupted(core.NewInterrupt("delete-everything", "tool_approval")), nil
+		case answer.Status == core.ResumeResolved:
+			return core.Success(), rc.Say("Done.")
+		default:
+			return core.Success(), rc.Say("Cancelled.")
+		}
+	})
+
+	show := func(in *core.RunAgentInput) {
+		for ev := range core.Run(context.Background(), approver, in) {
+			switch ev := ev.(type) {
+			case *core.TextMessageContent:
+				fmt.Println("said:", ev.Delta)
+			case *core.RunFinished:
+				fmt.Print("outcome: ", ev.Outcome.Type)
+				for _, i := range ev.Outcome.Interrupts {
+					fmt.Print(" ", i.ID, " (", i.Reason, ")")
+				}
+				fmt.Println()
+			}
+		}
+	}
+
+	show(core.NewInput("thread-1", "run-1"))
+
+	resumed := core.NewInput("thread-1", "run-2")
+	resumed.Resume = []core.ResumeEntry{{InterruptID: "delete-everything", Status: core.ResumeResolved}}
+	show(resumed)
+
+	declined := core.NewInput("thread-1", "run-3")
+	declined.Resume = []core.ResumeEntry{{InterruptID: "delete-everything", Status: core.ResumeCancelled}}
+	show(declined)
+	// Output:
+	// outcome: interrupt delete-everything (tool_approval)
+	// said: Done.
+	// outcome: success
+	// said: Cancelled.
+	// outcome: success
+}
+
+// The Supervisor of seed 003: a subagent, a subagent nested in it, and the
+// parent's own message. Every event is attributed to the invocation that
+// emitted it.
+func Example_subagents() {
+	supervisor := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		planner, err := rc.Subagent("planner")
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		if err := planner.Say("Two tasks: scope, then risks."); err != nil {
+			return core.Outcome{}, err
+		}
+		estimator, err := planner.Subagent("estimator") // nested
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		if err := estimator.Say("About a day each."); err != nil {
+			return core.Outcome{}, err
+		}
+		if err := estimator.Finish(nil); err != nil {
+			return core.Outcome{}, err
+		}
+		if err := planner.Finish(map[string]int{"tasks": 2}); err != nil {
+			return core.Outcome{}, err
+		}
+		return core.Success(), rc.Say("Plan ready.") // the parent's own
+	})
+
+	names := map[string]string{"": "supervisor"}
+	for ev := range core.Run(context.Background(), supervisor, core.NewInput("t", "r")) {
+		switch ev := ev.(type) {
+		case *core.SubagentStarted:
+			names[ev.SubagentRunID] = ev.Name
+			fmt.Printf("%s %s (parent %s)\n", ev.Type(), ev.Name, names[ev.ParentSubagentRunID])
+		case *core.SubagentFinished:
+			fmt.Printf("%s %s result=%v\n", ev.Type(), names[ev.SubagentRunID], ev.Result)
+		case *core.TextMessageContent:
+			fmt.Printf("%s %s: %s\n", ev.Type(), names[core.SubagentOf(ev)], ev.Delta)
+		}
+	}
+	// Output:
+	// SUBAGENT_STARTED planner (parent supervisor)
+	// TEXT_MESSAGE_CONTENT planner: Two tasks: scope, then risks.
+	// SUBAGENT_STARTED estimator (parent planner)
+	// TEXT_MESSAGE_CONTENT estimator: About a day each.
+	// SUBAGENT_FINISHED estimator result=<nil>
+	// SUBAGENT_FINISHED planner result=map[tasks:2]
+	// TEXT_MESSAGE_CONTENT supervisor: Plan ready.
+}
+
+// Flaky, from seed 000: an error the agent returns ends the run with
+// RUN_ERROR, carrying its message and code.
+func ExampleAgentError() {
+	flaky := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		if err := rc.Say("Looking that up."); err != nil {
+			return core.Outcome{}, err
+		}
+		return core.Outcome{}, core.AgentError(errors.New("the weather service is down"))
+	})
+
+	var end core.Event
+	for ev := range core.Run(context.Background(), flaky, core.NewInput("t", "r")) {
+		end = ev
+	}
+	e := end.(*core.RunError)
+	fmt.Println(e.Message)
+	fmt.Println(e.Code)
+	// Output:
+	// agent error: the weather service is down
+	// AGENT_ERROR
+}
+
+// Chatty, from seed 000: once the run is cancelled every emit fails, so
+// the agent's next `return err` unwinds it, and the terminal RUN_ERROR
+// still goes out. The transport's side of this is Runner.Cancel, taken
+// before the stream starts.
+func ExampleRunner_Cancel() {
+	var runner *core.Runner[core.NoState]
+	chatty := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		if err := rc.Say("one"); err != nil {
+			return core.Outcome{}, err
+		}
+		// Standing in for the transport noticing the client hung up.
+		runner.Cancel(errors.New("client hung up"))
+		if err := rc.Say("two"); err != nil {
+			return core.Outcome{}, err // CANCELLED: returns here
+		}
+		if err := rc.Say("three"); err != nil {
+			return core.Outcome{}, err
+		}
+		return core.Success(), nil
+	})
+
+	runner, err := core.NewRunner(chatty, core.NewInput("t", "r"))
+	if err != nil {
+		panic(err)
+	}
+	var said []string
+	var end core.Event
+	for ev := range runner.Events(context.Background()) {
+		if c, ok := ev.(*core.TextMessageContent); ok {
+			said = append(said, c.Delta)
+		}
+		end = ev
+	}
+	fmt.Println(said)
+	fmt.Println(end.Type(), end.(*core.RunError).Code)
+	// Output:
+	// [one]
+	// RUN_ERROR CANCELLED
+}
+
+// Slow, from seed 000: Go needs no until_cancelled. The agent passes ctx to
+// the model call, which selects on ctx.Done(); cancelling the run stops the
+// call in flight.
+func ExampleRunner_Events() {
+	// callTheModel stands in for a model client: it answers when reply
+	// delivers, or gives up when ctx is cancelled.
+	callTheModel := func(ctx context.Context, reply <-chan string) (string, error) {
+		select {
+		case r := <-reply:
+			return r, nil
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+	}
+	slow := func(reply <-chan string) core.Agent[core.NoState] {
+		return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+			answer, err := callTheModel(ctx, reply)
+			if err != nil {
+				return core.Outcome{}, err
+			}
+			return core.Success(), rc.Say(answer)
+		})
+	}
+
+	// A model that answers.
+	answered := make(chan string, 1)
+	answered <- "the model's reply"
+	for ev := range core.Run(context.Background(), slow(answered), core.NewInput("t", "r1")) {
+		if c, ok := ev.(*core.TextMessageContent); ok {
+			fmt.Println("said:", c.Delta)
+		}
+	}
+
+	// A model that never answers, in a run the transport cancels.
+	runner, err := core.NewRunner(slow(nil), core.NewInput("t", "r2"))
+	if err != nil {
+		panic(err)
+	}
+	for ev := range runner.Events(context.Background()) {
+		if ev.Type() == core.TypeRunStarted {
+			runner.Cancel(nil) // the client went away
+		}
+		if e, ok := ev.(*core.RunError); ok {
+			fmt.Println(e.Type(), e.Code)
+		}
+	}
+	// Output:
+	// said: the model's reply
+	// RUN_ERROR CANCELLED
+}

@@ -1,0 +1,60 @@
+package core
+
+import (
+	"context"
+	"iter"
+	"testing"
+)
+
+// collect ranges over a stream to its end, failing on a yielded error.
+func collect(t *testing.T, seq iter.Seq2[Event, error]) []Event {
+	t.Helper()
+	var evs []Event
+	for ev, err := range seq {
+		if err != nil {
+			t.Fatalf("stream error: %v", err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+// run runs an agent function on a fresh input and collects its stream.
+func run[S any](t *testing.T, f AgentFunc[S], opts ...Option) []Event {
+	t.Helper()
+	return collect(t, Run[S](context.Background(), f, NewInput("t", "r"), opts...))
+}
+
+func types(evs []Event) []EventType {
+	out := make([]EventType, len(evs))
+	for i, ev := range evs {
+		out[i] = ev.Type()
+	}
+	return out
+}
+
+func equalTypes(t *testing.T, got []Event, want ...EventType) {
+	t.Helper()
+	g := types(got)
+	if len(g) != len(want) {
+		t.Fatalf("event types:\n got %v\nwant %v", g, want)
+	}
+	for i := range g {
+		if g[i] != want[i] {
+			t.Fatalf("event types:\n got %v\nwant %v", g, want)
+		}
+	}
+}
+
+// last returns the stream's last event as T, failing when it is not one.
+func last[T Event](t *testing.T, evs []Event) T {
+	t.Helper()
+	if len(evs) == 0 {
+		t.Fatal("empty stream")
+	}
+	ev, ok := evs[len(evs)-1].(T)
+	if !ok {
+		t.Fatalf("last event is %s, want %T; stream %v", evs[len(evs)-1].Type(), *new(T), types(evs))
+	}
+	return ev
+}

@@ -1,0 +1,61 @@
+package core
+
+import (
+	"fmt"
+	"log/slog"
+)
+
+// Option configures a run. Options are plain values, safe to share between
+// runs and goroutines.
+type Option interface{ apply(*options) }
+
+// defaultQueueSize is the default bound of the queue between the agent and
+// the consumer: enough to absorb a burst of deltas between two writes to a
+// connection, small enough that a stalled client costs little memory.
+const defaultQueueSize = 64
+
+type options struct {
+	queue        int
+	transformers []NewTransformer
+	logger       *slog.Logger
+}
+
+func newOptions(opts []Option) (options, error) {
+	o := options{queue: defaultQueueSize}
+	for _, opt := range opts {
+		if opt != nil {
+			opt.apply(&o)
+		}
+	}
+	if o.queue < 0 {
+		return o, NewError(CodeProtocol, fmt.Sprintf("core: queue size %d is negative", o.queue))
+	}
+	if o.logger == nil {
+		o.logger = slog.Default()
+	}
+	return o, nil
+}
+
+type optionFunc func(*options)
+
+func (f optionFunc) apply(o *options) { f(o) }
+
+// WithQueueSize bounds the number of events queued between the agent and
+// the consumer (default 64; 0 hands each event over directly). When the
+// queue is full the agent's next emit blocks until the consumer reads or
+// the run is cancelled, so a slow client slows the agent down instead of
+// growing the heap. The run's terminal event never waits for room in the
+// queue. A negative n makes NewRunner fail.
+func WithQueueSize(n int) Option { return optionFunc(func(o *options) { o.queue = n }) }
+
+// WithTransformers passes the run's stream through a Chain built for this
+// run from ts, in order (see NewTransformer). The chain's output is
+// verified again, so a transformer cannot send the client a broken stream.
+// Repeated options append. Default: no transformers.
+func WithTransformers(ts ...NewTransformer) Option {
+	return optionFunc(func(o *options) { o.transformers = append(o.transformers, ts...) })
+}
+
+// WithLogger sets the logger that receives recovered agent panics with
+// their stack (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return optionFunc(func(o *options) { o.logger = l }) }

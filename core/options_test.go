@@ -1,0 +1,41 @@
+package core
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+)
+
+func TestOptionDefaults(t *testing.T) {
+	o, err := newOptions(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.queue != defaultQueueSize || o.logger != slog.Default() || len(o.transformers) != 0 {
+		t.Errorf("defaults = %+v", o)
+	}
+	o, err = newOptions([]Option{nil, WithLogger(nil), WithQueueSize(3)})
+	if err != nil || o.queue != 3 || o.logger != slog.Default() {
+		t.Errorf("options = %+v, %v", o, err)
+	}
+	nt := Stateless(TransformerFunc(func(ev Event, emit func(Event) error) error { return emit(ev) }))
+	o, _ = newOptions([]Option{WithTransformers(nt), WithTransformers(nt, nt)})
+	if len(o.transformers) != 3 {
+		t.Errorf("WithTransformers does not append: %d", len(o.transformers))
+	}
+}
+
+// A queue of 0 hands each event over directly; the run still completes.
+func TestUnbufferedQueue(t *testing.T) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+		for range 10 {
+			if err := rc.Say("x"); err != nil {
+				return Outcome{}, err
+			}
+		}
+		return Success(), nil
+	}, WithQueueSize(0))
+	if len(evs) != 32 {
+		t.Errorf("%d events, want 32", len(evs))
+	}
+}

@@ -1,0 +1,389 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+)
+
+// Run runs a on in and returns its event stream.
+//
+// The stream starts with RUN_STARTED and ends with exactly one RUN_FINISHED
+// or RUN_ERROR; every yielded error is nil, except a single (nil, err) when
+// the input is invalid and nothing was started (see NewRunner). The agent
+// runs on a goroutine the stream owns, started when iteration starts.
+// Breaking out of the loop cancels the run with a DISCONNECTED cause and
+// waits for the agent to return, so no goroutine outlives the loop.
+//
+// Cancelling ctx cancels the run: the agent's emits fail and the stream
+// ends with RUN_ERROR code CANCELLED. A transport that must cancel the run
+// from elsewhere uses NewRunner and Runner.Cancel.
+func Run[S any](ctx context.Context, a Agent[S], in *RunAgentInput, opts ...Option) iter.Seq2[Event, error] {
+	r, err := NewRunner(a, in, opts...)
+	if err != nil {
+		return func(yield func(Event, error) bool) { yield(nil, err) }
+	}
+	return r.Events(ctx)
+}
+
+// Runner is one run prepared but not started, for transports that need
+// the cancellation handle before the stream starts (the response body, the
+// connection) and everything that can fail validated before the first
+// byte goes out.
+//
+// A Runner runs once. Cancel is safe for concurrent use with everything
+// else; Events is called once, by the goroutine that will consume the
+// stream.
+type Runner[S any] struct {
+	agent Agent[S]
+	in    *RunAgentInput
+	opts  options
+	rc    *RunContext[S]
+
+	mu      sync.Mutex
+	started bool
+	cancel  context.CancelCauseFunc // set once Events has started
+	early   bool                    // Cancel came before Events
+	cause   error                   // the cause Cancel gave before Events
+}
+
+// NewRunner prepares a run of a on in. It fails with a PROTOCOL *Error
+// when a or in is nil or in has no threadId or runId, with a SERIALIZATION
+// *Error when in's state does not decode into S, and with a PROTOCOL
+// *Error for an invalid option. in is shared with the agent, not copied.
+func NewRunner[S any](a Agent[S], in *RunAgentInput, opts ...Option) (*Runner[S], error) {
+	switch {
+	case a == nil:
+		return nil, NewError(CodeProtocol, "core: nil agent")
+	case in == nil:
+		return nil, NewError(CodeProtocol, "core: nil input")
+	case in.ThreadID == "":
+		return nil, NewError(CodeProtocol, "core: input has no threadId")
+	case in.RunID == "":
+		return nil, NewError(CodeProtocol, "core: input has no runId")
+	}
+	o, err := newOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	rc := &RunContext[S]{in: in}
+	if err := rc.state.init(in.State); err != nil {
+		return nil, err
+	}
+	return &Runner[S]{agent: a, in: in, opts: o, rc: rc}, nil
+}
+
+// Cancel cancels the run with cause (nil means context.Canceled). It is
+// safe to call at any time, from any goroutine, more than once; only the
+// first cause counts. Before Events it makes the run start cancelled: the
+// stream is RUN_STARTED and RUN_ERROR.
+func (r *Runner[S]) Cancel(cause error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cancel != nil {
+		r.cancel(cause)
+		return
+	}
+	if !r.early {
+		r.early, r.cause = true, cause
+	}
+}
+
+// Events returns the run's stream, run under ctx; the run starts when
+// iteration starts. It has Run's contract. The stream can be ranged over
+// once: a second iteration yields a single (nil, err) with a PROTOCOL
+// *Error.
+func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		ctx, cancel, err := r.start(ctx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		defer cancel(nil)
+		r.drive(ctx, cancel, yield)
+	}
+}
+
+func (r *Runner[S]) start(parent context.Context) (context.Context, context.CancelCauseFunc, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.started {
+		return nil, nil, NewError(CodeProtocol, "core: a Runner's events can be ranged over once")
+	}
+	r.started = true
+	ctx, cancel := context.WithCancelCause(parent)
+	r.cancel = cancel
+	if r.early {
+		cancel(r.cause)
+	}
+	return ctx, cancel, nil
+}
+
+// drive is the consumer side of a run: it starts the agent's goroutine,
+// passes what the agent emits through the transformer chain to yield, and
+// always joins the goroutine before returning.
+func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, yield func(Event, error) bool) {
+	chain := make(Chain, 0, len(r.opts.transformers))
+	for _, nt := range r.opts.transformers {
+		if nt != nil {
+			chain = append(chain, nt(r.in))
+		}
+	}
+	out := &sink{yield: yield, chain: chain, verifier: NewVerifier()}
+	out.out = out.emit
+	s := newStream(ctx, r.opts.queue)
+	r.rc.Emitter = &Emitter{s: s}
+
+	started := &RunStarted{
+		ThreadID:        r.in.ThreadID,
+		RunID:           r.in.RunID,
+		ParentRunID:     r.in.ParentRunID,
+		ProtocolVersion: ProtocolVersion,
+	}
+	if err := s.observeTerminal(started); err != nil {
+		out.fail(err)
+		return
+	}
+	if !out.deliver(started) {
+		out.stop()
+		return
+	}
+
+	agentDone := make(chan struct{})
+	go func() {
+		defer close(agentDone)
+		r.runAgent(ctx, s)
+	}()
+	// However drive ends (the consumer left, a transformer failed, a panic
+	// in the consumer's loop body), the agent is cancelled and joined.
+	cause := error(NewError(CodeDisconnected, "core: the consumer stopped reading the event stream"))
+	defer func() {
+		cancel(cause)
+		<-agentDone
+	}()
+
+	for ev := range s.queue {
+		if !out.deliver(ev) {
+			if out.failure != nil {
+				cause = out.failure
+			} else if out.ended {
+				cause = NewError(CodeTransform, "core: a transformer ended the stream")
+			}
+			cancel(cause)
+			<-agentDone
+			out.stop()
+			return
+		}
+	}
+	out.finish(s.terminal)
+}
+
+// runAgent runs the agent and decides the terminal event. It runs on the
+// agent's goroutine, so the driver's auto-close goes through the same
+// bounded queue as everything else and the order stays the verifier's.
+func (r *Runner[S]) runAgent(ctx context.Context, s *stream) {
+	var outcome Outcome
+	// The default covers runtime.Goexit in the agent, which skips the
+	// assignment below but still runs deferred calls.
+	err := error(NewError(CodePanic, "core: the agent's goroutine exited without returning"))
+	defer func() { s.end(r.terminal(ctx, s, outcome, err)) }()
+	outcome, err = r.call(ctx)
+}
+
+// call runs the agent, turning a panic into an AGENT_PANIC error: in Go a
+// panic on the agent's goroutine would otherwise end the whole process.
+func (r *Runner[S]) call(ctx context.Context) (o Outcome, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.opts.logger.ErrorContext(ctx, "agui: agent panicked",
+				slog.String("threadId", r.in.ThreadID),
+				slog.String("runId", r.in.RunID),
+				slog.Any("panic", p),
+				slog.String("stack", string(debug.Stack())))
+			err = &Error{Code: CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}
+		}
+	}()
+	return r.agent.Run(ctx, r.rc)
+}
+
+// terminal closes what the agent left open and returns RUN_FINISHED, or
+// RUN_ERROR when the run was cancelled, the agent failed, the outcome is
+// invalid, closing failed or the verifier rejects RUN_FINISHED.
+func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err error) Event {
+	if err == nil && ctx.Err() != nil {
+		// Cancelled runs end with RUN_ERROR whatever the agent returned:
+		// its emits may have failed, so what it opened may not be closed.
+		err = s.cancelled()
+	}
+	if err == nil {
+		err = checkOutcome(o)
+	}
+	if err == nil {
+		err = s.closeAll()
+	}
+	if err == nil {
+		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o}
+		if err = s.observeTerminal(fin); err == nil {
+			return fin
+		}
+	}
+	re := runError(err)
+	if ctx.Err() != nil {
+		// The run was cancelled: whatever the agent's error says (often a
+		// model client's "context canceled" as a plain string), the run
+		// ended because it was stopped.
+		switch {
+		case IsDisconnected(context.Cause(ctx)) && (re.Code == string(CodeCancelled) || re.Code == string(CodeAgent)):
+			re.Code = string(CodeDisconnected)
+		case re.Code == string(CodeAgent):
+			re.Code = string(CodeCancelled)
+		}
+	}
+	// RUN_ERROR is valid at any point of a started run; observing it makes
+	// the agent-side verifier reject anything a stray goroutine emits.
+	_ = s.observeTerminal(re)
+	return re
+}
+
+// checkOutcome rejects outcomes the protocol cannot carry.
+func checkOutcome(o Outcome) error {
+	switch o.Type {
+	case OutcomeSuccess, OutcomeCancelled:
+		return nil
+	case OutcomeInterrupt:
+		if len(o.Interrupts) == 0 {
+			return NewError(CodeProtocol, "core: an interrupt outcome needs at least one interrupt")
+		}
+		return nil
+	case "":
+		return NewError(CodeProtocol, "core: the agent returned the zero Outcome; use Success, Interrupted or Cancelled")
+	default:
+		return NewError(CodeProtocol, "core: unknown outcome type "+string(o.Type))
+	}
+}
+
+// asError returns err as an *Error: itself, a copy keeping the code of an
+// *Error it wraps but its own message, CANCELLED for a context error, or
+// an agent error.
+func asError(err error) *Error {
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	var inner *Error
+	if errors.As(err, &inner) {
+		return &Error{Code: inner.Code, Message: err.Error(), Err: err}
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &Error{Code: CodeCancelled, Message: "run cancelled: " + err.Error(), Err: err}
+	}
+	return AgentError(err)
+}
+
+// runError returns the RUN_ERROR reporting err.
+func runError(err error) *RunError {
+	e := asError(err)
+	return &RunError{Message: e.Message, Code: string(e.Code)}
+}
+
+// sink is the client-facing end of a run: it passes events through the
+// run's transformer chain, verifies the chain's output with its own
+// verifier and yields it. It is used by the consumer's goroutine only.
+type sink struct {
+	yield    func(Event, error) bool
+	chain    Chain
+	verifier *Verifier
+	// out is emit as a func value, made once: a method value made per
+	// event would allocate per event.
+	out func(Event) error
+	// ended: a terminal event reached the consumer. gone: the consumer
+	// stopped reading. failure: the chain failed or its output broke a rule.
+	ended   bool
+	gone    bool
+	failure error
+}
+
+// emit verifies ev and yields it; it is the emit function of the chain.
+func (k *sink) emit(ev Event) error {
+	if k.gone || k.ended {
+		return NewError(CodeProtocol, "core: "+string(ev.Type())+" after the stream ended")
+	}
+	if err := k.verifier.Observe(ev); err != nil {
+		k.failure = err
+		return err
+	}
+	if isTerminal(ev) {
+		k.ended = true
+	}
+	if !k.yield(ev, nil) {
+		k.gone = true
+		return NewError(CodeDisconnected, "core: the consumer stopped reading the event stream")
+	}
+	return nil
+}
+
+// deliver passes ev through the chain and reports whether the stream goes
+// on.
+func (k *sink) deliver(ev Event) bool { return k.check(k.chain.Transform(ev, k.out)) }
+
+// check records a chain error and reports whether the stream goes on.
+func (k *sink) check(err error) bool {
+	switch {
+	case k.gone || k.ended || k.failure != nil:
+		return false
+	case err != nil:
+		k.failure = transformError(err)
+		return false
+	}
+	return true
+}
+
+// finish finishes the chain and delivers the terminal event; the stream
+// always ends with a terminal event unless the consumer left.
+func (k *sink) finish(term Event) {
+	if k.check(k.chain.Finish(k.out)) {
+		k.check(k.chain.Transform(term, k.out))
+	}
+	if k.failure == nil && !k.ended && !k.gone {
+		k.failure = NewError(CodeTransform, "core: the transformer chain dropped the terminal event")
+	}
+	k.stop()
+}
+
+// stop ends the stream after a failure with a RUN_ERROR that bypasses the
+// chain (which failed, or has ended or lost its consumer).
+func (k *sink) stop() {
+	if k.failure != nil {
+		k.fail(k.failure)
+	}
+}
+
+// fail yields the RUN_ERROR for err unless the stream already ended.
+func (k *sink) fail(err error) {
+	if k.ended || k.gone {
+		return
+	}
+	re := runError(err)
+	_ = k.verifier.Observe(re)
+	k.ended = true
+	k.yield(re, nil)
+}
+
+// transformError returns the error ending a run whose transformer failed:
+// TRANSFORM_ERROR unless err carries its own code.
+func transformError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return asError(err)
+	}
+	return &Error{Code: CodeTransform, Message: "transformer error: " + err.Error(), Err: err}
+}
+
+func isTerminal(ev Event) bool {
+	t := ev.Type()
+	return t == TypeRunFinished || t == TypeRunError
+}

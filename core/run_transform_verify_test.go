@@ -1,0 +1,27 @@
+//go:build !agui_noverify
+
+package core
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// The chain's output is verified again: a transformer that breaks the
+// stream ends the run with RUN_ERROR instead of sending the client a
+// broken stream.
+func TestChainOutputVerified(t *testing.T) {
+	dropStarts := Stateless(TransformerFunc(func(ev Event, emit func(Event) error) error {
+		if ev.Type() == TypeTextMessageStart {
+			return nil
+		}
+		return emit(ev)
+	}))
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) { return Success(), rc.Say("hi") },
+		WithTransformers(dropStarts))
+	equalTypes(t, evs, TypeRunStarted, TypeRunError)
+	if e := last[*RunError](t, evs); e.Code != string(CodeProtocolViolation) || !strings.Contains(e.Message, "not-open") {
+		t.Errorf("RUN_ERROR = %+v", e)
+	}
+}

@@ -1,0 +1,192 @@
+package core
+
+import (
+	"context"
+	"slices"
+	"sync"
+)
+
+// stream is the emitting core of one run, shared by its RunContext, every
+// Emitter and every handle, so that nesting subagents is the same code path
+// at every depth.
+//
+// One mutex serialises verify-then-enqueue: the order the verifier accepted
+// events in is the order the consumer receives them, whichever goroutines
+// emitted them. The same mutex guards the registry of open things the
+// driver closes when the agent returns.
+type stream struct {
+	// done and cancelled stand in for the run's context: emit methods take
+	// no context (they must be callable from a deferred End), so the stream
+	// keeps the two things it needs from it.
+	done      <-chan struct{}
+	cancelled func() *Error
+
+	mu       sync.Mutex
+	verifier *Verifier
+	queue    chan Event
+	// ended is set, and queue closed, once the terminal event is decided;
+	// terminal is then read by the driver after it sees the queue closed.
+	ended    bool
+	terminal Event
+	seq      uint64
+	open     map[uint64]*entry
+}
+
+// entry is one open thing: a message, tool call, reasoning block, step or
+// subagent invocation.
+type entry struct {
+	// scope is the Emitter the thing was opened through.
+	scope *Emitter
+	// ends are the terminators End and the driver emit.
+	ends []Event
+	// inner is, for a subagent, the Emitter it opened: everything opened
+	// through it is closed before the subagent itself.
+	inner *Emitter
+}
+
+func newStream(ctx context.Context, queue int) *stream {
+	return &stream{
+		done:      ctx.Done(),
+		cancelled: func() *Error { return cancelledError(ctx) },
+		verifier:  NewVerifier(),
+		queue:     make(chan Event, queue),
+		open:      make(map[uint64]*entry),
+	}
+}
+
+// send verifies ev and queues it for the consumer.
+func (s *stream) send(ev Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sendLocked(ev)
+}
+
+// sendLocked verifies ev and queues it, blocking while the queue is full
+// until the consumer reads or the run is cancelled. A verification failure
+// returns at once and queues nothing.
+func (s *stream) sendLocked(ev Event) error {
+	if s.ended {
+		return NewError(CodeProtocol, "core: "+string(ev.Type())+" emitted after the agent returned")
+	}
+	// Checked first so that every emit after cancellation fails, even when
+	// the queue has room.
+	select {
+	case <-s.done:
+		return s.cancelled()
+	default:
+	}
+	if err := s.verifier.Observe(ev); err != nil {
+		return err
+	}
+	// Room in the queue is the common case; a one-channel send is much
+	// cheaper than a select over two.
+	select {
+	case s.queue <- ev:
+		return nil
+	default:
+	}
+	select {
+	case s.queue <- ev:
+		return nil
+	case <-s.done:
+		return s.cancelled()
+	}
+}
+
+// openEntry emits starts and registers the thing they open under scope,
+// returning its key. When only some starts went out, the entry keeps the
+// terminators matching those, so a half-open reasoning block still closes.
+func (s *stream) openEntry(scope, inner *Emitter, starts, ends []Event) (uint64, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var err error
+	sent := 0
+	for _, ev := range starts {
+		if err = s.sendLocked(ev); err != nil {
+			break
+		}
+		sent++
+	}
+	if sent == 0 {
+		return 0, err
+	}
+	s.seq++
+	s.open[s.seq] = &entry{scope: scope, inner: inner, ends: ends[len(ends)-sent:]}
+	return s.seq, err
+}
+
+// closeEntry ends the thing registered under key with evs, or with its own
+// terminators when evs is nil, after closing everything opened inside it.
+// Closing something already closed does nothing, which makes End
+// idempotent.
+func (s *stream) closeEntry(key uint64, evs []Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	en, ok := s.open[key]
+	if !ok {
+		return nil
+	}
+	if en.inner != nil {
+		if err := s.closeWithinLocked(en.inner); err != nil {
+			return err
+		}
+	}
+	delete(s.open, key)
+	if evs == nil {
+		evs = en.ends
+	}
+	for _, ev := range evs {
+		if err := s.sendLocked(ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closeAll closes everything still open, innermost first.
+func (s *stream) closeAll() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closeWithinLocked(nil)
+}
+
+// closeWithinLocked closes everything opened through scope or any Emitter
+// nested in it (everything, for a nil scope) in reverse order of opening.
+// Reverse order is innermost first: whatever was opened inside a step,
+// message or subagent was opened after it.
+func (s *stream) closeWithinLocked(scope *Emitter) error {
+	var keys []uint64
+	for k, en := range s.open {
+		if scope == nil || en.scope.within(scope) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range slices.Backward(keys) {
+		ends := s.open[k].ends
+		delete(s.open, k)
+		for _, ev := range ends {
+			if err := s.sendLocked(ev); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// observeTerminal verifies the run's terminal event on the agent side.
+func (s *stream) observeTerminal(ev Event) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.verifier.Observe(ev)
+}
+
+// end records the terminal event and closes the queue. Emits from then on
+// fail instead of sending on a closed channel.
+func (s *stream) end(term Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.terminal = term
+	s.ended = true
+	close(s.queue)
+}
