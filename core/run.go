@@ -227,12 +227,13 @@ func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err erro
 		err = s.closeAll()
 	}
 	if err == nil {
-		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o}
+		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o, Usage: s.usageSoFar()}
 		if err = s.observeTerminal(fin); err == nil {
 			return fin
 		}
 	}
 	re := runError(err)
+	re.Usage = s.usageSoFar()
 	if ctx.Err() != nil {
 		// The run was cancelled: whatever the agent's error says (often a
 		// model client's "context canceled" as a plain string), the run

@@ -30,6 +30,7 @@ type stream struct {
 	terminal Event
 	seq      uint64
 	open     map[uint64]*entry
+	usage    []TokenUsage // see usage.go
 }
 
 // entry is one open thing: a message, tool call, reasoning block, step or

@@ -118,7 +118,9 @@ func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
 	in := rc.Input()
 	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, Messages: in.Messages, Resume: in.Resume}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth})
-	reportUsage(rc, res.Usage)
+	if !res.Usage.IsZero() {
+		rc.AddUsage(res.Usage.Token())
+	}
 	if err != nil {
 		return core.Outcome{}, err
 	}
