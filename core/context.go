@@ -8,8 +8,9 @@ package core
 // agent's Run is executing; emits after Run has returned fail.
 type RunContext[S any] struct {
 	*Emitter
-	in    *RunAgentInput
-	state state[S]
+	in     *RunAgentInput
+	state  state[S]
+	report report
 }
 
 // Input returns the run's input. It is shared, not copied: treat it as

@@ -18,7 +18,8 @@ import (
 // next `return err` unwinds it.
 //
 // An Emitter is safe for concurrent use; handles opened from it may be used
-// from different goroutines, as parallel tool calls need.
+// from different goroutines, as parallel tool calls need. Emitters come
+// from a RunContext or a Subagent; a zero Emitter can only mint ids.
 type Emitter struct {
 	s *stream
 	// subagent is the subagentRunId this Emitter tags its events with; ""

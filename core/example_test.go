@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -236,43 +237,51 @@ func ExampleRunner_Cancel() {
 // the model call, which selects on ctx.Done(); cancelling the run stops the
 // call in flight.
 func ExampleRunner_Events() {
-	// callTheModel stands in for a model client: it answers when reply
-	// delivers, or gives up when ctx is cancelled.
-	callTheModel := func(ctx context.Context, reply <-chan string) (string, error) {
+	// model stands in for a model client. A call answers with reply, or
+	// gives up when ctx is cancelled; inFlight is closed once it waits.
+	type model struct {
+		reply    chan string
+		inFlight chan struct{}
+	}
+	call := func(ctx context.Context, m model) (string, error) {
+		close(m.inFlight)
 		select {
-		case r := <-reply:
+		case r := <-m.reply:
 			return r, nil
 		case <-ctx.Done():
 			return "", ctx.Err()
 		}
 	}
-	slow := func(reply <-chan string) core.Agent[core.NoState] {
+	slow := func(m model) core.Agent[core.NoState] {
 		return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-			answer, err := callTheModel(ctx, reply)
+			reply, err := call(ctx, m)
 			if err != nil {
 				return core.Outcome{}, err
 			}
-			return core.Success(), rc.Say(answer)
+			return core.Success(), rc.Say(reply)
 		})
 	}
 
 	// A model that answers.
-	answered := make(chan string, 1)
-	answered <- "the model's reply"
-	for ev := range core.Run(context.Background(), slow(answered), core.NewInput("t", "r1")) {
+	answers := model{reply: make(chan string, 1), inFlight: make(chan struct{})}
+	answers.reply <- "the model's reply"
+	for ev := range core.Run(context.Background(), slow(answers), core.NewInput("t", "r1")) {
 		if c, ok := ev.(*core.TextMessageContent); ok {
 			fmt.Println("said:", c.Delta)
 		}
 	}
 
-	// A model that never answers, in a run the transport cancels.
-	runner, err := core.NewRunner(slow(nil), core.NewInput("t", "r2"))
+	// A model that never answers, in a run the transport cancels while the
+	// call is in flight.
+	silent := model{reply: nil, inFlight: make(chan struct{})}
+	runner, err := core.NewRunner(slow(silent), core.NewInput("t", "r2"))
 	if err != nil {
 		panic(err)
 	}
 	for ev := range runner.Events(context.Background()) {
 		if ev.Type() == core.TypeRunStarted {
-			runner.Cancel(nil) // the client went away
+			<-silent.inFlight
+			runner.Cancel(errors.New("the client went away"))
 		}
 		if e, ok := ev.(*core.RunError); ok {
 			fmt.Println(e.Type(), e.Code)
@@ -281,4 +290,31 @@ func ExampleRunner_Events() {
 	// Output:
 	// said: the model's reply
 	// RUN_ERROR CANCELLED
+}
+
+// UpdateState publishes what changed against the state the client sent:
+// here a one-field change of a larger state goes out as a STATE_DELTA,
+// and the key the agent's type does not model is left alone.
+func ExampleRunContext_UpdateState() {
+	type Progress struct {
+		Done  int `json:"done"`
+		Total int `json:"total"`
+	}
+	in := core.NewInput("t", "r")
+	in.State = json.RawMessage(`{"done":1,"total":3,"notes":"the client's own key, which Progress does not model"}`)
+
+	worker := core.AgentFunc[Progress](func(ctx context.Context, rc *core.RunContext[Progress]) (core.Outcome, error) {
+		fmt.Println("starting from", rc.State())
+		return core.Success(), rc.UpdateState(func(p *Progress) { p.Done++ })
+	})
+	for ev := range core.Run(context.Background(), worker, in) {
+		if d, ok := ev.(*core.StateDelta); ok {
+			for _, op := range d.Delta {
+				fmt.Println(op.Op, op.Path, op.Value)
+			}
+		}
+	}
+	// Output:
+	// starting from {1 3}
+	// replace /done 2
 }

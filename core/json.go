@@ -2,13 +2,15 @@ package core
 
 import (
 	"strconv"
+	"strings"
 )
 
-// This file encodes every event as the compact JSON that @ag-ui/encoder
-// 1.0 writes: "type" first, then the base fields, the event's own fields and
-// subagentRunId; optional fields without a value are left out, never written
-// as null; STATE_SNAPSHOT.snapshot, RAW.event and CUSTOM.value are always
-// written (nil as null); required arrays are [] when empty. The encoder
+// This file encodes every event with the members @ag-ui/encoder 1.0 writes
+// for it: optional fields without a value are left out, never written as
+// null; STATE_SNAPSHOT.snapshot, RAW.event and CUSTOM.value are always
+// written (nil as null); required arrays are [] when empty. Members come in
+// a fixed order: "type", the base fields, the event's own fields, then
+// subagentRunId (clients do not depend on member order). The encoder
 // appends to a caller-owned buffer and allocates nothing for events made of
 // strings and numbers.
 
@@ -46,6 +48,53 @@ func (w *objWriter) end(dst []byte, t EventType) ([]byte, error) {
 	return append(w.b, '}'), nil
 }
 
+// pathError locates an encoding error in the value being encoded, as a
+// JSON path such as input.messages[2].content[0].
+type pathError struct {
+	// segments are member names and [i] indexes, innermost first: the
+	// error is built on the way out of the recursion.
+	segments []string
+	err      error
+}
+
+// maxPathSegments bounds the path an error message shows; a value that
+// contains itself would otherwise name thousands of levels.
+const maxPathSegments = 16
+
+func (e *pathError) Error() string {
+	var b strings.Builder
+	for i := len(e.segments) - 1; i >= 0; i-- {
+		if len(e.segments)-i > maxPathSegments {
+			b.WriteString("…")
+			break
+		}
+		if s := e.segments[i]; i == len(e.segments)-1 || strings.HasPrefix(s, "[") {
+			b.WriteString(s)
+		} else {
+			b.WriteString("." + s)
+		}
+	}
+	return b.String() + ": " + e.err.Error()
+}
+
+func (e *pathError) Unwrap() error { return e.err }
+
+// at puts err under the member name. The pathError is extended in place:
+// it was created by this encoding and is not shared yet.
+func at(name string, err error) error {
+	if pe, ok := err.(*pathError); ok {
+		pe.segments = append(pe.segments, name)
+		return pe
+	}
+	return &pathError{segments: []string{name}, err: err}
+}
+
+// atIndex puts err under the array index i.
+func atIndex(i int, err error) error { return at("["+strconv.Itoa(i)+"]", err) }
+
+// memberName returns the name in a member key literal such as `,"name":`.
+func memberName(key string) string { return strings.Trim(key, `,{":`) }
+
 // str writes a string member; key is the literal `,"name":`.
 func (w *objWriter) str(key, s string) {
 	w.b = append(w.b, key...)
@@ -77,7 +126,9 @@ func (w *objWriter) value(key string, v any) {
 		return
 	}
 	w.b = append(w.b, key...)
-	w.b, w.err = appendValue(w.b, v)
+	if w.b, w.err = appendValue(w.b, v); w.err != nil {
+		w.err = at(memberName(key), w.err)
+	}
 }
 
 // optValue writes an optional opaque member, leaving it out when v is nil
@@ -100,7 +151,9 @@ func (w *objWriter) object(key string, m map[string]any) {
 		return
 	}
 	w.b = append(w.b, key...)
-	w.b, w.err = appendObject(w.b, m)
+	if w.b, w.err = appendObject(w.b, m, 0); w.err != nil {
+		w.err = at(memberName(key), w.err)
+	}
 }
 
 // optObject writes a JSON object member unless m is nil.
@@ -122,7 +175,9 @@ func (w *objWriter) call(key string, f func([]byte) ([]byte, error)) {
 		return
 	}
 	w.b = append(w.b, key...)
-	w.b, w.err = f(w.b)
+	if w.b, w.err = f(w.b); w.err != nil {
+		w.err = at(memberName(key), w.err)
+	}
 }
 
 func (w *objWriter) patch(key string, ops []PatchOp) {
@@ -136,6 +191,7 @@ func (w *objWriter) patch(key string, ops []PatchOp) {
 			w.b = append(w.b, ',')
 		}
 		if w.b, w.err = ops[i].appendJSON(w.b); w.err != nil {
+			w.err = at(memberName(key), atIndex(i, w.err))
 			return
 		}
 	}

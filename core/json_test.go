@@ -169,11 +169,24 @@ func TestAppendJSONEveryEventType(t *testing.T) {
 // TestAppendJSONProtocol10Additions covers what AG-UI 1.0 added to the
 // wire, each compared as JSON with the shape protocol-1.0.md gives.
 func TestAppendJSONProtocol10Additions(t *testing.T) {
-	cases := []struct {
-		name string
-		ev   Event
-		want string
-	}{
+	for _, c := range protocol10Cases() {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := c.ev.AppendJSON(nil)
+			if err != nil {
+				t.Fatalf("AppendJSON: %v", err)
+			}
+			if string(got) != c.want {
+				t.Errorf("\n got %s\nwant %s", got, c.want)
+			}
+			assertNoNullMember(t, got)
+		})
+	}
+}
+
+// protocol10Cases are events using what AG-UI 1.0 added, with their exact
+// encoding.
+func protocol10Cases() []eventCase {
+	return []eventCase{
 		{"subagent started with parents",
 			&SubagentStarted{SubagentRunID: "s2", Name: "researcher", ParentSubagentRunID: "s1", ParentToolCallID: "tc", ParentMessageID: "m"},
 			`{"type":"SUBAGENT_STARTED","subagentRunId":"s2","name":"researcher","parentSubagentRunId":"s1","parentToolCallId":"tc","parentMessageId":"m"}`},
@@ -256,23 +269,11 @@ func TestAppendJSONProtocol10Additions(t *testing.T) {
 			}},
 			`{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.0","input":{"threadId":"t","runId":"r","parentRunId":"p0","protocolVersion":"1.0","messages":[],"tools":[{"name":"f","description":"d","parameters":{"type":"object"},"metadata":{"x":1}}],"context":[],"forwardedProps":{},"resume":[{"interruptId":"i1","status":"resolved","payload":{"ok":true}},{"interruptId":"i2","status":"cancelled"}]}}`},
 		{"patch ops keep null values where required",
-			&StateDelta{Delta: []PatchOp{{Op: "add", Path: "/a"}, {Op: "test", Path: "", Value: json.RawMessage("null")}, {Op: "copy", From: "", Path: "/b"}, {Op: "remove", Path: "/c", Value: 1}}},
-			`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":null},{"op":"test","path":"","value":null},{"op":"copy","from":"","path":"/b"},{"op":"remove","path":"/c","value":1}]}`},
+			&StateDelta{Delta: []PatchOp{{Op: "add", Path: "/a"}, {Op: "test", Path: "", Value: json.RawMessage("null")}, {Op: "copy", From: "", Path: "/b", Value: 1}, {Op: "remove", From: "/x", Path: "/c", Value: 1}}},
+			`{"type":"STATE_DELTA","delta":[{"op":"add","path":"/a","value":null},{"op":"test","path":"","value":null},{"op":"copy","from":"","path":"/b"},{"op":"remove","path":"/c"}]}`},
 		{"optional opaque values that encode as null are omitted",
 			&RunFinished{Base: Base{RawEvent: map[string]any(nil)}, ThreadID: "t", RunID: "r", Result: json.RawMessage(" null ")},
 			`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := c.ev.AppendJSON(nil)
-			if err != nil {
-				t.Fatalf("AppendJSON: %v", err)
-			}
-			if string(got) != c.want {
-				t.Errorf("\n got %s\nwant %s", got, c.want)
-			}
-			assertNoNullMember(t, got)
-		})
 	}
 }
 
@@ -317,20 +318,23 @@ func TestAppendJSONErrors(t *testing.T) {
 		ev   Event
 		want string
 	}{
-		{"NaN in snapshot", &StateSnapshot{Snapshot: bad}, "STATE_SNAPSHOT"},
-		{"invalid raw JSON", &Raw{Event: json.RawMessage(`{"a":`)}, "RAW"},
-		{"unsupported type in custom value", &Custom{Name: "c", Value: make(chan int)}, "CUSTOM"},
-		{"NaN in metadata", &TextMessageContent{Base: Base{Metadata: bad}, MessageID: "m"}, "TEXT_MESSAGE_CONTENT"},
-		{"nil message", &MessagesSnapshot{Messages: []Message{&UserMessage{ID: "u"}, nil}}, "[1]: nil message"},
-		{"typed nil message", &MessagesSnapshot{Messages: []Message{(*AssistantMessage)(nil)}}, "[0]: nil message"},
-		{"media part without source", &ToolCallResult{Content: PartsContent(ContentPart{Type: PartAudio})}, "audio part has no source"},
-		{"bad interrupt metadata", &RunFinished{Outcome: &Outcome{Type: OutcomeInterrupt, Interrupts: []Interrupt{{Metadata: bad}}}}, "RUN_FINISHED"},
-		{"bad tool parameters", &RunStarted{Input: &RunAgentInput{Tools: []Tool{{Parameters: math.Inf(1)}}}}, "unsupported number +Inf"},
-		{"bad resume payload", &RunStarted{Input: &RunAgentInput{Resume: []ResumeEntry{{Payload: float32(math.NaN())}}}}, "RUN_STARTED"},
-		{"bad patch value", &ActivityDelta{Patch: []PatchOp{{Op: "add", Value: json.Number("1x")}}}, "invalid number"},
-		{"bad subagent result", &SubagentFinished{Result: []any{math.NaN()}}, "SUBAGENT_FINISHED"},
-		{"bad part metadata", &MessagesSnapshot{Messages: []Message{&UserMessage{Content: PartsContent(ContentPart{Type: PartText, Metadata: math.NaN()})}}}, "MESSAGES_SNAPSHOT"},
-		{"bad tool call metadata", &MessagesSnapshot{Messages: []Message{&AssistantMessage{ToolCalls: []ToolCall{{Metadata: bad}}}}}, "MESSAGES_SNAPSHOT"},
+		{"NaN in snapshot", &StateSnapshot{Snapshot: bad}, "cannot encode STATE_SNAPSHOT as JSON: snapshot.n: unsupported number NaN"},
+		{"invalid raw JSON", &Raw{Event: json.RawMessage(`{"a":`)}, "RAW as JSON: event: "},
+		{"unsupported type in custom value", &Custom{Name: "c", Value: make(chan int)}, "CUSTOM as JSON: value: json: unsupported type: chan int"},
+		{"NaN in metadata", &TextMessageContent{Base: Base{Metadata: bad}, MessageID: "m"}, "TEXT_MESSAGE_CONTENT as JSON: metadata.n: "},
+		{"nil message", &MessagesSnapshot{Messages: []Message{&UserMessage{ID: "u"}, nil}}, ": messages[1]: nil message"},
+		{"typed nil message", &MessagesSnapshot{Messages: []Message{(*AssistantMessage)(nil)}}, ": messages[0]: nil message"},
+		{"media part without source", &ToolCallResult{Content: PartsContent(TextPart("a"), ContentPart{Type: PartAudio})}, ": content[1]: audio part has no source"},
+		{"bad interrupt metadata", &RunFinished{Outcome: &Outcome{Type: OutcomeInterrupt, Interrupts: []Interrupt{{Metadata: bad}}}}, ": outcome.interrupts[0].metadata.n: "},
+		{"bad tool parameters", &RunStarted{Input: &RunAgentInput{Tools: []Tool{{Parameters: math.Inf(1)}}}}, ": input.tools[0].parameters: unsupported number +Inf"},
+		{"bad resume payload", &RunStarted{Input: &RunAgentInput{Resume: []ResumeEntry{{Payload: float32(math.NaN())}}}}, ": input.resume[0].payload: "},
+		{"bad input message", &RunStarted{Input: &RunAgentInput{Messages: []Message{&UserMessage{Content: PartsContent(ContentPart{Type: PartImage})}}}}, ": input.messages[0].content[0]: image part has no source"},
+		{"bad patch value", &ActivityDelta{Patch: []PatchOp{{Op: "add", Value: json.Number("1x")}}}, ": patch[0].value: invalid number"},
+		{"bad state delta value", &StateDelta{Delta: []PatchOp{{Op: "remove"}, {Op: "replace", Value: []any{"a", math.NaN()}}}}, ": delta[1].value[1]: "},
+		{"bad subagent result", &SubagentFinished{Result: []any{math.NaN()}}, "SUBAGENT_FINISHED as JSON: result[0]: "},
+		{"bad part metadata", &MessagesSnapshot{Messages: []Message{&UserMessage{Content: PartsContent(ContentPart{Type: PartText, Metadata: math.NaN()})}}}, ": messages[0].content[0].metadata: "},
+		{"bad tool call metadata", &MessagesSnapshot{Messages: []Message{&AssistantMessage{ToolCalls: []ToolCall{{Metadata: bad}}}}}, ": messages[0].toolCalls[0].metadata.n: "},
+		{"bad raw event", &StepStarted{Base: Base{RawEvent: map[string]any{"x": []any{map[string]any{"y": math.NaN()}}}}}, ": rawEvent.x[0].y: "},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -353,6 +357,17 @@ func TestAppendJSONErrors(t *testing.T) {
 				t.Errorf("error %#v has no cause", err)
 			}
 		})
+	}
+}
+
+func TestAppendJSONErrorUnwrapsToCause(t *testing.T) {
+	_, err := (&Custom{Name: "c", Value: map[string]any{"a": []any{make(chan int)}}}).AppendJSON(nil)
+	var ute *json.UnsupportedTypeError
+	if !errors.As(err, &ute) {
+		t.Fatalf("error %v does not unwrap to the *json.UnsupportedTypeError", err)
+	}
+	if want := "cannot encode CUSTOM as JSON: value.a[0]: json: unsupported type: chan int"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
 	}
 }
 
@@ -383,6 +398,8 @@ func TestMarshalJSONValueTypes(t *testing.T) {
 		{"input", RunAgentInput{ThreadID: "t", RunID: "r", Context: []ContextItem{{Description: "d", Value: "v"}}}, `{"threadId":"t","runId":"r","messages":[],"tools":[],"context":[{"description":"d","value":"v"}]}`},
 		{"input pointer", NewInput("t", "r"), `{"threadId":"t","runId":"r","protocolVersion":"1.0","messages":[],"tools":[],"context":[]}`},
 		{"patch op", PatchOp{Op: "replace", Path: "/x"}, `{"op":"replace","path":"/x","value":null}`},
+		{"patch op of a later RFC keeps what is set", PatchOp{Op: "merge", From: "/a", Path: "/b", Value: 1}, `{"op":"merge","from":"/a","path":"/b","value":1}`},
+		{"patch op of a later RFC without extras", PatchOp{Op: "merge", Path: "/b"}, `{"op":"merge","path":"/b"}`},
 		{"assistant message", &AssistantMessage{ID: "a"}, `{"id":"a","role":"assistant"}`},
 		{"developer message", &DeveloperMessage{ID: "d"}, `{"id":"d","role":"developer","content":""}`},
 		{"system message", &SystemMessage{ID: "s", Content: "c"}, `{"id":"s","role":"system","content":"c"}`},

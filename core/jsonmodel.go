@@ -1,7 +1,5 @@
 package core
 
-import "strconv"
-
 // This file encodes the values events carry (messages, content, input,
 // outcomes, usage, patches) with the rules of json.go: optional members are
 // left out when empty, required arrays are written as [] when nil, and
@@ -47,20 +45,11 @@ func appendMessages(dst []byte, ms []Message) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = appendMessage(dst, m); err != nil {
-			return dst, &pathError{index: i, err: err}
+			return dst, atIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil
 }
-
-// pathError prefixes an element's error with its index in the array.
-type pathError struct {
-	index int
-	err   error
-}
-
-func (e *pathError) Error() string { return "[" + strconv.Itoa(e.index) + "]: " + e.err.Error() }
-func (e *pathError) Unwrap() error { return e.err }
 
 // nilMessageError is returned for a nil element of a message list.
 type nilMessageError struct{}
@@ -132,7 +121,7 @@ func (m *AssistantMessage) appendJSON(dst []byte) ([]byte, error) {
 				w.b = append(w.b, ',')
 			}
 			if w.b, w.err = m.ToolCalls[i].appendJSON(w.b); w.err != nil {
-				return w.b, w.err
+				return w.b, at("toolCalls", atIndex(i, w.err))
 			}
 		}
 		w.b = append(w.b, ']')
@@ -240,7 +229,7 @@ func (c Content) appendJSON(dst []byte) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = c.Parts[i].appendJSON(dst); err != nil {
-			return dst, &pathError{index: i, err: err}
+			return dst, atIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil
@@ -313,7 +302,7 @@ func (o *Outcome) appendJSON(dst []byte) ([]byte, error) {
 				w.b = append(w.b, ',')
 			}
 			if w.b, w.err = o.Interrupts[i].appendJSON(w.b); w.err != nil {
-				return w.b, &pathError{index: i, err: w.err}
+				return w.b, at("interrupts", atIndex(i, w.err))
 			}
 		}
 		w.b = append(w.b, ']')
@@ -428,7 +417,7 @@ func (in *RunAgentInput) appendJSON(dst []byte) ([]byte, error) {
 			w.b = append(w.b, ',')
 		}
 		if w.b, w.err = in.Tools[i].appendJSON(w.b); w.err != nil {
-			return w.b, &pathError{index: i, err: w.err}
+			return w.b, at("tools", atIndex(i, w.err))
 		}
 	}
 	w.b = append(w.b, `],"context":[`...)
@@ -447,7 +436,7 @@ func (in *RunAgentInput) appendJSON(dst []byte) ([]byte, error) {
 				w.b = append(w.b, ',')
 			}
 			if w.b, w.err = in.Resume[i].appendJSON(w.b); w.err != nil {
-				return w.b, &pathError{index: i, err: w.err}
+				return w.b, at("resume", atIndex(i, w.err))
 			}
 		}
 		w.b = append(w.b, ']')
@@ -459,21 +448,24 @@ func (in *RunAgentInput) appendJSON(dst []byte) ([]byte, error) {
 // that are always written.
 func (in RunAgentInput) MarshalJSON() ([]byte, error) { return marshal("input", in.appendJSON) }
 
-// appendJSON writes value for add, replace and test (null when nil) and
-// from for move and copy; members an operation does not define are kept
-// only when set, as RFC 6902 allows.
+// appendJSON writes from for move and copy, and value for add, replace and
+// test (null when nil); an operation never carries the member it does not
+// define. An op from a later RFC revision keeps whichever members are set.
 func (op *PatchOp) appendJSON(dst []byte) ([]byte, error) {
 	w := objWriter{b: dst}
 	w.str(`{"op":`, op.Op)
-	if op.Op == "move" || op.Op == "copy" {
-		w.str(`,"from":`, op.From)
-	} else {
-		w.optStr(`,"from":`, op.From)
-	}
-	w.str(`,"path":`, op.Path)
-	if op.Op == "add" || op.Op == "replace" || op.Op == "test" {
+	switch op.Op {
+	case "add", "replace", "test":
+		w.str(`,"path":`, op.Path)
 		w.value(`,"value":`, op.Value)
-	} else {
+	case "remove":
+		w.str(`,"path":`, op.Path)
+	case "move", "copy":
+		w.str(`,"from":`, op.From)
+		w.str(`,"path":`, op.Path)
+	default:
+		w.optStr(`,"from":`, op.From)
+		w.str(`,"path":`, op.Path)
 		w.optValue(`,"value":`, op.Value)
 	}
 	return w.done()

@@ -25,6 +25,11 @@ const hexDigits = "0123456789abcdef"
 // raw.
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
+	if plain(s) {
+		// Text deltas and ids almost always take this path.
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -73,6 +78,37 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
+// plain reports whether s is ASCII that needs no escaping. It tests eight
+// bytes at a time in a 64-bit word x, the last word overlapping the one
+// before it: a byte below n makes x - n borrow into its top bit, and a byte
+// equal to q does the same to (x^q) - 1. Plain bytes never borrow, so a
+// plain word passes; a borrow starts only at a flagged byte, so a word
+// holding one fails.
+func plain(s string) bool {
+	n := len(s)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+				return false
+			}
+		}
+		return true
+	}
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for i := 0; ; i += 8 {
+		i = min(i, n-8)
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		if (x|(x-lo*0x20)|((x^lo*'"')-lo)|((x^lo*'\\')-lo))&hi != 0 {
+			return false
+		}
+		if i == n-8 {
+			return true
+		}
+	}
+}
+
 // appendFloat appends f the way encoding/json (and JavaScript) formats a
 // number: the shortest representation that round-trips, in exponent form
 // only for very small or very large magnitudes.
@@ -97,10 +133,19 @@ func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
 	return dst, nil
 }
 
+// maxDepth bounds the nesting of the maps and slices appendValue walks
+// itself. It is encoding/json's own decoding limit, so anything decoded
+// from JSON encodes again, while a map or slice that contains itself fails
+// with an error instead of overflowing the stack.
+const maxDepth = 10000
+
 // appendValue appends an opaque JSON value: nil as null, a json.RawMessage
 // compacted, the types encoding/json decodes into (and a few more) by hand,
 // and anything else through encoding/json without HTML escaping.
-func appendValue(dst []byte, v any) ([]byte, error) {
+func appendValue(dst []byte, v any) ([]byte, error) { return appendNested(dst, v, 0) }
+
+// appendNested is appendValue for a value depth levels down.
+func appendNested(dst []byte, v any, depth int) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -124,7 +169,7 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 		if v == "" {
 			return append(dst, '0'), nil
 		}
-		if !json.Valid([]byte(v)) {
+		if !isNumber(string(v)) {
 			return dst, errors.New("invalid number literal " + strconv.Quote(string(v)))
 		}
 		return append(dst, v...), nil
@@ -134,12 +179,12 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		return appendObject(dst, v)
+		return appendObject(dst, v, depth)
 	case []any:
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		return appendArray(dst, v)
+		return appendArray(dst, v, depth)
 	case []string:
 		if v == nil {
 			return append(dst, "null"...), nil
@@ -150,13 +195,46 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 			return append(dst, "null"...), nil
 		}
 		return appendStringMap(dst, v), nil
-	case Event:
-		// Events and messages nested in opaque values skip reflection.
-		return v.AppendJSON(dst)
-	case Message:
-		return appendMessage(dst, v)
 	}
 	return appendMarshal(dst, v)
+}
+
+// isNumber reports whether s is a JSON number literal:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isNumber(s string) bool {
+	i := 0
+	digits := func() bool {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case !digits():
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // appendRaw appends already-encoded JSON, compacted and validated. An empty
@@ -194,14 +272,25 @@ func appendMarshal(dst []byte, v any) ([]byte, error) {
 	return w.b[:len(w.b)-1], nil
 }
 
+// tooDeepError reports a value nested deeper than maxDepth, usually a map
+// or slice that contains itself.
+type tooDeepError struct{}
+
+func (tooDeepError) Error() string {
+	return "value nested deeper than " + strconv.Itoa(maxDepth) + " levels (does it contain itself?)"
+}
+
 // smallKeys is how many map keys appendObject sorts without allocating.
 const smallKeys = 16
 
 // appendObject appends m with its keys sorted, as encoding/json does, so
 // that the output is deterministic.
-func appendObject(dst []byte, m map[string]any) ([]byte, error) {
+func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
 	if len(m) == 0 {
 		return append(dst, '{', '}'), nil
+	}
+	if depth++; depth > maxDepth {
+		return dst, tooDeepError{}
 	}
 	var small [smallKeys]string
 	keys := small[:0]
@@ -217,22 +306,25 @@ func appendObject(dst []byte, m map[string]any) ([]byte, error) {
 		}
 		dst = appendString(dst, k)
 		dst = append(dst, ':')
-		if dst, err = appendValue(dst, m[k]); err != nil {
-			return dst, err
+		if dst, err = appendNested(dst, m[k], depth); err != nil {
+			return dst, at(k, err)
 		}
 	}
 	return append(dst, '}'), nil
 }
 
-func appendArray(dst []byte, a []any) ([]byte, error) {
+func appendArray(dst []byte, a []any, depth int) ([]byte, error) {
+	if depth++; depth > maxDepth {
+		return dst, tooDeepError{}
+	}
 	dst = append(dst, '[')
 	var err error
 	for i, v := range a {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if dst, err = appendValue(dst, v); err != nil {
-			return dst, err
+		if dst, err = appendNested(dst, v, depth); err != nil {
+			return dst, atIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil

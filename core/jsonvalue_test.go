@@ -45,6 +45,23 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestAppendStringEveryPosition puts each byte class that needs care at
+// every position of strings up to 24 bytes, covering the word-at-a-time
+// scan, its overlapping last word and the short-string loop.
+func TestAppendStringEveryPosition(t *testing.T) {
+	specials := []string{"\x00", "\x1f", " ", "\"", "\\", "\x7f", "\x80", "\xff", "é", "\u2028", "<"}
+	for n := 0; n <= 24; n++ {
+		for pos := 0; pos < n; pos++ {
+			for _, sp := range specials {
+				s := strings.Repeat("a", pos) + sp + strings.Repeat("b", n-pos-1)
+				if got, want := string(appendString(nil, s)), stdJSON(t, s); got != want {
+					t.Fatalf("appendString(%q)\n got %s\nwant %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
 func TestAppendStringDoesNotEscapeHTML(t *testing.T) {
 	if got := string(appendString(nil, "<a href='x'>&</a>")); got != `"<a href='x'>&</a>"` {
 		t.Errorf("got %s", got)
@@ -121,8 +138,21 @@ func TestAppendValueRawMessage(t *testing.T) {
 	}
 }
 
+func TestIsNumber(t *testing.T) {
+	for _, s := range []string{"0", "-0", "12", "-1.5", "1e9", "1E+9", "2.5e-3", "0.0"} {
+		if !isNumber(s) {
+			t.Errorf("isNumber(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"", "-", "01", "1.", ".5", "1e", "1e+", "+1", "0x1", "1 ", "{}", `"1"`, "NaN"} {
+		if isNumber(s) {
+			t.Errorf("isNumber(%q) = true", s)
+		}
+	}
+}
+
 func TestAppendValueErrors(t *testing.T) {
-	for _, v := range []any{math.NaN(), math.Inf(-1), float32(math.Inf(1)), json.Number("0x1"), make(chan int), func() {},
+	for _, v := range []any{math.NaN(), math.Inf(-1), float32(math.Inf(1)), json.Number("0x1"), json.Number("{}"), make(chan int), func() {},
 		[]any{1.0, math.NaN()}, map[string]any{"a": map[string]any{"b": math.Inf(1)}}} {
 		got, err := appendValue([]byte("x"), v)
 		if err == nil {
@@ -139,5 +169,48 @@ func TestAppendValueOutputIsOneLine(t *testing.T) {
 	}
 	if bytes.ContainsAny(got, "\r\n") {
 		t.Errorf("output spans lines: %q", got)
+	}
+}
+
+func TestAppendValueRejectsCycles(t *testing.T) {
+	m := map[string]any{"a": 1.0}
+	m["self"] = m
+	a := []any{nil}
+	a[0] = a
+	for _, v := range []any{m, a, map[string]any{"list": []any{m}}} {
+		got, err := appendValue([]byte("x"), v)
+		if err == nil {
+			t.Fatalf("a value that contains itself encoded: %.40s…", got)
+		}
+		if !strings.Contains(err.Error(), "does it contain itself?") || len(err.Error()) > 400 {
+			t.Errorf("error %.500q", err)
+		}
+	}
+	ev := &StateSnapshot{Snapshot: m}
+	if _, err := AppendSSE(nil, ev); CodeOf(err) != CodeSerialization || !strings.HasPrefix(err.Error(), "cannot encode STATE_SNAPSHOT as JSON: snapshot.self.self.") {
+		t.Errorf("AppendSSE error %v", err)
+	}
+}
+
+func TestAppendValueDeepButFinite(t *testing.T) {
+	// As deep as encoding/json decodes: it must encode again.
+	v := any("leaf")
+	for i := 0; i < maxDepth; i++ {
+		if i%2 == 0 {
+			v = map[string]any{"k": v}
+		} else {
+			v = []any{v}
+		}
+	}
+	got, err := appendValue(nil, v)
+	if err != nil {
+		t.Fatalf("%d levels: %v", maxDepth, err)
+	}
+	var back any
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("output does not decode: %v", err)
+	}
+	if _, err := appendValue(nil, []any{v}); err == nil {
+		t.Errorf("%d levels encoded", maxDepth+1)
 	}
 }

@@ -76,8 +76,11 @@ const (
 func NewVerifier() *Verifier { return &Verifier{} }
 
 // Observe checks ev against the stream so far and, if it is accepted,
-// records it. A rejected event is not recorded. The error is an *Error with
-// code PROTOCOL_VIOLATION whose Err is a *VerificationError.
+// records it. A rejected event is not recorded, so the stream may go on as
+// if it had not been sent; in particular a rejected RUN_FINISHED leaves the
+// run open for a RUN_ERROR, which is accepted at any point. The error is an
+// *Error with code PROTOCOL_VIOLATION whose Err is a *VerificationError (a
+// nil ev is a PROTOCOL error).
 func (v *Verifier) Observe(ev Event) error {
 	if v.phase != phaseRunning {
 		return v.observeOutsideRun(ev)
@@ -121,6 +124,13 @@ func (v *Verifier) Observe(ev Event) error {
 		if owner, known := v.activities[e.MessageID]; known && e.SubagentRunID != "" && e.SubagentRunID != owner {
 			return v.fail(ev, RuleOwnerMismatch, e.MessageID, mismatch(kindActivity, e.MessageID, owner, e.SubagentRunID))
 		}
+	case *ToolCallChunk:
+		// The client expands a chunk stream into START/ARGS/END and ends it
+		// at the next explicit event of its lane, so the call it names is
+		// known (and ended by the time its result can arrive).
+		if e.ToolCallID != "" {
+			claim(&v.toolCalls, e.ToolCallID, e.SubagentRunID)
+		}
 	case *MessagesSnapshot:
 		v.seed(e.Messages)
 	case *SubagentStarted:
@@ -130,7 +140,7 @@ func (v *Verifier) Observe(ev Event) error {
 	case *SubagentError:
 		return v.endSubagent(ev, e.SubagentRunID)
 	case *RunStarted:
-		return v.fail(ev, RuleDuplicateRunStarted, v.runID, "run "+strconv.Quote(v.runID)+" is still active")
+		return v.fail(ev, RuleDuplicateRunStarted, v.runID, named("run", v.runID)+" is still active")
 	case *RunFinished:
 		return v.finishRun(e)
 	case *RunError:
@@ -162,9 +172,9 @@ func (v *Verifier) observeOutsideRun(ev Event) error {
 	case phaseIdle:
 		return v.fail(ev, RuleFirstEvent, "", "the stream begins with "+string(ev.Type()))
 	case phaseFinished:
-		return v.fail(ev, RuleRunEnded, v.runID, "run "+strconv.Quote(v.runID)+" has already finished")
+		return v.fail(ev, RuleRunEnded, v.runID, named("run", v.runID)+" has already finished")
 	default:
-		return v.fail(ev, RuleRunEnded, v.runID, "run "+strconv.Quote(v.runID)+" has already errored")
+		return v.fail(ev, RuleRunEnded, v.runID, named("run", v.runID)+" has already errored")
 	}
 }
 
@@ -191,6 +201,7 @@ func (v *Verifier) seed(msgs []Message) {
 	for _, m := range msgs {
 		switch m := m.(type) {
 		case nil:
+			// A hole in the list names nothing.
 		case *ReasoningMessage:
 			claim(&v.thoughts, m.ID, m.SubagentRunID)
 		case *ActivityMessage:
@@ -212,10 +223,10 @@ func (v *Verifier) seed(msgs []Message) {
 func (v *Verifier) open(ev Event, m *map[string]entity, kind, id, owner string) error {
 	if e, known := (*m)[id]; known {
 		if e.open {
-			return v.fail(ev, RuleDuplicateStart, id, kind+" "+strconv.Quote(id)+" is already open")
+			return v.fail(ev, RuleDuplicateStart, id, named(kind, id)+" is already open")
 		}
 		if e.owner != owner {
-			return v.fail(ev, RuleReusedID, id, kind+" "+strconv.Quote(id)+" belongs to "+ownerName(e.owner)+", not "+ownerName(owner))
+			return v.fail(ev, RuleReusedID, id, named(kind, id)+" belongs to "+ownerName(e.owner)+", not "+ownerName(owner))
 		}
 	}
 	put(m, id, entity{owner: owner, open: true})
@@ -226,7 +237,7 @@ func (v *Verifier) open(ev Event, m *map[string]entity, kind, id, owner string) 
 func (v *Verifier) require(ev Event, m map[string]entity, kind, id, tag string) error {
 	e, known := m[id]
 	if !known || !e.open {
-		return v.fail(ev, RuleNotOpen, id, kind+" "+strconv.Quote(id)+" is not open")
+		return v.fail(ev, RuleNotOpen, id, named(kind, id)+" is not open")
 	}
 	if tag != "" && tag != e.owner {
 		return v.fail(ev, RuleOwnerMismatch, id, mismatch(kind, id, e.owner, tag))
@@ -253,8 +264,8 @@ func (v *Verifier) startToolCall(e *ToolCallStart) error {
 		case owner == "":
 			owner = parent.owner
 		case owner != parent.owner:
-			return v.fail(e, RuleOwnerMismatch, e.ToolCallID, "tool call "+strconv.Quote(e.ToolCallID)+" is tagged "+
-				ownerName(owner)+" but its parent message "+strconv.Quote(e.ParentMessageID)+" belongs to "+ownerName(parent.owner))
+			return v.fail(e, RuleOwnerMismatch, e.ToolCallID, named(kindToolCall, e.ToolCallID)+" is tagged "+
+				ownerName(owner)+" but its parent "+named(kindMessage, e.ParentMessageID)+" belongs to "+ownerName(parent.owner))
 		}
 	}
 	return v.open(e, &v.toolCalls, kindToolCall, e.ToolCallID, owner)
@@ -266,9 +277,9 @@ func (v *Verifier) toolCallResult(e *ToolCallResult) error {
 	call, known := v.toolCalls[e.ToolCallID]
 	switch {
 	case !known:
-		return v.fail(e, RuleUnknownID, e.ToolCallID, "tool call "+strconv.Quote(e.ToolCallID)+" was never started in this run")
+		return v.fail(e, RuleUnknownID, e.ToolCallID, named(kindToolCall, e.ToolCallID)+" was never started in this run")
 	case call.open:
-		return v.fail(e, RuleOutOfOrder, e.ToolCallID, "tool call "+strconv.Quote(e.ToolCallID)+" has not ended")
+		return v.fail(e, RuleOutOfOrder, e.ToolCallID, named(kindToolCall, e.ToolCallID)+" has not ended")
 	}
 	claim(&v.messages, e.MessageID, e.SubagentRunID)
 	return nil
@@ -316,7 +327,7 @@ func (v *Verifier) finishStep(e *StepFinished) error {
 	}
 	for k := range v.steps {
 		if k.name == e.StepName {
-			return v.fail(e, RuleOwnerMismatch, e.StepName, "step "+strconv.Quote(e.StepName)+" is open under "+
+			return v.fail(e, RuleOwnerMismatch, e.StepName, named(kindStep, e.StepName)+" is open under "+
 				ownerName(k.owner)+", not "+ownerName(e.SubagentRunID))
 		}
 	}
@@ -327,15 +338,15 @@ func (v *Verifier) startSubagent(e *SubagentStarted) error {
 	id := e.SubagentRunID
 	if active, known := v.subagents[id]; known {
 		if active {
-			return v.fail(e, RuleDuplicateStart, id, "subagent "+strconv.Quote(id)+" is already active")
+			return v.fail(e, RuleDuplicateStart, id, named(kindSubagent, id)+" is already active")
 		}
-		return v.fail(e, RuleReusedID, id, "subagent "+strconv.Quote(id)+" already ran in this run")
+		return v.fail(e, RuleReusedID, id, named(kindSubagent, id)+" already ran in this run")
 	}
 	// The parent may have finished already (no LIFO rule), but it must have
 	// started.
 	if p := e.ParentSubagentRunID; p != "" {
 		if _, known := v.subagents[p]; !known {
-			return v.fail(e, RuleUnknownParent, p, "parent subagent "+strconv.Quote(p)+" was not started in this run")
+			return v.fail(e, RuleUnknownParent, p, "parent "+named(kindSubagent, p)+" was not started in this run")
 		}
 	}
 	put(&v.subagents, id, true)
@@ -344,7 +355,7 @@ func (v *Verifier) startSubagent(e *SubagentStarted) error {
 
 func (v *Verifier) endSubagent(ev Event, id string) error {
 	if !v.subagents[id] {
-		return v.fail(ev, RuleNotOpen, id, "subagent "+strconv.Quote(id)+" is not active")
+		return v.fail(ev, RuleNotOpen, id, named(kindSubagent, id)+" is not active")
 	}
 	v.subagents[id] = false
 	return nil
@@ -365,15 +376,15 @@ func (v *Verifier) finishRun(e *RunFinished) error {
 	case len(open.steps) > 0:
 		id, what = open.steps[0].name, stepName(open.steps[0])
 	case len(open.messages) > 0:
-		id, what = open.messages[0], kindMessage+" "+strconv.Quote(open.messages[0])
+		id, what = open.messages[0], named(kindMessage, open.messages[0])
 	case len(open.thoughts) > 0:
-		id, what = open.thoughts[0], kindThought+" "+strconv.Quote(open.thoughts[0])
+		id, what = open.thoughts[0], named(kindThought, open.thoughts[0])
 	case len(open.spans) > 0:
-		id, what = open.spans[0], kindSpan+" "+strconv.Quote(open.spans[0])
+		id, what = open.spans[0], named(kindSpan, open.spans[0])
 	case len(open.toolCalls) > 0:
-		id, what = open.toolCalls[0], kindToolCall+" "+strconv.Quote(open.toolCalls[0])
+		id, what = open.toolCalls[0], named(kindToolCall, open.toolCalls[0])
 	default:
-		id, what = open.subagents[0], kindSubagent+" "+strconv.Quote(open.subagents[0])
+		id, what = open.subagents[0], named(kindSubagent, open.subagents[0])
 	}
 	what += " is still open"
 	if n > 1 {
@@ -432,20 +443,23 @@ func ownerName(owner string) string {
 	if owner == "" {
 		return "the parent agent"
 	}
-	return "subagent " + strconv.Quote(owner)
+	return named(kindSubagent, owner)
 }
 
 func mismatch(kind, id, owner, tag string) string {
-	return kind + " " + strconv.Quote(id) + " belongs to " + ownerName(owner) + ", not " + ownerName(tag)
+	return named(kind, id) + " belongs to " + ownerName(owner) + ", not " + ownerName(tag)
 }
 
 func stepName(k stepKey) string {
-	s := "step " + strconv.Quote(k.name)
+	s := named(kindStep, k.name)
 	if k.owner != "" {
 		s += " of " + ownerName(k.owner)
 	}
 	return s
 }
+
+// named names an entity in a message: `message "msg-1"`.
+func named(kind, id string) string { return kind + " " + strconv.Quote(id) }
 
 // put sets m[k], allocating the map on first use so that an unused kind
 // costs nothing.

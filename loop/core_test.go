@@ -126,3 +126,47 @@ func dumpEvents(evs []core.Event) string {
 	}
 	return s
 }
+
+// Hosted by core, max-steps is a success whose result says so.
+func TestCoreRunMaxStepsResult(t *testing.T) {
+	a := mustNew(t, Script(Turn{Calls: echoCalls("c1")}, Turn{Calls: echoCalls("c2")}), Tools(echoTool(t)), MaxSteps(1))
+	in := core.NewInput("thread-1", "run-1")
+	in.Messages = []core.Message{UserText("go")}
+	evs := runCore(t, a, in)
+	fin, ok := evs[len(evs)-1].(*core.RunFinished)
+	if !ok || fin.Outcome.Type != core.OutcomeSuccess {
+		t.Fatalf("events %v", types(evs))
+	}
+	if r, _ := fin.Result.(map[string]any); r["finishReason"] != "max-steps" || r["steps"] != 1 {
+		t.Fatalf("result %v", fin.Result)
+	}
+}
+
+// Hosted by core, two requests on one thread at once: the second ends
+// with RUN_ERROR THREAD_BUSY before anything runs.
+func TestCoreRunBusyThread(t *testing.T) {
+	b := newBlocker()
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1")}, Turn{Text: "ok"}), Tools(b.tool(t)))
+	first := core.NewInput("thread-1", "run-1")
+	first.Messages = []core.Message{UserText("one")}
+	done := make(chan []core.Event)
+	go func() {
+		var evs []core.Event
+		for ev := range core.Run(t.Context(), core.Agent[core.NoState](a), first) {
+			evs = append(evs, ev)
+		}
+		done <- evs
+	}()
+	<-b.started
+	second := core.NewInput("thread-1", "run-2")
+	second.Messages = []core.Message{UserText("two")}
+	evs := runCore(t, a, second)
+	if re, ok := evs[len(evs)-1].(*core.RunError); !ok || re.Code != string(CodeBusy) || len(evs) != 2 {
+		t.Fatalf("second: %v", types(evs))
+	}
+	b.release("c1")
+	evs = <-done
+	if _, ok := evs[len(evs)-1].(*core.RunFinished); !ok {
+		t.Fatalf("first: %v", types(evs))
+	}
+}

@@ -24,8 +24,8 @@ func mustDelegate(t *testing.T, sub *Agent) Tool {
 // under the calling tool call, the subagent's events attributed to it, and
 // its final text as the call's result.
 func TestDelegateSubagentEvents(t *testing.T) {
-	sub := mustNew(t, Script(Turn{Text: "found it"}))
-	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks"}), Tools(mustDelegate(t, sub)))
+	sub := mustNew(t, Script(Turn{Text: "found it", Usage: Usage{InputTokens: 7}}))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks", Usage: Usage{InputTokens: 3}}), Tools(mustDelegate(t, sub)))
 	rec := &recorder{}
 	in := user("go")
 	in.OnEvent = rec.on
@@ -36,6 +36,9 @@ func TestDelegateSubagentEvents(t *testing.T) {
 	assertResult(t, res)
 	if r := results(res.Messages); r["d1"] != "found it" {
 		t.Fatalf("results %v", r)
+	}
+	if res.Usage.InputTokens != 10 {
+		t.Fatalf("usage %+v: the subagent's must be included", res.Usage)
 	}
 	parent := res.Messages[1].MessageID()
 	var subID string

@@ -1,6 +1,36 @@
 #!/usr/bin/env bash
-# The whole test suite: what the README's test command and .ci/run call.
+# The whole test suite, from a fresh clone on a fresh machine: the README's
+# test command, and what .ci/run calls. It installs what the tests need
+# (Node packages with npm ci from committed lock files; Debian's chromium
+# for the browser tests) and needs nothing installed by hand beyond Go and
+# Node.js.
+#
+# AGUI_SHORT=1 skips the CopilotKit interop test (a 475 MB npm install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "go vet"
 go vet ./...
+go vet -tags agui_noverify ./core/...
+
+step "go test -race (every package: unit, examples, fuzz seeds, official-client conformance, faults, load short mode)"
 go test -race -count=1 ./...
+
+step "core with the verifier compiled out, and with the debug dump"
+go test -count=1 -tags agui_noverify ./core/...
+go test -count=1 -tags agui_debug ./core/...
+
+step "bench module: fixture shape and one pass of every benchmark"
+(cd bench && go vet ./... && go test -count=1 -run . -bench . -benchtime 1x ./...)
+
+step "the example app's chat page in headless Chromium (installs Debian's chromium when missing)"
+bash test/browser.sh
+
+if [ "${AGUI_SHORT:-}" = "1" ]; then
+  step "CopilotKit interop: skipped (AGUI_SHORT=1)"
+else
+  step "CopilotKit interop: a CopilotKit v2 page against /agents/echo in Chromium"
+  bash test/copilotkit.sh
+fi

@@ -1,18 +1,72 @@
-// Command gin-app serves every feature of this SDK from one Gin app.
+// Command gin-app serves every feature of this SDK from one Gin app:
+//
+//	go run ./examples/gin-app -addr 127.0.0.1:8080
+//
+// See docs/example-routes.md for the routes and a curl line for each.
 package main
 
 import (
+	"context"
+	"errors"
 	"flag"
-	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/ginagui"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	flag.Parse()
-	r := gin.New()
-	r.GET("/healthz", func(c *gin.Context) { c.String(200, "ok") })
-	log.Printf("listening on http://%s", *addr)
-	log.Fatal(r.Run(*addr))
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := run(*addr, logger); err != nil {
+		logger.Error("gin-app", slog.Any("error", err))
+		os.Exit(1)
+	}
+}
+
+// run serves until SIGINT or SIGTERM, then drains: new runs get 503,
+// in-flight runs end with RUN_ERROR (CANCELLED), and the server closes
+// within ten seconds.
+func run(addr string, logger *slog.Logger) error {
+	gin.SetMode(gin.ReleaseMode)
+	cfg := defaultConfig(logger)
+	router, err := newRouter(cfg)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// Listen first, so that -addr 127.0.0.1:0 works and the log line
+	// names the port actually bound (the conformance suite reads it).
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	logger.Info("listening", slog.String("url", "http://"+ln.Addr().String()))
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = ginagui.Shutdown(shutdownCtx, srv, cfg.gate)
+	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
+		err = errors.Join(err, serveErr)
+	}
+	return err
 }

@@ -1,0 +1,24 @@
+package coretest_test
+
+import (
+	"fmt"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/core/coretest"
+)
+
+func ExampleStandardFixture() {
+	var frame []byte
+	total := 0
+	for _, ev := range coretest.StandardFixture() {
+		var err error
+		if frame, err = core.AppendSSE(frame[:0], ev); err != nil {
+			fmt.Println(err)
+			return
+		}
+		total += len(frame)
+	}
+	fmt.Println(len(coretest.StandardFixture()), "events,", total, "bytes of SSE")
+	// Output:
+	// 1018 events, 127230 bytes of SSE
+}

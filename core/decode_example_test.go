@@ -1,0 +1,64 @@
+package core_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/agui-go/agui/core"
+)
+
+func ExampleDecodeInput() {
+	body := []byte(`{
+		"threadId": "t1", "runId": "r1",
+		"messages": [
+			{"id": "m1", "role": "user", "content": "hi"},
+			{"id": "m2", "role": "assistant", "content": "hello"},
+			{"id": "m3", "role": "robot", "content": "beep"}
+		]
+	}`)
+	_, err := core.DecodeInput(body)
+	fmt.Println(err)
+
+	var ie *core.InputError
+	if errors.As(err, &ie) {
+		// A transport answers 422 for invalid content, 400 for malformed JSON.
+		fmt.Println(ie.Field, ie.Malformed, ie.Code())
+	}
+
+	_, err = core.DecodeInput([]byte(`{"threadId": "t1", "runId": "r1", "messages": [], "colour": "red"}`), core.Strict())
+	fmt.Println(err)
+	// Output:
+	// messages[2].role: unknown role "robot"
+	// messages[2].role false PROTOCOL
+	// colour: unknown field
+}
+
+func ExampleDecodeEvent() {
+	ev, err := core.DecodeEvent([]byte(`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m1","delta":"Hel"}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if e, ok := ev.(*core.TextMessageContent); ok {
+		fmt.Printf("%s %s %q\n", e.Type(), e.MessageID, e.Delta)
+	}
+
+	_, err = core.DecodeEvent([]byte(`{"type":"STEP_STARTED","stepName":"plan","timestamp":1.5}`))
+	fmt.Println(err)
+	// Output:
+	// TEXT_MESSAGE_CONTENT m1 "Hel"
+	// timestamp: expected integer, got 1.5
+}
+
+func ExampleDowngrade() {
+	finished := &core.RunFinished{ThreadID: "t1", RunID: "r1", Outcome: &core.Outcome{Type: core.OutcomeCancelled}}
+	ev, keep := core.Downgrade(finished)
+	out, _ := ev.AppendJSON(nil)
+	fmt.Println(keep, core.DowngradeLossy(finished), string(out))
+
+	_, keep = core.Downgrade(&core.SubagentStarted{SubagentRunID: "s1", Name: "researcher"})
+	fmt.Println(keep)
+	// Output:
+	// true true {"type":"RUN_ERROR","message":"run cancelled","code":"CANCELLED"}
+	// false
+}

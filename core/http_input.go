@@ -1,0 +1,119 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// RequestError is a run request refused before its stream started. It is
+// answered with Status and the JSON body {"error": Message, "code": Code,
+// "field": Field} (field omitted when empty). Values are immutable.
+type RequestError struct {
+	Status int
+	Code   string
+	// Message says what is wrong, naming the field when there is one.
+	Message string
+	// Field is the JSON path of the offending input value, if any.
+	Field string
+}
+
+// The codes of RequestError.
+const (
+	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
+	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
+	CodeBodyTooLarge         = "BODY_TOO_LARGE"
+	CodeMalformedInput       = "MALFORMED_INPUT"
+	CodeInvalidInput         = "INVALID_INPUT"
+	CodeUnavailable          = "UNAVAILABLE"
+)
+
+// Error returns the message.
+func (e *RequestError) Error() string { return e.Message }
+
+// WriteHTTP answers the request with e. It must be called before anything
+// else is written to w.
+func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
+	body, _ := json.Marshal(struct {
+		Error string `json:"error"`
+		Code  string `json:"code"`
+		Field string `json:"field,omitempty"`
+	}{e.Message, e.Code, e.Field})
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	if e.Status == http.StatusMethodNotAllowed {
+		h.Set("Allow", http.MethodPost)
+	}
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(append(body, '\n'))
+}
+
+// ReadInput checks a run request and decodes its body, writing nothing: a
+// POST (405 otherwise) with Content-Type application/json (415), a body of
+// at most maxBytes (413), well-formed JSON (400) and a valid RunAgentInput
+// of protocol major version 1 or of no version (422). A refusal is
+// returned as a *RequestError. The whole body is read before the function
+// returns, so an HTTP/1 server can stream the response afterwards. opts
+// are passed to DecodeInput.
+func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...DecodeOption) (*RunAgentInput, error) {
+	if r.Method != http.MethodPost {
+		return nil, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
+			Message: "a run is started with POST"}
+	}
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		return nil, &RequestError{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMediaType,
+			Message: "the body must be application/json"}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
+	if err != nil {
+		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+			return nil, &RequestError{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
+				Message: "the body is larger than " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
+		}
+		return nil, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
+			Message: "reading the body: " + err.Error()}
+	}
+	in, err := DecodeInput(body, opts...)
+	if err != nil {
+		return nil, inputRequestError(err)
+	}
+	if major, _, _ := strings.Cut(in.ProtocolVersion, "."); in.ProtocolVersion != "" && major != "1" {
+		return nil, &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput,
+			Field: "protocolVersion", Message: "protocol version " + strconv.Quote(in.ProtocolVersion) +
+				" is not served; this server speaks " + ProtocolVersion}
+	}
+	return in, nil
+}
+
+// inputRequestError maps a decode or input validation error to a
+// RequestError: malformed JSON is a 400, anything else a 422.
+func inputRequestError(err error) *RequestError {
+	if ie := (*InputError)(nil); errors.As(err, &ie) {
+		if ie.Malformed {
+			return &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput, Field: ie.Field, Message: ie.Error()}
+		}
+		return &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput, Field: ie.Field, Message: ie.Error()}
+	}
+	return &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput, Message: err.Error()}
+}
+
+type inputKey struct{}
+
+// ContextWithInput returns a copy of ctx carrying in. Handler.Serve puts
+// the decoded input on the run's context this way, and streams an input
+// already found there instead of reading the body again.
+func ContextWithInput(ctx context.Context, in *RunAgentInput) context.Context {
+	return context.WithValue(ctx, inputKey{}, in)
+}
+
+// InputFrom returns the run input carried by ctx, if any.
+func InputFrom(ctx context.Context) (*RunAgentInput, bool) {
+	in, ok := ctx.Value(inputKey{}).(*RunAgentInput)
+	return in, ok && in != nil
+}

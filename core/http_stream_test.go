@@ -1,0 +1,546 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"iter"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// swRecorder is a ResponseWriter that keeps each Write separately and counts
+// flushes and deadline changes. It is safe for concurrent use so tests can
+// inspect it while the handler runs.
+type swRecorder struct {
+	mu        sync.Mutex
+	header    http.Header
+	status    int
+	writes    [][]byte
+	flushes   int
+	deadlines []time.Time
+	// writesAtFlush[i] is len(writes) when flush i happened.
+	writesAtFlush []int
+	failWrites    bool
+}
+
+func newSWRecorder() *swRecorder { return &swRecorder{header: http.Header{}} }
+
+func (r *swRecorder) Header() http.Header { return r.header }
+
+func (r *swRecorder) WriteHeader(status int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.status == 0 {
+		r.status = status
+	}
+}
+
+func (r *swRecorder) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	if r.failWrites {
+		return 0, errors.New("broken pipe")
+	}
+	r.writes = append(r.writes, bytes.Clone(p))
+	return len(p), nil
+}
+
+func (r *swRecorder) FlushError() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.flushes++
+	r.writesAtFlush = append(r.writesAtFlush, len(r.writes))
+	return nil
+}
+
+func (r *swRecorder) SetWriteDeadline(t time.Time) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.deadlines = append(r.deadlines, t)
+	return nil
+}
+
+func (r *swRecorder) body() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return string(bytes.Join(r.writes, nil))
+}
+
+func (r *swRecorder) counts() (writes, flushes int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.writes), r.flushes
+}
+
+// swPlainWriter is a ResponseWriter with neither flush nor deadlines.
+type swPlainWriter struct {
+	header http.Header
+	buf    bytes.Buffer
+}
+
+func (p *swPlainWriter) Header() http.Header         { return p.header }
+func (p *swPlainWriter) Write(b []byte) (int, error) { return p.buf.Write(b) }
+func (p *swPlainWriter) WriteHeader(int)             {}
+
+// newTestStreamWriter returns a streamWriter over w with default settings and a
+// cancel function recording its cause.
+func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format Format) (*streamWriter, *swCancel) {
+	cr := &swCancel{}
+	return &streamWriter{
+		w:       w,
+		rc:      http.NewResponseController(w),
+		format:  format,
+		cfg:     cfg,
+		warned:  new(warnings),
+		cancel:  cr.cancel,
+		in:      NewInput("t", "r"),
+		logCtx:  context.Background(),
+		outcome: "disconnected",
+	}, cr
+}
+
+type swCancel struct {
+	mu    sync.Mutex
+	cause error
+}
+
+func (c *swCancel) cancel(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cause == nil {
+		c.cause = err
+	}
+}
+
+func (c *swCancel) get() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cause
+}
+
+func swConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
+	t.Helper()
+	cfg, err := newHandlerConfig(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cfg
+}
+
+func swStarted() Event {
+	return &RunStarted{ThreadID: "t", RunID: "r", ProtocolVersion: ProtocolVersion}
+}
+func swDelta(s string) Event {
+	return &TextMessageContent{MessageID: "m1", Delta: s}
+}
+func swFinished() Event { return &RunFinished{ThreadID: "t", RunID: "r"} }
+
+func TestStreamWriterBurstIsOneFlush(t *testing.T) {
+	rec := newSWRecorder()
+	sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+	items := make(chan item, 8)
+	evs := []Event{swStarted(), &TextMessageStart{MessageID: "m1", Role: RoleAssistant}, swDelta("a"), swDelta("b"), &TextMessageEnd{MessageID: "m1"}, swFinished()}
+	for _, ev := range evs {
+		items <- item{ev: ev}
+	}
+	close(items)
+	sw.loop(context.Background(), items)
+
+	writes, flushes := rec.counts()
+	if writes != len(evs) {
+		t.Errorf("writes = %d, want one per event (%d)", writes, len(evs))
+	}
+	if flushes != 1 {
+		t.Errorf("flushes = %d, want 1 for a burst already queued", flushes)
+	}
+	for i, w := range rec.writes {
+		if !bytes.HasPrefix(w, []byte("data: ")) || !bytes.HasSuffix(w, []byte("\n\n")) || bytes.Count(w, []byte("\n\n")) != 1 {
+			t.Errorf("write %d = %q, want exactly one SSE frame", i, w)
+		}
+	}
+	if sw.events != len(evs) || sw.outcome != "success" {
+		t.Errorf("events, outcome = %d, %q; want %d, success", sw.events, sw.outcome, len(evs))
+	}
+}
+
+func TestStreamWriterTrickleFlushesEachEvent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+		items := make(chan item) // unbuffered: nothing is ever queued
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			sw.loop(context.Background(), items)
+		}()
+		for i, ev := range []Event{swStarted(), swDelta("a"), swDelta("b")} {
+			items <- item{ev: ev}
+			synctest.Wait()
+			if w, f := rec.counts(); w != i+1 || f != i+1 {
+				t.Fatalf("after event %d: writes, flushes = %d, %d; want %d, %d", i, w, f, i+1, i+1)
+			}
+		}
+		close(items)
+		<-done
+	})
+}
+
+func TestStreamWriterCoalescesWhatIsQueued(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+		items := make(chan item, 8)
+		done := make(chan struct{})
+		items <- item{ev: swStarted()}
+		go func() {
+			defer close(done)
+			sw.loop(context.Background(), items)
+		}()
+		synctest.Wait()
+		for _, s := range []string{"a", "b", "c"} {
+			items <- item{ev: swDelta(s)}
+		}
+		synctest.Wait()
+		if w, f := rec.counts(); w != 4 || f != 2 {
+			t.Fatalf("writes, flushes = %d, %d; want 4, 2 (three queued deltas share one flush)", w, f)
+		}
+		close(items)
+		<-done
+	})
+}
+
+func TestStreamWriterHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		format Format
+		want   string
+	}{{FormatSSE, "text/event-stream"}, {FormatProto, FormatProto.ContentType()}} {
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t), tc.format)
+		items := make(chan item, 1)
+		items <- item{ev: swStarted()}
+		close(items)
+		sw.loop(context.Background(), items)
+		h := rec.Header()
+		if got := h.Get("Content-Type"); got != tc.want {
+			t.Errorf("Content-Type = %q, want %q", got, tc.want)
+		}
+		if got := h.Get("Cache-Control"); got != "no-cache" {
+			t.Errorf("Cache-Control = %q, want no-cache", got)
+		}
+		if got := h.Get("X-Accel-Buffering"); got != "no" {
+			t.Errorf("X-Accel-Buffering = %q, want no", got)
+		}
+		if h.Get("Connection") != "" {
+			t.Error("Connection header set; it is wrong on HTTP/2 and useless on HTTP/1.1")
+		}
+	}
+}
+
+func TestStreamWriterHeartbeat(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t, WithHeartbeat(15*time.Second)), FormatSSE)
+		items := make(chan item)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			sw.loop(context.Background(), items)
+		}()
+		items <- item{ev: swStarted()}
+		time.Sleep(15*time.Second - time.Millisecond)
+		synctest.Wait()
+		if strings.Contains(rec.body(), ": ping") {
+			t.Fatal("heartbeat before the stream was idle for 15 s")
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		if got := strings.Count(rec.body(), SSEHeartbeat); got != 1 {
+			t.Fatalf("%d heartbeats after 15 s idle, want 1; body %q", got, rec.body())
+		}
+		// An event resets the idle clock.
+		time.Sleep(10 * time.Second)
+		items <- item{ev: swDelta("x")}
+		time.Sleep(14 * time.Second)
+		synctest.Wait()
+		if got := strings.Count(rec.body(), SSEHeartbeat); got != 1 {
+			t.Fatalf("%d heartbeats 14 s after an event, want still 1", got)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if got := strings.Count(rec.body(), SSEHeartbeat); got != 2 {
+			t.Fatalf("%d heartbeats 15 s after an event, want 2", got)
+		}
+		_, flushes := rec.counts()
+		if flushes != 4 {
+			t.Errorf("flushes = %d, want 4 (two events, two heartbeats)", flushes)
+		}
+		close(items)
+		<-done
+	})
+}
+
+func TestStreamWriterNoHeartbeatOnProtobuf(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t), FormatProto)
+		items := make(chan item)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			sw.loop(context.Background(), items)
+		}()
+		items <- item{ev: swStarted()}
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if w, _ := rec.counts(); w != 1 {
+			t.Errorf("writes = %d after a minute idle on protobuf, want 1 (no heartbeat)", w)
+		}
+		// The deadline is still kept ahead while idle (HTTP/2 would
+		// otherwise reset the stream).
+		rec.mu.Lock()
+		last := rec.deadlines[len(rec.deadlines)-1]
+		rec.mu.Unlock()
+		if !last.After(time.Now()) {
+			t.Errorf("write deadline %v not ahead of now %v on an idle stream", last, time.Now())
+		}
+		close(items)
+		<-done
+	})
+}
+
+func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		rec := newSWRecorder()
+		sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(5*time.Second), WithHeartbeat(0)), FormatSSE)
+		items := make(chan item)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			sw.loop(context.Background(), items)
+		}()
+		for range 3 {
+			items <- item{ev: swDelta("x")}
+			synctest.Wait()
+			rec.mu.Lock()
+			got := rec.deadlines[len(rec.deadlines)-1]
+			rec.mu.Unlock()
+			if want := time.Now().Add(5 * time.Second); !got.Equal(want) {
+				t.Fatalf("deadline before write = %v, want now+5s = %v", got, want)
+			}
+			time.Sleep(time.Hour) // far past any single deadline
+		}
+		close(items)
+		<-done
+	})
+}
+
+func TestStreamWriterZeroWriteTimeoutClearsDeadlineOnce(t *testing.T) {
+	rec := newSWRecorder()
+	sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(0)), FormatSSE)
+	items := make(chan item, 3)
+	items <- item{ev: swStarted()}
+	items <- item{ev: swDelta("a")}
+	items <- item{ev: swFinished()}
+	close(items)
+	sw.loop(context.Background(), items)
+	if len(rec.deadlines) != 1 || !rec.deadlines[0].IsZero() {
+		t.Errorf("deadlines = %v, want one zero (cleared)", rec.deadlines)
+	}
+}
+
+func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
+	var logs bytes.Buffer
+	cfg := swConfig(t, WithHandlerLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	warned := new(warnings)
+	for range 2 {
+		w := &swPlainWriter{header: http.Header{}}
+		sw, _ := newTestStreamWriter(w, cfg, FormatSSE)
+		sw.warned = warned
+		items := make(chan item, 2)
+		items <- item{ev: swStarted()}
+		items <- item{ev: swFinished()}
+		close(items)
+		sw.loop(context.Background(), items)
+		if !strings.Contains(w.buf.String(), "RUN_FINISHED") {
+			t.Fatalf("stream not written through a plain writer: %q", w.buf.String())
+		}
+	}
+	if n := strings.Count(logs.String(), "level=WARN"); n != 2 {
+		t.Errorf("%d warnings over two runs, want 2 (flush, deadline), once each:\n%s", n, logs.String())
+	}
+}
+
+func TestStreamWriterWriteFailureCancelsRun(t *testing.T) {
+	rec := newSWRecorder()
+	rec.failWrites = true
+	sw, cr := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+	items := make(chan item, 2)
+	items <- item{ev: swStarted()}
+	items <- item{ev: swDelta("a")}
+	sw.loop(context.Background(), items) // returns without items being closed
+	if !IsDisconnected(cr.get()) {
+		t.Errorf("cancel cause = %v, want DISCONNECTED", cr.get())
+	}
+	if sw.outcome != "disconnected" || sw.code != string(CodeDisconnected) {
+		t.Errorf("outcome, code = %q, %q", sw.outcome, sw.code)
+	}
+}
+
+func TestStreamWriterRequestDoneCancelsRun(t *testing.T) {
+	rec := newSWRecorder()
+	sw, cr := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	sw.loop(ctx, make(chan item))
+	if !IsDisconnected(cr.get()) {
+		t.Errorf("cancel cause = %v, want DISCONNECTED", cr.get())
+	}
+}
+
+func TestStreamWriterRefusedBeforeStart(t *testing.T) {
+	rec := newSWRecorder()
+	sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+	items := make(chan item, 1)
+	items <- item{err: &InputError{Field: "runId", Reason: "required"}}
+	sw.loop(context.Background(), items)
+	if sw.refused == nil || sw.refused.Status != http.StatusUnprocessableEntity || sw.refused.Field != "runId" {
+		t.Fatalf("refused = %+v, want a 422 on runId", sw.refused)
+	}
+	if w, _ := rec.counts(); w != 0 {
+		t.Errorf("%d writes before a refusal, want 0", w)
+	}
+}
+
+// swFakeRun is a runHandle whose events the test sends, and which ends with
+// RUN_ERROR carrying the cancel cause's code when cancelled, as the runner
+// does.
+type swFakeRun struct {
+	events    chan Event
+	cancelled chan struct{}
+	once      sync.Once
+	cause     error
+	exited    chan struct{}
+}
+
+func newSWFakeRun() *swFakeRun {
+	return &swFakeRun{events: make(chan Event), cancelled: make(chan struct{}), exited: make(chan struct{})}
+}
+
+func (f *swFakeRun) Cancel(cause error) {
+	f.once.Do(func() {
+		f.cause = cause
+		close(f.cancelled)
+	})
+}
+
+func (f *swFakeRun) Events(context.Context) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		defer close(f.exited)
+		for {
+			select {
+			case ev, ok := <-f.events:
+				if !ok {
+					return
+				}
+				if !yield(ev, nil) {
+					f.Cancel(errClientGone)
+					return
+				}
+			case <-f.cancelled:
+				yield(&RunError{Message: f.cause.Error(), Code: string(CodeOf(f.cause))}, nil)
+				return
+			}
+		}
+	}
+}
+
+func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var logs bytes.Buffer
+		tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
+		rec := newSWRecorder()
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/", nil)
+		run := newSWFakeRun()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			tr.stream(ctx, rec, req, NewInput("t", "r"), run)
+		}()
+		run.events <- swStarted()
+		synctest.Wait()
+		cancel() // the client goes away
+		<-done
+		select {
+		case <-run.exited:
+		default:
+			t.Fatal("stream returned before the run's sequence ended")
+		}
+		if !IsDisconnected(run.cause) {
+			t.Errorf("run cancelled with %v, want DISCONNECTED", run.cause)
+		}
+		if !strings.Contains(logs.String(), `"outcome":"disconnected"`) {
+			t.Errorf("log line %s, want outcome disconnected", logs.String())
+		}
+	})
+}
+
+func TestTransportLogLine(t *testing.T) {
+	var logs bytes.Buffer
+	tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
+	rec := newSWRecorder()
+	req, _ := http.NewRequest(http.MethodPost, "/", nil)
+	run := newSWFakeRun()
+	in := NewInput("thread-9", "run-7")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tr.stream(context.Background(), rec, req, in, run)
+	}()
+	run.events <- &RunStarted{ThreadID: "thread-9", RunID: "run-7"}
+	run.events <- &RunError{Message: "boom", Code: string(CodeAgent)}
+	close(run.events)
+	<-done
+	line := logs.String()
+	for _, want := range []string{`"msg":"agui run"`, `"thread_id":"thread-9"`, `"run_id":"run-7"`, `"outcome":"error"`, `"code":"AGENT_ERROR"`, `"events":2`, `"duration":`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log line %s lacks %s", line, want)
+		}
+	}
+	if n := strings.Count(line, "\n"); n != 1 {
+		t.Errorf("%d log lines, want 1", n)
+	}
+}
+
+func TestStreamWriterUnencodableEvents(t *testing.T) {
+	rec := newSWRecorder()
+	sw, cr := newTestStreamWriter(rec, swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler))), FormatSSE)
+	items := make(chan item, 4)
+	items <- item{ev: swStarted()}
+	items <- item{ev: &Custom{Name: "bad", Value: make(chan int)}}
+	items <- item{ev: &RunFinished{ThreadID: "t", RunID: "r", Result: func() {}}}
+	close(items)
+	sw.loop(context.Background(), items)
+	if CodeOf(cr.get()) != CodeSerialization {
+		t.Errorf("run cancelled with %v, want SERIALIZATION", cr.get())
+	}
+	body := rec.body()
+	if strings.Contains(body, `"CUSTOM"`) {
+		t.Errorf("an unencodable event was written: %q", body)
+	}
+	if !strings.HasSuffix(body, `{"type":"RUN_ERROR","message":"the run's last event could not be encoded","code":"SERIALIZATION"}`+"\n\n") {
+		t.Errorf("stream does not end with a SERIALIZATION RUN_ERROR: %q", body)
+	}
+	if sw.outcome != "error" || sw.code != string(CodeSerialization) {
+		t.Errorf("outcome, code = %q, %q", sw.outcome, sw.code)
+	}
+}

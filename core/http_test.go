@@ -1,0 +1,521 @@
+package core_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/agui-go/agui/core"
+)
+
+// runBody is a 1.0 run request for thread t and run r.
+func runBody(extra string) string {
+	return `{"threadId":"t","runId":"r","protocolVersion":"1.0","messages":[{"id":"u1","role":"user","content":"hello there"}]` + extra + `}`
+}
+
+// legacyBody is the same request from a client older than 1.0.
+func legacyBody() string {
+	return `{"threadId":"t","runId":"r","messages":[],"tools":[],"context":[]}`
+}
+
+func post(ctx context.Context, t *testing.T, url, body string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// sseReader decodes an SSE body event by event, skipping comments.
+type sseReader struct {
+	sc    *bufio.Scanner
+	pings int
+}
+
+func newSSEReader(r io.Reader) *sseReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), core.MaxEventSize+64)
+	return &sseReader{sc: sc}
+}
+
+// next returns the next event, or nil at the end of the body.
+func (s *sseReader) next(t *testing.T) core.Event {
+	t.Helper()
+	for s.sc.Scan() {
+		line := s.sc.Text()
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, ":"):
+			s.pings++
+		case strings.HasPrefix(line, "data: "):
+			ev, err := core.DecodeEvent([]byte(line[len("data: "):]))
+			if err != nil {
+				t.Fatalf("undecodable frame %q: %v", line, err)
+			}
+			return ev
+		default:
+			t.Fatalf("unexpected SSE line %q", line)
+		}
+	}
+	return nil
+}
+
+// readAll reads and verifies the whole stream.
+func readAll(t *testing.T, body io.Reader) []core.Event {
+	t.Helper()
+	r := newSSEReader(body)
+	v := core.NewVerifier()
+	var evs []core.Event
+	for ev := r.next(t); ev != nil; ev = r.next(t) {
+		if err := v.Observe(ev); err != nil {
+			t.Fatalf("stream rejected by the verifier at %s: %v", ev.Type(), err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+func typesOf(evs []core.Event) []core.EventType {
+	out := make([]core.EventType, len(evs))
+	for i, ev := range evs {
+		out[i] = ev.Type()
+	}
+	return out
+}
+
+func newServer(t *testing.T, h http.Handler) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(func() {
+		srv.Close()
+		http.DefaultClient.CloseIdleConnections()
+	})
+	return srv
+}
+
+func mustHandler[S any](t *testing.T, a core.Agent[S], opts ...core.HandlerOption) *core.Handler[S] {
+	t.Helper()
+	h, err := core.NewHandler(a, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func sayAgent(text string) core.Agent[core.NoState] {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		return core.Success(), rc.Say(text)
+	})
+}
+
+func TestHandlerStreams(t *testing.T) {
+	t.Parallel()
+	var sawInput atomic.Bool
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		in, ok := core.InputFrom(ctx)
+		sawInput.Store(ok && in.RunID == "r")
+		return core.Success(), rc.Say("hi")
+	})
+	srv := newServer(t, mustHandler(t, a))
+	resp := post(context.Background(), t, srv.URL, runBody(""))
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status = %d", resp.StatusCode)
+	}
+	for k, want := range map[string]string{
+		"Content-Type":      "text/event-stream",
+		"Cache-Control":     "no-cache",
+		"X-Accel-Buffering": "no",
+	} {
+		if got := resp.Header.Get(k); got != want {
+			t.Errorf("%s = %q, want %q", k, got, want)
+		}
+	}
+	evs := readAll(t, resp.Body)
+	want := []core.EventType{core.TypeRunStarted, core.TypeTextMessageStart, core.TypeTextMessageContent, core.TypeTextMessageEnd, core.TypeRunFinished}
+	if got := typesOf(evs); !equalTypes(got, want) {
+		t.Errorf("types = %v, want %v", got, want)
+	}
+	if rs := evs[0].(*core.RunStarted); rs.ThreadID != "t" || rs.RunID != "r" || rs.ProtocolVersion != "1.0" {
+		t.Errorf("RUN_STARTED = %+v", rs)
+	}
+	if !sawInput.Load() {
+		t.Error("the agent's context does not carry the decoded input")
+	}
+}
+
+func equalTypes(a, b []core.EventType) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestHandlerNegotiatesProtobuf(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t, mustHandler(t, sayAgent("hi")))
+	for _, tc := range []struct {
+		name, body, accept, want string
+	}{
+		{"1.0 client asking for protobuf", runBody(""), core.FormatProto.ContentType(), core.FormatProto.ContentType()},
+		{"1.0 client asking for SSE", runBody(""), "text/event-stream", "text/event-stream"},
+		// A 0.0.x decoder reads a cancelled outcome as success: never
+		// protobuf for a client without protocolVersion.
+		{"pre-1.0 client asking for protobuf", legacyBody(), core.FormatProto.ContentType(), "text/event-stream"},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", tc.accept)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := resp.Header.Get("Content-Type")
+		var evs []core.Event
+		if got == core.ProtoContentType {
+			evs = readProto(t, resp.Body)
+		} else {
+			evs = readAll(t, resp.Body)
+		}
+		resp.Body.Close()
+		if got != tc.want {
+			t.Errorf("%s: Content-Type = %q, want %q", tc.name, got, tc.want)
+		}
+		if len(evs) != 5 || evs[4].Type() != core.TypeRunFinished {
+			t.Errorf("%s: stream %v", tc.name, typesOf(evs))
+		}
+	}
+}
+
+// readProto decodes a stream of length-prefixed protobuf frames
+// (DecodeProto takes a frame with its prefix).
+func readProto(t *testing.T, body io.Reader) []core.Event {
+	t.Helper()
+	var evs []core.Event
+	var size [4]byte
+	for {
+		if _, err := io.ReadFull(body, size[:]); err == io.EOF {
+			return evs
+		} else if err != nil {
+			t.Fatalf("frame length: %v", err)
+		}
+		frame := make([]byte, 4+binary.BigEndian.Uint32(size[:]))
+		copy(frame, size[:])
+		if _, err := io.ReadFull(body, frame[4:]); err != nil {
+			t.Fatalf("frame: %v", err)
+		}
+		ev, err := core.DecodeProto(frame)
+		if err != nil {
+			t.Fatalf("DecodeProto: %v", err)
+		}
+		evs = append(evs, ev)
+	}
+}
+
+// TestHandlerOutlivesWriteTimeout runs a stream five times longer than the
+// server's WriteTimeout; the per-write deadline keeps it alive.
+func TestHandlerOutlivesWriteTimeout(t *testing.T) {
+	t.Parallel()
+	const writeTimeout = 100 * time.Millisecond
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		m, err := rc.Message()
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		tick := time.NewTicker(writeTimeout / 10)
+		defer tick.Stop()
+		end := time.Now().Add(5 * writeTimeout)
+		for now := range tick.C {
+			if now.After(end) {
+				break
+			}
+			if err := m.Delta("."); err != nil {
+				return core.Outcome{}, err
+			}
+		}
+		return core.Success(), m.End()
+	})
+	srv := httptest.NewUnstartedServer(mustHandler(t, a, core.WithWriteTimeout(time.Second)))
+	srv.Config.WriteTimeout = writeTimeout
+	srv.Start()
+	t.Cleanup(func() {
+		srv.Close()
+		http.DefaultClient.CloseIdleConnections()
+	})
+	resp := post(context.Background(), t, srv.URL, runBody(""))
+	defer resp.Body.Close()
+	start := time.Now()
+	evs := readAll(t, resp.Body)
+	if len(evs) == 0 || evs[len(evs)-1].Type() != core.TypeRunFinished {
+		t.Fatalf("stream cut after %v: %v", time.Since(start), typesOf(evs))
+	}
+}
+
+// TestHandlerConcurrentDisconnects aborts 100 concurrent runs at random
+// points; every agent that started must see its context cancelled, and
+// every handler must return.
+func TestHandlerConcurrentDisconnects(t *testing.T) {
+	t.Parallel()
+	var started, cancelled atomic.Int64
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		started.Add(1)
+		m, err := rc.Message()
+		// A delta per tick: fast enough that clients abort mid-stream,
+		// slow enough that 100 agents do not saturate the machine.
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for err == nil {
+			select {
+			case <-tick.C:
+				err = m.Delta("x")
+			case <-ctx.Done():
+				err = ctx.Err()
+			}
+		}
+		<-ctx.Done() // the emit failed because the run was cancelled
+		if core.IsDisconnected(context.Cause(ctx)) {
+			cancelled.Add(1)
+		}
+		return core.Outcome{}, err
+	})
+	srv := newServer(t, mustHandler(t, a))
+	rng := rand.New(rand.NewPCG(4, 100))
+	var wg sync.WaitGroup
+	for i := range 100 {
+		after := rng.IntN(50) // events to read before aborting; 0 aborts at once
+		closeBody := rng.IntN(2) == 0
+		wg.Go(func() {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL, strings.NewReader(runBody("")))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Errorf("run %d: %v", i, err)
+				return
+			}
+			r := newSSEReader(resp.Body)
+			for range after {
+				if r.next(t) == nil {
+					t.Errorf("run %d: stream ended before the client aborted", i)
+					break
+				}
+			}
+			if closeBody {
+				resp.Body.Close()
+			} else {
+				cancel()
+				resp.Body.Close()
+			}
+		})
+	}
+	wg.Wait()
+	srv.Close() // waits for every handler to return
+	if started.Load() == 0 || cancelled.Load() != started.Load() {
+		t.Errorf("%d agents started, %d saw a DISCONNECTED cancellation", started.Load(), cancelled.Load())
+	}
+}
+
+func TestHandlerGateShutdown(t *testing.T) {
+	t.Parallel()
+	var gate core.Gate
+	running := make(chan struct{}, 3)
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		if err := rc.Say("working"); err != nil {
+			return core.Outcome{}, err
+		}
+		running <- struct{}{}
+		<-ctx.Done()
+		return core.Outcome{}, context.Cause(ctx)
+	})
+	srv := newServer(t, mustHandler(t, a, core.WithGate(&gate)))
+	type result struct {
+		evs []core.Event
+		err error
+	}
+	results := make(chan result, 3)
+	for range 3 {
+		go func() {
+			resp := post(context.Background(), t, srv.URL, runBody(""))
+			defer resp.Body.Close()
+			results <- result{evs: readAll(t, resp.Body)}
+		}()
+	}
+	for range 3 {
+		<-running
+	}
+	if n := gate.Active(); n != 3 {
+		t.Fatalf("gate.Active() = %d, want 3", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := gate.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown = %v", err)
+	}
+	for range 3 {
+		r := <-results
+		last, ok := r.evs[len(r.evs)-1].(*core.RunError)
+		if !ok || last.Code != string(core.CodeCancelled) {
+			t.Errorf("in-flight run ended with %v, want RUN_ERROR CANCELLED", typesOf(r.evs))
+		}
+	}
+	resp := post(context.Background(), t, srv.URL, runBody(""))
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !bytes.Contains(body, []byte(`"code":"UNAVAILABLE"`)) {
+		t.Errorf("after shutdown: %d %s, want 503 UNAVAILABLE", resp.StatusCode, body)
+	}
+}
+
+func TestHandlerDowngradesForOlderClients(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		sub, err := rc.Subagent("helper")
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		if err := sub.Say("from the helper"); err != nil {
+			return core.Outcome{}, err
+		}
+		if err := sub.Finish(nil); err != nil {
+			return core.Outcome{}, err
+		}
+		return core.Cancelled(), nil
+	})
+	srv := newServer(t, mustHandler(t, a, core.WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil)))))
+
+	resp := post(context.Background(), t, srv.URL, legacyBody())
+	evs := readAll(t, resp.Body)
+	resp.Body.Close()
+	for _, ev := range evs {
+		switch ev.Type() {
+		case core.TypeSubagentStarted, core.TypeSubagentFinished, core.TypeSubagentError:
+			t.Errorf("a pre-1.0 client got %s", ev.Type())
+		}
+	}
+	if last, ok := evs[len(evs)-1].(*core.RunError); !ok || last.Code != string(core.CodeCancelled) {
+		t.Errorf("cancelled outcome for a pre-1.0 client ended with %v, want RUN_ERROR CANCELLED", evs[len(evs)-1])
+	}
+	if n := strings.Count(logs.String(), "lossy downgrade"); n != 1 {
+		t.Errorf("%d lossy-downgrade warnings, want 1:\n%s", n, logs.String())
+	}
+
+	// A 1.0 client gets the stream as emitted.
+	resp = post(context.Background(), t, srv.URL, runBody(""))
+	evs = readAll(t, resp.Body)
+	resp.Body.Close()
+	if evs[1].Type() != core.TypeSubagentStarted {
+		t.Errorf("a 1.0 client got %v, want SUBAGENT_STARTED second", typesOf(evs))
+	}
+}
+
+func TestHandlerPanickingAgent(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int64
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		if calls.Add(1) == 1 {
+			panic("agent bug")
+		}
+		return core.Success(), rc.Say("fine")
+	})
+	srv := newServer(t, mustHandler(t, a, core.WithHandlerLogger(slog.New(slog.DiscardHandler))))
+	resp := post(context.Background(), t, srv.URL, runBody(""))
+	evs := readAll(t, resp.Body)
+	resp.Body.Close()
+	if last, ok := evs[len(evs)-1].(*core.RunError); !ok || last.Code != string(core.CodePanic) {
+		t.Fatalf("panicking agent: %v, want RUN_ERROR AGENT_PANIC", typesOf(evs))
+	}
+	resp = post(context.Background(), t, srv.URL, runBody(""))
+	evs = readAll(t, resp.Body)
+	resp.Body.Close()
+	if evs[len(evs)-1].Type() != core.TypeRunFinished {
+		t.Errorf("the next run: %v, want RUN_FINISHED", typesOf(evs))
+	}
+}
+
+func TestHandlerLogsEachRun(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	srv := newServer(t, mustHandler(t, sayAgent("hi"), core.WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil)))))
+	resp := post(context.Background(), t, srv.URL, runBody(""))
+	readAll(t, resp.Body)
+	resp.Body.Close()
+	srv.Close() // the log line is written before the handler returns
+	var line struct {
+		Msg      string `json:"msg"`
+		ThreadID string `json:"thread_id"`
+		RunID    string `json:"run_id"`
+		Outcome  string `json:"outcome"`
+		Events   int    `json:"events"`
+		Duration int64  `json:"duration"`
+	}
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("%d log lines, want 1: %s", len(lines), logs.String())
+	}
+	if err := json.Unmarshal([]byte(lines[0]), &line); err != nil {
+		t.Fatal(err)
+	}
+	if line.Msg != "agui run" || line.ThreadID != "t" || line.RunID != "r" || line.Outcome != "success" || line.Events != 5 || line.Duration <= 0 {
+		t.Errorf("log line = %+v", line)
+	}
+}
+
+func TestHandlerStateMismatchIs422(t *testing.T) {
+	t.Parallel()
+	type counter struct{ N int }
+	a := core.AgentFunc[counter](func(context.Context, *core.RunContext[counter]) (core.Outcome, error) {
+		t.Error("the agent ran on a state it cannot decode")
+		return core.Success(), nil
+	})
+	srv := newServer(t, mustHandler(t, a))
+	resp := post(context.Background(), t, srv.URL, runBody(`,"state":[1,2]`))
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnprocessableEntity || resp.Header.Get("Content-Type") != "application/json" {
+		t.Errorf("got %d %s, want a 422 JSON error", resp.StatusCode, body)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the concurrent writes of a logger.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+
+	"github.com/agui-go/agui/core"
+)
+
+// approvalID names the one interrupt the approver waits on.
+const approvalID = "delete-everything"
+
+// approverAgent is seed 003's human in the loop: the first run pauses on
+// an interrupt; the next run, whose input resumes it, acts on the answer.
+func approverAgent() core.Agent[core.NoState] {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		answer, ok := rc.ResumeFor(approvalID)
+		if !ok {
+			in := core.NewInterrupt(approvalID, "tool_approval")
+			in.Message = "Delete everything?"
+			return core.Interrupted(in), nil
+		}
+		reply := "Cancelled."
+		if answer.Status == core.ResumeResolved {
+			reply = "Done."
+		}
+		if err := rc.Say(reply); err != nil {
+			return core.Outcome{}, err
+		}
+		return core.Success(), nil
+	})
+}

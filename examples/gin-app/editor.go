@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+
+	"github.com/agui-go/agui/core"
+)
+
+// Draft is the state the editor's client mirrors and the agent updates.
+type Draft struct {
+	Revision int    `json:"revision"`
+	Title    string `json:"title"`
+}
+
+// editorAgent is seed 003's draft editor: inside a step it reasons, streams
+// a message and publishes the updated draft.
+func editorAgent() core.Agent[Draft] {
+	return core.AgentFunc[Draft](func(ctx context.Context, rc *core.RunContext[Draft]) (core.Outcome, error) {
+		step, err := rc.Step("draft")
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		defer step.End()
+		if err := rc.Think("The user wants a title."); err != nil {
+			return core.Outcome{}, err
+		}
+		m, err := rc.Message()
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		for _, d := range []string{"Naming it ", `"Q3 plan".`} {
+			if err := m.Delta(d); err != nil {
+				return core.Outcome{}, err
+			}
+		}
+		if err := m.End(); err != nil {
+			return core.Outcome{}, err
+		}
+		if err := rc.UpdateState(func(d *Draft) {
+			d.Revision++
+			d.Title = "Q3 plan"
+		}); err != nil {
+			return core.Outcome{}, err
+		}
+		if err := step.End(); err != nil {
+			return core.Outcome{}, err
+		}
+		return core.Success(), nil
+	})
+}

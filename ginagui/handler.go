@@ -1,0 +1,50 @@
+package ginagui
+
+import (
+	"errors"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/core"
+)
+
+// Handler returns a Gin handler serving agent a on a POST route: it
+// validates the request, streams the run and aborts the rest of the chain
+// once the stream is over. Transformers registered with Transform on the
+// route's groups wrap the run's stream (see Transform for the order).
+//
+// Handler cannot return an error, so an invalid option is logged once
+// here and every request is then answered 500; Register reports the same
+// error at startup instead.
+func Handler[S any](a core.Agent[S], opts ...Option) gin.HandlerFunc {
+	h, err := core.NewHandler(a, newConfig(opts).handler...)
+	if err != nil {
+		return misconfigured(err)
+	}
+	return serve(h)
+}
+
+// serve adapts a core.Handler to Gin. The decoded input goes on
+// c.Request's context before the run starts, so the agent and the app's
+// middleware (after c.Next returns) find it with InputFrom.
+func serve[S any](h *core.Handler[S]) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer c.Abort() // nothing after us may write into the stream
+		if _, ok := core.InputFrom(c.Request.Context()); !ok {
+			in, err := h.ReadInput(c.Writer, c.Request)
+			if err != nil {
+				var re *core.RequestError
+				if errors.As(err, &re) {
+					re.WriteHTTP(c.Writer)
+				}
+				return
+			}
+			c.Request = c.Request.WithContext(core.ContextWithInput(c.Request.Context(), in))
+		}
+		var opts []core.Option
+		if ts := transformers(c); len(ts) > 0 {
+			opts = append(opts, core.WithTransformers(ts...))
+		}
+		h.Serve(c.Writer, c.Request, opts...)
+	}
+}

@@ -1,0 +1,76 @@
+package ginagui
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/core"
+)
+
+// Input returns middleware that checks and decodes the run request ahead
+// of the rest of the chain, so that the app's own middleware can read the
+// input with InputFrom before the run starts (to authorize the thread, say).
+// A refused request gets its 4xx JSON answer and the chain is aborted. The
+// agent route then runs the decoded input without reading the body again.
+// Pass it the route's options so the body limit and strictness agree.
+//
+// Without Input, the route's handler decodes the input itself, and app
+// middleware sees it only after c.Next returns.
+func Input(opts ...Option) gin.HandlerFunc {
+	h, err := core.NewHandler[core.NoState](inputOnly{}, newConfig(opts).handler...)
+	if err != nil {
+		return misconfigured(err)
+	}
+	return func(c *gin.Context) {
+		if _, ok := InputFrom(c); ok {
+			c.Next()
+			return
+		}
+		in, err := h.ReadInput(c.Writer, c.Request)
+		if err != nil {
+			var re *core.RequestError
+			if errors.As(err, &re) {
+				re.WriteHTTP(c.Writer)
+			}
+			c.Abort()
+			return
+		}
+		c.Request = c.Request.WithContext(core.ContextWithInput(c.Request.Context(), in))
+		c.Next()
+	}
+}
+
+// inputOnly is the agent of the handler Input borrows its request checks
+// from; that handler never serves a run.
+type inputOnly struct{}
+
+func (inputOnly) Run(context.Context, *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return core.Outcome{}, errors.New("ginagui: Input is middleware, not an agent")
+}
+
+// InputFrom returns the run input of c's request once Input or the agent
+// route's handler has decoded it. Code holding only a context.Context (an
+// agent, a transformer) uses core.InputFrom; gin's own Context.Value does
+// not reach the request's context unless the engine sets
+// ContextWithFallback.
+func InputFrom(c *gin.Context) (*core.RunAgentInput, bool) {
+	if c.Request == nil {
+		return nil, false
+	}
+	return core.InputFrom(c.Request.Context())
+}
+
+// misconfigured logs err once and returns a handler answering every
+// request 500: what a HandlerFunc constructor, which cannot return its
+// configuration error, serves instead.
+func misconfigured(err error) gin.HandlerFunc {
+	slog.Default().Error("ginagui: agent route misconfigured", slog.Any("error", err))
+	return func(c *gin.Context) {
+		c.AbortWithStatusJSON(http.StatusInternalServerError,
+			gin.H{"error": "the agent route is misconfigured: " + err.Error(), "code": "MISCONFIGURED"})
+	}
+}

@@ -1,0 +1,22 @@
+package ginagui
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/agui-go/agui/core"
+)
+
+// Shutdown stops srv gracefully when it serves agent routes that share
+// gate (core.WithGate): the gate refuses new runs with 503 and cancels the
+// in-flight ones, whose clients each get a terminal RUN_ERROR (CANCELLED),
+// while srv stops listening; then srv waits for the finished streams'
+// connections. http.Server.Shutdown alone would wait for open streams
+// forever. Both are bounded by ctx.
+func Shutdown(ctx context.Context, srv *http.Server, gate *core.Gate) error {
+	gateDone := make(chan error, 1)
+	go func() { gateDone <- gate.Shutdown(ctx) }()
+	srvErr := srv.Shutdown(ctx)
+	return errors.Join(<-gateDone, srvErr)
+}

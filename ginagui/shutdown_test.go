@@ -1,0 +1,61 @@
+package ginagui_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/ginagui"
+)
+
+func TestShutdownEndsInFlightRuns(t *testing.T) {
+	t.Parallel()
+	gate := new(core.Gate)
+	running := make(chan struct{})
+	blocked := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		if err := rc.Say("working"); err != nil {
+			return core.Outcome{}, err
+		}
+		close(running)
+		<-ctx.Done() // runs until the server shuts down
+		return core.Outcome{}, context.Cause(ctx)
+	})
+	r := gin.New()
+	if err := ginagui.Register(r, "/agent", blocked, ginagui.WithHandlerOptions(core.WithGate(gate))); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: r}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+
+	resp := postRun(t, "http://"+ln.Addr().String()+"/agent")
+	defer resp.Body.Close()
+	events := make(chan []core.Event, 1)
+	go func() { events <- readEvents(t, resp.Body) }()
+	<-running
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := ginagui.Shutdown(ctx, srv, gate); err != nil {
+		t.Fatalf("Shutdown = %v", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		t.Errorf("Serve = %v", err)
+	}
+	evs := <-events
+	last, ok := evs[len(evs)-1].(*core.RunError)
+	if !ok || last.Code != string(core.CodeCancelled) {
+		t.Errorf("the in-flight client's last event = %v, want RUN_ERROR CANCELLED", evs[len(evs)-1])
+	}
+	http.DefaultClient.CloseIdleConnections()
+}

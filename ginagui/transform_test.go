@@ -1,0 +1,50 @@
+package ginagui_test
+
+import (
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/ginagui"
+)
+
+// tag returns a transformer that appends name to every text delta, so the
+// final text spells the order in which transformers saw the events.
+func tag(name string) core.NewTransformer {
+	return core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
+		if c, ok := ev.(*core.TextMessageContent); ok {
+			cp := *c
+			cp.Delta += name
+			ev = &cp
+		}
+		return emit(ev)
+	}))
+}
+
+func TestTransformComposesLikeMiddleware(t *testing.T) {
+	t.Parallel()
+	r := gin.New()
+	outer := r.Group("/a", ginagui.Transform(tag("A")))
+	inner := outer.Group("/b", ginagui.Transform(tag("B1"), tag("B2")))
+	sibling := outer.Group("/c", ginagui.Transform(tag("C")))
+	for _, g := range []gin.IRouter{r, outer, inner, sibling} {
+		if err := ginagui.Register(g, "/agent", sayAgent("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := serve(t, r)
+	for path, want := range map[string]string{
+		"/agent":     "x",
+		"/a/agent":   "xA",
+		"/a/b/agent": "xB2B1A", // innermost first, the outermost last
+		"/a/c/agent": "xCA",    // siblings never share a chain
+	} {
+		resp := postRun(t, srv.URL+path)
+		got := text(readEvents(t, resp.Body))
+		resp.Body.Close()
+		if got != want {
+			t.Errorf("%s: text %q, want %q", path, got, want)
+		}
+	}
+}

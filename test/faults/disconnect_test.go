@@ -1,0 +1,188 @@
+package faults_test
+
+import (
+	"bufio"
+	"context"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/transformers"
+)
+
+// observed is what one agent saw of its run's end.
+type observed struct {
+	cancelled bool
+	code      core.Code
+}
+
+// tracker records, per run id, that an agent started and how its context
+// ended. It is safe for concurrent use.
+type tracker struct {
+	mu      sync.Mutex
+	started map[string]bool
+	ended   map[string]observed
+}
+
+func newTracker() *tracker {
+	return &tracker{started: map[string]bool{}, ended: map[string]observed{}}
+}
+
+func (tr *tracker) start(id string) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.started[id] = true
+}
+
+func (tr *tracker) end(ctx context.Context, id string) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.ended[id] = observed{cancelled: ctx.Err() != nil, code: core.CodeOf(context.Cause(ctx))}
+}
+
+// endlessAgent never finishes on its own. Half of its runs (chosen by run
+// id) stream deltas until an emit fails; the other half emit a few deltas
+// and then wait on ctx.Done, like an agent blocked in a model call. Either
+// way the run can only end through cancellation.
+func endlessAgent(tr *tracker) core.Agent[core.NoState] {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		id := rc.Input().RunID
+		tr.start(id)
+		defer tr.end(ctx, id)
+		m, err := rc.Message()
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		block := blocks(id)
+		for i := 0; ; i++ {
+			if block && i == 5 {
+				<-ctx.Done()
+				return core.Outcome{}, ctx.Err()
+			}
+			if err := m.Delta(strconv.Itoa(i) + " "); err != nil {
+				return core.Outcome{}, err
+			}
+		}
+	})
+}
+
+// blocks reports whether endlessAgent's run id blocks after five deltas.
+func blocks(runID string) bool {
+	h := fnv.New32a()
+	h.Write([]byte(runID))
+	return h.Sum32()%2 == 0
+}
+
+// TestRandomDisconnects runs 100 concurrent streams and has each client
+// go away at a random (seeded) point: after the first delta, some bytes
+// later, by cancelling its request or by closing the body. Every agent
+// must see its context cancelled with the DISCONNECTED cause, every
+// handler must return (httptest.Server.Close waits for them), and goleak
+// checks that nothing is left running.
+func TestRandomDisconnects(t *testing.T) {
+	const runs = 100
+	const seed = 20261130
+	tr := newTracker()
+	r := gin.New()
+	// A transformer on the group, so that transformed runs are covered.
+	g := r.Group("/agents", ginagui.Transform(transformers.DenyToolCalls("internal")))
+	if err := ginagui.Register(g, "/endless", endlessAgent(tr), quiet()); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r)
+	client := srv.Client()
+	defer client.CloseIdleConnections()
+
+	rng := rand.New(rand.NewPCG(seed, 0))
+	type plan struct {
+		extra  int  // bytes to read after the first delta
+		cancel bool // cancel the request instead of closing the body
+	}
+	plans := make([]plan, runs)
+	for i := range plans {
+		plans[i] = plan{extra: rng.IntN(4096), cancel: rng.IntN(2) == 0}
+	}
+
+	var wg sync.WaitGroup
+	errs := make(chan error, runs)
+	for i, p := range plans {
+		wg.Go(func() {
+			id := "run-" + strconv.Itoa(i)
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/agents/endless", strings.NewReader(string(runBody(id))))
+			if err != nil {
+				errs <- err
+				return
+			}
+			req.Header.Set("Content-Type", "application/json")
+			res, err := client.Do(req)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer res.Body.Close()
+			br := bufio.NewReader(res.Body)
+			// Up to the first delta: the agent is running.
+			for {
+				line, err := br.ReadString('\n')
+				if err != nil {
+					errs <- err
+					return
+				}
+				if strings.Contains(line, `"TEXT_MESSAGE_CONTENT"`) {
+					break
+				}
+			}
+			// Some more; a blocked agent has sent all it will.
+			n := p.extra
+			if blocks(id) {
+				n = min(n, br.Buffered())
+			}
+			if _, err := io.CopyN(io.Discard, br, int64(n)); err != nil {
+				errs <- err
+				return
+			}
+			if p.cancel {
+				cancel()
+			} else {
+				res.Body.Close()
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// Close returns once every handler has returned, and a handler returns
+	// only after its run's goroutines have exited.
+	srv.Close()
+
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	if len(tr.started) != runs {
+		t.Errorf("%d agents started, want %d", len(tr.started), runs)
+	}
+	for id := range tr.started {
+		o, ok := tr.ended[id]
+		switch {
+		case !ok:
+			t.Errorf("%s: the agent never returned", id)
+		case !o.cancelled:
+			t.Errorf("%s: the agent returned with its context live", id)
+		case o.code != core.CodeDisconnected:
+			t.Errorf("%s: cancelled with cause %q, want %q", id, o.code, core.CodeDisconnected)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package faults_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/ginagui"
+)
+
+// TestPanickingAgent serves an agent that panics mid-message: its client
+// gets a terminal RUN_ERROR with code AGENT_PANIC (after the partial
+// message), and the server goes on serving, the panicking route included.
+func TestPanickingAgent(t *testing.T) {
+	boom := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		m, err := rc.Message()
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		if err := m.Delta("about to "); err != nil {
+			return core.Outcome{}, err
+		}
+		var nilMap map[string]int
+		nilMap["boom"]++ // a genuine runtime panic, not a chosen value
+		return core.Success(), nil
+	})
+	ok := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		return core.Success(), rc.Say("still here")
+	})
+	r := gin.New()
+	for path, a := range map[string]core.Agent[core.NoState]{"/boom": boom, "/ok": ok} {
+		if err := ginagui.Register(r, path, a, quiet()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer(r)
+	defer srv.Close()
+	client := srv.Client()
+	defer client.CloseIdleConnections()
+
+	for i := range 3 {
+		res := post(t, client, srv.URL+"/boom", runBody("boom"))
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("#%d: status %d", i, res.StatusCode)
+		}
+		evs := sseEvents(t, res.Body)
+		res.Body.Close()
+		last := evs[len(evs)-1]
+		if last["type"] != "RUN_ERROR" || last["code"] != string(core.CodePanic) {
+			t.Fatalf("#%d: the stream ends with %v, want RUN_ERROR %s", i, last, core.CodePanic)
+		}
+		for _, ev := range evs[:len(evs)-1] {
+			if ev["type"] == "RUN_ERROR" || ev["type"] == "RUN_FINISHED" {
+				t.Fatalf("#%d: terminal event before the end: %v", i, evs)
+			}
+		}
+
+		res = post(t, client, srv.URL+"/ok", runBody("ok"))
+		evs = sseEvents(t, res.Body)
+		res.Body.Close()
+		if last := evs[len(evs)-1]; last["type"] != "RUN_FINISHED" {
+			t.Fatalf("#%d: after a panic the next run ends with %v", i, last)
+		}
+	}
+}

@@ -1,0 +1,189 @@
+// Package protonode_test checks our protobuf frames against the official
+// decoder: every sample event (test/samples, plus the inputs of the shared
+// null-omission fixture when it is present) is written as a frame (core.AppendProto) and
+// as JSON (AppendJSON), and decode.mjs decodes the frames with
+// @ag-ui/proto@1.0.0 under Node and compares each with our JSON. It also
+// encodes our JSON with the official encoder, and core.DecodeProto must
+// read those frames back into the events we started from. Finally
+// schema.mjs compares agui.proto with the official schema field by field.
+//
+// The Node dependencies are pinned by package-lock.json; the test runs
+// `npm ci` itself when node_modules is missing. It skips only when node or
+// npm is not on PATH.
+package protonode_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/test/samples"
+)
+
+func TestOfficialDecoderReadsOurFrames(t *testing.T) {
+	node, npm := lookPath(t, "node"), lookPath(t, "npm")
+	ensureNodeModules(t, npm)
+
+	dir := t.TempDir()
+	var frames, lines []byte
+	events := append(samples.Events(), fixtureEvents(t)...)
+	for _, ev := range events {
+		var err error
+		if frames, err = core.AppendProto(frames, ev); err != nil {
+			t.Fatalf("%s: AppendProto: %v", ev.Type(), err)
+		}
+		if lines, err = ev.AppendJSON(lines); err != nil {
+			t.Fatalf("%s: AppendJSON: %v", ev.Type(), err)
+		}
+		lines = append(lines, '\n')
+	}
+	writeFile(t, filepath.Join(dir, "stream.bin"), frames)
+	writeFile(t, filepath.Join(dir, "stream.jsonl"), lines)
+
+	out, err := run(t.Context(), node, "decode.mjs", dir)
+	if err != nil {
+		t.Fatalf("node decode.mjs: %v\n%s", err, out)
+	}
+	t.Logf("%s", bytes.TrimSpace(out))
+
+	// The other direction: core.DecodeProto reads the official encoder's
+	// frames for our JSON back into the events we started from.
+	official, err := os.ReadFile(filepath.Join(dir, "official.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range events {
+		if len(official) < 4 {
+			t.Fatalf("official.bin ends before event %d", i)
+		}
+		n := 4 + int(binary.BigEndian.Uint32(official))
+		if n > len(official) {
+			t.Fatalf("official.bin: frame %d is cut short", i)
+		}
+		got, err := core.DecodeProto(official[:n])
+		official = official[n:]
+		if err != nil {
+			t.Errorf("#%d %s: DecodeProto of the official frame: %v", i, want.Type(), err)
+			continue
+		}
+		if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
+			t.Errorf("#%d %s: the official frame decodes to\n%s\nwant\n%s", i, want.Type(), g, w)
+		}
+	}
+	if len(official) != 0 {
+		t.Errorf("official.bin has %d bytes after the last event", len(official))
+	}
+}
+
+// nullOmissionFixture is the cross-SDK null-omission contract, which lives
+// next to the repository (repo/../shared), not in it.
+var nullOmissionFixture = filepath.Join("..", "..", "..", "shared", "fixtures", "null-omission.json")
+
+// fixtureEvents decodes the input of every case of the null-omission
+// fixture, so that the official decoder also sees the fixture's events; it
+// returns none, with a log line, when the fixture is absent.
+func fixtureEvents(t *testing.T) []core.Event {
+	t.Helper()
+	data, err := os.ReadFile(nullOmissionFixture)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Logf("fixture %s is absent; comparing the samples only", nullOmissionFixture)
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fixture struct {
+		Stream []struct {
+			Name  string          `json:"name"`
+			Input json.RawMessage `json:"input"`
+		} `json:"stream"`
+	}
+	if err := json.Unmarshal(data, &fixture); err != nil {
+		t.Fatalf("parse %s: %v", nullOmissionFixture, err)
+	}
+	var out []core.Event
+	for _, c := range fixture.Stream {
+		ev, err := core.DecodeEvent(c.Input)
+		if err != nil {
+			t.Fatalf("fixture case %s: %v", c.Name, err)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// jsonOf is ev's JSON with object keys sorted, for comparing events.
+func jsonOf(t *testing.T, ev core.Event) string {
+	t.Helper()
+	b, err := ev.AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = json.Marshal(v); err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSchemaMatchesOfficial compares core/internal/pb/agui.proto with the
+// schema @ag-ui/proto@1.0.0 was generated from: every field's name, number,
+// type and presence, and every enum value, including the fields no sample
+// event exercises.
+func TestSchemaMatchesOfficial(t *testing.T) {
+	node, npm := lookPath(t, "node"), lookPath(t, "npm")
+	ensureNodeModules(t, npm)
+	out, err := run(t.Context(), node, "schema.mjs", filepath.Join("..", "..", "core", "internal", "pb", "agui.proto"))
+	if err != nil {
+		t.Fatalf("node schema.mjs: %v\n%s", err, out)
+	}
+	t.Logf("%s", bytes.TrimSpace(out))
+}
+
+func lookPath(t *testing.T, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s is not on PATH; this test needs Node.js and npm to run the official decoder", name)
+	}
+	return p
+}
+
+// ensureNodeModules installs the locked dependencies on a fresh clone.
+func ensureNodeModules(t *testing.T, npm string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join("node_modules", "@ag-ui", "proto", "package.json")); err == nil {
+		return
+	}
+	// --ignore-scripts: nothing here needs an install script, and none
+	// should run on a developer's machine as a side effect of go test.
+	out, err := run(t.Context(), npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
+	if err != nil {
+		t.Fatalf("npm ci: %v\n%s", err, out)
+	}
+}
+
+// run runs a command in the package directory (go test's working
+// directory) and returns its combined output.
+func run(ctx context.Context, name string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	return cmd.CombinedOutput()
+}
+
+func writeFile(t *testing.T, path string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

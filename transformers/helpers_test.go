@@ -1,0 +1,139 @@
+package transformers
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agui-go/agui/core"
+)
+
+// This file drives transformers the way the runner does, for the tests.
+
+// runChain passes events through a chain built from factories for in,
+// finishing the chain just before the terminal event as the runner does,
+// and returns what leaves it. Every output stream must pass the verifier.
+func runChain(t *testing.T, in *core.RunAgentInput, events []core.Event, factories ...core.NewTransformer) []core.Event {
+	t.Helper()
+	out, err := pass(in, events, factories...)
+	if err != nil {
+		t.Fatalf("chain failed: %v", err)
+	}
+	verify(t, out)
+	return out
+}
+
+// pass is runChain without the checks, for tests expecting an error.
+func pass(in *core.RunAgentInput, events []core.Event, factories ...core.NewTransformer) ([]core.Event, error) {
+	chain := make(core.Chain, len(factories))
+	for i, f := range factories {
+		chain[i] = f(in)
+	}
+	var out []core.Event
+	collect := func(ev core.Event) error {
+		out = append(out, ev)
+		return nil
+	}
+	for _, ev := range events {
+		if isTerminal(ev) {
+			if err := chain.Finish(collect); err != nil {
+				return out, err
+			}
+		}
+		if err := chain.Transform(ev, collect); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
+func isTerminal(ev core.Event) bool {
+	t := ev.Type()
+	return t == core.TypeRunFinished || t == core.TypeRunError
+}
+
+// verify fails t unless the verifier accepts every event of out.
+func verify(t *testing.T, out []core.Event) {
+	t.Helper()
+	v := core.NewVerifier()
+	for i, ev := range out {
+		if err := v.Observe(ev); err != nil {
+			t.Fatalf("verifier rejected event %d (%s): %v\nstream:\n%s", i, describe(ev), err, describeAll(out))
+		}
+	}
+}
+
+// describe renders an event as its type, main id and tag, such as
+// "TOOL_CALL_START t1 @s1".
+func describe(ev core.Event) string {
+	var b strings.Builder
+	b.WriteString(string(ev.Type()))
+	for _, a := range eventAttrs(ev)[1:] {
+		switch a.Key {
+		case "message_id", "tool_call_id", "step_name", "subagent_run_id", "entity_id", "outcome", "code":
+			fmt.Fprintf(&b, " %s", a.Value.String())
+		case "subagent":
+			fmt.Fprintf(&b, " @%s", a.Value.String())
+		}
+	}
+	return b.String()
+}
+
+func describeAll(evs []core.Event) string {
+	var b strings.Builder
+	for _, ev := range evs {
+		b.WriteString(describe(ev))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// describeList renders events one description each, for comparisons.
+func describeList(evs []core.Event) []string {
+	out := make([]string, len(evs))
+	for i, ev := range evs {
+		out[i] = describe(ev)
+	}
+	return out
+}
+
+// tagged attributes ev to subagent id.
+func tagged[E core.Attributed](id string, ev E) E {
+	ev.SetSubagent(id)
+	return ev
+}
+
+func input() *core.RunAgentInput { return core.NewInput("thread-1", "run-1") }
+
+func started() core.Event {
+	return &core.RunStarted{ThreadID: "thread-1", RunID: "run-1", ProtocolVersion: core.ProtocolVersion}
+}
+func finished() core.Event { return &core.RunFinished{ThreadID: "thread-1", RunID: "run-1"} }
+
+// call returns the START/ARGS/END/RESULT events of one whole tool call.
+func call(id, name, args, result string) []core.Event {
+	return []core.Event{
+		&core.ToolCallStart{ToolCallID: id, ToolCallName: name},
+		&core.ToolCallArgs{ToolCallID: id, Delta: args},
+		&core.ToolCallEnd{ToolCallID: id},
+		&core.ToolCallResult{MessageID: "r-" + id, ToolCallID: id, Content: core.TextContent(result)},
+	}
+}
+
+// stream joins event lists.
+func stream(parts ...[]core.Event) []core.Event {
+	var out []core.Event
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func evs(e ...core.Event) []core.Event { return e }
+
+func sameList(t *testing.T, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events:\n got:\n  %s\n want:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}

@@ -1,0 +1,386 @@
+package transformers
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/agui-go/agui/core"
+)
+
+// This file holds the JSON machinery ToolResultToState needs to follow the
+// client's state: normalising values to their decoded-JSON form, RFC 6901
+// pointers, and an RFC 6902 patch applier that behaves like the client's
+// (a patch applies whole or not at all).
+//
+// Every value handled here is in decoded-JSON form: nil, bool, float64,
+// string, []any or map[string]any, as encoding/json decodes into an any.
+
+// normalize converts v to its decoded-JSON form by a round trip through
+// encoding/json, so that values from agents (structs, typed maps, ints) and
+// values from the wire (json.RawMessage) compare and patch alike.
+func normalize(v any) (any, error) {
+	var raw []byte
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case json.RawMessage:
+		raw = x
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		raw = b
+	}
+	var out any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// deepCopy copies a decoded-JSON value so that edits to the copy never show
+// through the original.
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = deepCopy(e)
+		}
+		return s
+	default:
+		return v
+	}
+}
+
+// parsePointer splits an RFC 6901 JSON Pointer into its unescaped reference
+// tokens. "" is the whole document and has no tokens.
+func parsePointer(p string) ([]string, error) {
+	if p == "" {
+		return nil, nil
+	}
+	if p[0] != '/' {
+		return nil, fmt.Errorf("JSON pointer %q does not start with '/'", p)
+	}
+	toks := strings.Split(p[1:], "/")
+	for i, t := range toks {
+		if !strings.Contains(t, "~") {
+			continue
+		}
+		var b strings.Builder
+		for j := 0; j < len(t); j++ {
+			if t[j] != '~' {
+				b.WriteByte(t[j])
+				continue
+			}
+			if j+1 == len(t) || (t[j+1] != '0' && t[j+1] != '1') {
+				return nil, fmt.Errorf("JSON pointer %q has a bad escape", p)
+			}
+			if t[j+1] == '0' {
+				b.WriteByte('~')
+			} else {
+				b.WriteByte('/')
+			}
+			j++
+		}
+		toks[i] = b.String()
+	}
+	return toks, nil
+}
+
+// arrayIndex parses an array reference token. With end set, "-" (one past
+// the last element) and n itself are accepted, as an add allows.
+func arrayIndex(tok string, n int, end bool) (int, error) {
+	if end && tok == "-" {
+		return n, nil
+	}
+	// RFC 6901: "0" or digits without a leading zero; no sign.
+	if tok == "" || (len(tok) > 1 && tok[0] == '0') || strings.TrimLeft(tok, "0123456789") != "" {
+		return 0, fmt.Errorf("%q is not an array index", tok)
+	}
+	i, err := strconv.Atoi(tok)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not an array index", tok)
+	}
+	limit := n - 1
+	if end {
+		limit = n
+	}
+	if i > limit {
+		return 0, fmt.Errorf("array index %d is out of range (length %d)", i, n)
+	}
+	return i, nil
+}
+
+// errNotFound reports a pointer that names nothing in the document.
+var errNotFound = errors.New("path not found")
+
+// lookup returns the value toks names in doc.
+func lookup(doc any, toks []string) (any, error) {
+	for _, t := range toks {
+		switch c := doc.(type) {
+		case map[string]any:
+			v, ok := c[t]
+			if !ok {
+				return nil, errNotFound
+			}
+			doc = v
+		case []any:
+			i, err := arrayIndex(t, len(c), false)
+			if err != nil {
+				return nil, err
+			}
+			doc = c[i]
+		default:
+			return nil, errNotFound
+		}
+	}
+	return doc, nil
+}
+
+// edit walks doc to the container holding the last of toks and replaces that
+// container with what leaf returns. It returns the edited document, which
+// shares structure with doc: callers edit copies. toks must not be empty.
+func edit(doc any, toks []string, leaf func(container any, tok string) (any, error)) (any, error) {
+	if len(toks) == 1 {
+		return leaf(doc, toks[0])
+	}
+	switch c := doc.(type) {
+	case map[string]any:
+		child, ok := c[toks[0]]
+		if !ok {
+			return nil, errNotFound
+		}
+		nc, err := edit(child, toks[1:], leaf)
+		if err != nil {
+			return nil, err
+		}
+		c[toks[0]] = nc
+		return c, nil
+	case []any:
+		i, err := arrayIndex(toks[0], len(c), false)
+		if err != nil {
+			return nil, err
+		}
+		nc, err := edit(c[i], toks[1:], leaf)
+		if err != nil {
+			return nil, err
+		}
+		c[i] = nc
+		return c, nil
+	default:
+		return nil, errNotFound
+	}
+}
+
+// addLeaf is RFC 6902 add at one container: set a member, or insert into
+// an array.
+func addLeaf(v any) func(any, string) (any, error) {
+	return func(container any, tok string) (any, error) {
+		switch c := container.(type) {
+		case map[string]any:
+			c[tok] = v
+			return c, nil
+		case []any:
+			i, err := arrayIndex(tok, len(c), true)
+			if err != nil {
+				return nil, err
+			}
+			c = append(c, nil)
+			copy(c[i+1:], c[i:])
+			c[i] = v
+			return c, nil
+		default:
+			return nil, errNotFound
+		}
+	}
+}
+
+// removeLeaf is RFC 6902 remove at one container; the target must exist.
+func removeLeaf(container any, tok string) (any, error) {
+	switch c := container.(type) {
+	case map[string]any:
+		if _, ok := c[tok]; !ok {
+			return nil, errNotFound
+		}
+		delete(c, tok)
+		return c, nil
+	case []any:
+		i, err := arrayIndex(tok, len(c), false)
+		if err != nil {
+			return nil, err
+		}
+		return append(c[:i], c[i+1:]...), nil
+	default:
+		return nil, errNotFound
+	}
+}
+
+// replaceLeaf is RFC 6902 replace at one container; the target must exist.
+func replaceLeaf(v any) func(any, string) (any, error) {
+	return func(container any, tok string) (any, error) {
+		switch c := container.(type) {
+		case map[string]any:
+			if _, ok := c[tok]; !ok {
+				return nil, errNotFound
+			}
+			c[tok] = v
+			return c, nil
+		case []any:
+			i, err := arrayIndex(tok, len(c), false)
+			if err != nil {
+				return nil, err
+			}
+			c[i] = v
+			return c, nil
+		default:
+			return nil, errNotFound
+		}
+	}
+}
+
+// applyPatch applies ops to doc and returns the patched document. doc is
+// not modified. The patch applies whole or not at all: on error the caller
+// keeps doc, as the client keeps its state when a STATE_DELTA fails.
+func applyPatch(doc any, ops []core.PatchOp) (any, error) {
+	doc = deepCopy(doc)
+	for i, op := range ops {
+		var err error
+		doc, err = applyOp(doc, op)
+		if err != nil {
+			return nil, fmt.Errorf("patch operation %d (%s %q): %w", i, op.Op, op.Path, err)
+		}
+	}
+	return doc, nil
+}
+
+// applyOp applies one operation to doc, which it may modify.
+func applyOp(doc any, op core.PatchOp) (any, error) {
+	toks, err := parsePointer(op.Path)
+	if err != nil {
+		return nil, err
+	}
+	switch op.Op {
+	case "add", "replace", "test":
+		v, err := normalize(op.Value)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case op.Op == "test":
+			cur, err := lookup(doc, toks)
+			if err != nil {
+				return nil, err
+			}
+			if !reflect.DeepEqual(cur, v) {
+				return nil, errors.New("test failed")
+			}
+			return doc, nil
+		case len(toks) == 0:
+			return v, nil
+		case op.Op == "add":
+			return edit(doc, toks, addLeaf(v))
+		default:
+			return edit(doc, toks, replaceLeaf(v))
+		}
+	case "remove":
+		if len(toks) == 0 {
+			// As fast-json-patch does: removing the root leaves null.
+			return nil, nil
+		}
+		return edit(doc, toks, removeLeaf)
+	case "move", "copy":
+		from, err := parsePointer(op.From)
+		if err != nil {
+			return nil, err
+		}
+		v, err := lookup(doc, from)
+		if err != nil {
+			return nil, err
+		}
+		if op.Op == "move" {
+			if op.From == op.Path {
+				return doc, nil
+			}
+			if strings.HasPrefix(op.Path, op.From+"/") {
+				return nil, errors.New("cannot move a value into itself")
+			}
+			if len(from) == 0 {
+				return nil, errors.New("cannot move the root")
+			}
+			if doc, err = edit(doc, from, removeLeaf); err != nil {
+				return nil, err
+			}
+		} else {
+			v = deepCopy(v)
+		}
+		if len(toks) == 0 {
+			return v, nil
+		}
+		return edit(doc, toks, addLeaf(v))
+	default:
+		return nil, fmt.Errorf("unknown operation %q", op.Op)
+	}
+}
+
+// setPath writes v at toks in doc, creating the objects that lead there
+// when they are missing (or null), and returns the new document; doc is not
+// modified. An array on the way must already hold the indexed element; as
+// the last token, "-" appends. A string, number or boolean on the way is an
+// error: writing through it would destroy what the client holds.
+func setPath(doc any, toks []string, v any) (any, error) {
+	if len(toks) == 0 {
+		return v, nil
+	}
+	return setIn(deepCopy(doc), toks, v)
+}
+
+func setIn(doc any, toks []string, v any) (any, error) {
+	if doc == nil {
+		doc = map[string]any{}
+	}
+	switch c := doc.(type) {
+	case map[string]any:
+		if len(toks) == 1 {
+			c[toks[0]] = v
+			return c, nil
+		}
+		nc, err := setIn(c[toks[0]], toks[1:], v)
+		if err != nil {
+			return nil, err
+		}
+		c[toks[0]] = nc
+		return c, nil
+	case []any:
+		if len(toks) == 1 && toks[0] == "-" {
+			return append(c, v), nil
+		}
+		i, err := arrayIndex(toks[0], len(c), false)
+		if err != nil {
+			return nil, err
+		}
+		if len(toks) == 1 {
+			c[i] = v
+			return c, nil
+		}
+		nc, err := setIn(c[i], toks[1:], v)
+		if err != nil {
+			return nil, err
+		}
+		c[i] = nc
+		return c, nil
+	default:
+		return nil, fmt.Errorf("cannot write through a %T", doc)
+	}
+}

@@ -1,0 +1,109 @@
+package transformers
+
+import (
+	"time"
+
+	"github.com/agui-go/agui/core"
+)
+
+// MetricsSink receives the run and event counts and run durations that
+// Metrics measures. The application implements it to feed Prometheus,
+// OpenTelemetry or anything else; this package depends on none of them.
+//
+// One sink serves every run: its methods are called from many goroutines
+// at once and must be safe for concurrent use. They are called on the
+// event path, so they should be quick.
+type MetricsSink interface {
+	// RunStarted is called once per run, at its first event.
+	RunStarted(threadID, runID string)
+	// Event is called for every event, the first and the terminal one
+	// included.
+	Event(t core.EventType)
+	// RunEnded is called once per run, at its terminal event.
+	RunEnded(end RunEnd)
+}
+
+// RunEnd describes how a run ended.
+type RunEnd struct {
+	ThreadID string
+	RunID    string
+	// Outcome is "success", "interrupt" or "cancelled" for a RUN_FINISHED,
+	// and "error" for a RUN_ERROR.
+	Outcome string
+	// Code is RUN_ERROR's code, such as "AGENT_ERROR"; "" for RUN_FINISHED.
+	Code string
+	// Duration runs from the run's first event to its terminal event.
+	Duration time.Duration
+	// Events counts the run's events, both ends included.
+	Events int
+}
+
+// OutcomeError is RunEnd.Outcome for a run that ended with RUN_ERROR.
+const OutcomeError = "error"
+
+// Metrics returns a transformer that reports every run to sink and passes
+// events on unchanged. A nil sink records nothing. Put Metrics last in a
+// chain to count what the client receives. Each run gets its own counter
+// and clock reading (time.Now, which testing/synctest controls in tests).
+//
+// Metrics sees only what flows through the chain: when the chain itself
+// fails, the runner ends the run with a RUN_ERROR that bypasses it, and the
+// sink gets no RunEnded for that run.
+func Metrics(sink MetricsSink) core.NewTransformer {
+	return func(in *core.RunAgentInput) core.Transformer {
+		m := &runMetrics{sink: sink}
+		if in != nil {
+			m.threadID, m.runID = in.ThreadID, in.RunID
+		}
+		return m
+	}
+}
+
+// runMetrics is Metrics' per-run state. Like every Transformer it is used
+// by one goroutine at a time.
+type runMetrics struct {
+	sink             MetricsSink
+	threadID, runID  string
+	start            time.Time
+	events           int
+	started, stopped bool
+}
+
+func (m *runMetrics) Transform(ev core.Event, emit func(core.Event) error) error {
+	if m.sink != nil && !m.stopped {
+		m.observe(ev)
+	}
+	return emit(ev)
+}
+
+func (*runMetrics) Finish(func(core.Event) error) error { return nil }
+
+func (m *runMetrics) observe(ev core.Event) {
+	if !m.started {
+		m.started, m.start = true, time.Now()
+		if rs, ok := ev.(*core.RunStarted); ok {
+			m.threadID, m.runID = rs.ThreadID, rs.RunID
+		}
+		m.sink.RunStarted(m.threadID, m.runID)
+	}
+	m.events++
+	m.sink.Event(ev.Type())
+	end := RunEnd{ThreadID: m.threadID, RunID: m.runID}
+	switch e := ev.(type) {
+	case *core.RunFinished:
+		end.Outcome = string(core.OutcomeSuccess)
+		if e.Outcome != nil {
+			end.Outcome = string(e.Outcome.Type)
+		}
+	case *core.RunError:
+		end.Outcome, end.Code = OutcomeError, e.Code
+	default:
+		return
+	}
+	// Only the first terminal event ends the run: the protocol allows a
+	// RUN_ERROR after RUN_FINISHED, which must not count twice.
+	m.stopped = true
+	end.Duration = time.Since(m.start)
+	end.Events = m.events
+	m.sink.RunEnded(end)
+}

@@ -1,0 +1,100 @@
+package transformers
+
+import (
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/agui-go/agui/core"
+)
+
+// recordingSink is a MetricsSink that records what it is told.
+type recordingSink struct {
+	mu      sync.Mutex
+	started []string
+	events  map[core.EventType]int
+	ended   []RunEnd
+}
+
+func (s *recordingSink) RunStarted(threadID, runID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.started = append(s.started, threadID+"/"+runID)
+}
+
+func (s *recordingSink) Event(t core.EventType) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.events == nil {
+		s.events = map[core.EventType]int{}
+	}
+	s.events[t]++
+}
+
+func (s *recordingSink) RunEnded(end RunEnd) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended = append(s.ended, end)
+}
+
+func TestMetrics(t *testing.T) {
+	tests := []struct {
+		name     string
+		terminal core.Event
+		want     RunEnd
+	}{
+		{"success", finished(), RunEnd{Outcome: "success"}},
+		{"interrupt", &core.RunFinished{Outcome: &core.Outcome{Type: core.OutcomeInterrupt, Interrupts: []core.Interrupt{{ID: "i", Reason: "r"}}}}, RunEnd{Outcome: "interrupt"}},
+		{"cancelled", &core.RunFinished{Outcome: &core.Outcome{Type: core.OutcomeCancelled}}, RunEnd{Outcome: "cancelled"}},
+		{"error", &core.RunError{Message: "boom", Code: "AGENT_ERROR"}, RunEnd{Outcome: OutcomeError, Code: "AGENT_ERROR"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				sink := &recordingSink{}
+				chain := core.Chain{Metrics(sink)(input())}
+				emit := func(core.Event) error { return nil }
+				for _, ev := range stream(evs(started()), call("tc1", "search", "{}", "x")) {
+					if err := chain.Transform(ev, emit); err != nil {
+						t.Fatal(err)
+					}
+					time.Sleep(time.Second) // fake time: the run lasts 5s
+				}
+				if err := chain.Transform(tt.terminal, emit); err != nil {
+					t.Fatal(err)
+				}
+				// A RUN_ERROR after RUN_FINISHED does not end the run twice.
+				if err := chain.Transform(&core.RunError{Message: "late"}, emit); err != nil {
+					t.Fatal(err)
+				}
+				want := tt.want
+				want.ThreadID, want.RunID, want.Duration, want.Events = "thread-1", "run-1", 5*time.Second, 6
+				if len(sink.ended) != 1 || sink.ended[0] != want {
+					t.Errorf("ended = %+v, want [%+v]", sink.ended, want)
+				}
+				if len(sink.started) != 1 || sink.started[0] != "thread-1/run-1" {
+					t.Errorf("started = %v", sink.started)
+				}
+				if sink.events[core.TypeToolCallStart] != 1 || sink.events[core.TypeRunStarted] != 1 || sink.events[tt.terminal.Type()] != 1 {
+					t.Errorf("events = %v", sink.events)
+				}
+			})
+		})
+	}
+}
+
+func TestMetricsNilSink(t *testing.T) {
+	out := runChain(t, input(), evs(started(), finished()), Metrics(nil))
+	if len(out) != 2 {
+		t.Fatalf("Metrics(nil) changed the stream: %s", describeAll(out))
+	}
+}
+
+func TestMetricsRunErrorFirst(t *testing.T) {
+	sink := &recordingSink{}
+	runChain(t, input(), evs(&core.RunError{Message: "bad input", Code: "PROTOCOL"}), Metrics(sink))
+	if len(sink.started) != 1 || len(sink.ended) != 1 || sink.ended[0].Code != "PROTOCOL" || sink.ended[0].Events != 1 {
+		t.Errorf("started %v, ended %+v", sink.started, sink.ended)
+	}
+}
