@@ -1,7 +1,7 @@
 // Package core hosts an AG-UI agent: implement Agent, hand it to Run, and
 // range over the typed event stream a transport serialises. Nothing here
-// depends on a web framework or a model client; package ginagui mounts a
-// run on a Gin route.
+// depends on a web framework or a model client: NewHandler serves an agent
+// over net/http, and package ginagui mounts one on a Gin route.
 //
 // # Quick start
 //

@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -289,4 +290,31 @@ func ExampleRunner_Events() {
 	// Output:
 	// said: the model's reply
 	// RUN_ERROR CANCELLED
+}
+
+// UpdateState publishes what changed against the state the client sent:
+// here a one-field change of a larger state goes out as a STATE_DELTA,
+// and the key the agent's type does not model is left alone.
+func ExampleRunContext_UpdateState() {
+	type Progress struct {
+		Done  int `json:"done"`
+		Total int `json:"total"`
+	}
+	in := core.NewInput("t", "r")
+	in.State = json.RawMessage(`{"done":1,"total":3,"notes":"the client's own key, which Progress does not model"}`)
+
+	worker := core.AgentFunc[Progress](func(ctx context.Context, rc *core.RunContext[Progress]) (core.Outcome, error) {
+		fmt.Println("starting from", rc.State())
+		return core.Success(), rc.UpdateState(func(p *Progress) { p.Done++ })
+	})
+	for ev := range core.Run(context.Background(), worker, in) {
+		if d, ok := ev.(*core.StateDelta); ok {
+			for _, op := range d.Delta {
+				fmt.Println(op.Op, op.Path, op.Value)
+			}
+		}
+	}
+	// Output:
+	// starting from {1 3}
+	// replace /done 2
 }

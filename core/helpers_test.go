@@ -58,3 +58,8 @@ func last[T Event](t *testing.T, evs []Event) T {
 	}
 	return ev
 }
+
+// noop is an agent that succeeds at once.
+func noop[S any]() AgentFunc[S] {
+	return func(context.Context, *RunContext[S]) (Outcome, error) { return Success(), nil }
+}

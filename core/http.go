@@ -3,13 +3,13 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -35,9 +35,9 @@ type Handler[S any] struct {
 // type: it streams any run.
 type transport struct {
 	cfg handlerConfig
-	// warned records that a missing ResponseWriter feature was logged, so
-	// a misconfigured middleware chain logs once, not once per run.
-	warned atomic.Bool
+	// warned records which missing ResponseWriter features were logged,
+	// so a misconfigured middleware chain logs once, not once per run.
+	warned warnings
 }
 
 // runHandle is the part of a *Runner the transport uses.
@@ -49,7 +49,7 @@ type runHandle interface {
 var _ http.Handler = (*Handler[NoState])(nil)
 
 // NewHandler returns a Handler serving a. It fails when a is nil or an
-// option is out of range.
+// option, including a run option, is out of range.
 func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	if a == nil {
 		return nil, errors.New("agui: NewHandler needs an agent")
@@ -57,6 +57,11 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {
 		return nil, err
+	}
+	// Check the run options now: once requests come, a failing NewRunner
+	// is taken for bad input.
+	if _, err := NewRunner(a, NewInput("check", "check"), cfg.runOptions...); err != nil {
+		return nil, fmt.Errorf("agui: run options: %w", err)
 	}
 	return &Handler[S]{agent: a, t: transport{cfg: cfg}}, nil
 }

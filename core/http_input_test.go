@@ -96,25 +96,6 @@ func TestReadInputAcceptsCharset(t *testing.T) {
 	}
 }
 
-func TestNewHandlerRejectsBadOptions(t *testing.T) {
-	t.Parallel()
-	a := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), nil
-	})
-	for name, opt := range map[string]core.HandlerOption{
-		"body":      core.WithMaxBodyBytes(0),
-		"heartbeat": core.WithHeartbeat(-1),
-		"timeout":   core.WithWriteTimeout(-1),
-	} {
-		if _, err := core.NewHandler(a, opt); err == nil {
-			t.Errorf("%s: NewHandler accepted an invalid option", name)
-		}
-	}
-	if _, err := core.NewHandler[core.NoState](nil); err == nil {
-		t.Error("NewHandler accepted a nil agent")
-	}
-}
-
 func TestInputFromContext(t *testing.T) {
 	t.Parallel()
 	if _, ok := core.InputFrom(context.Background()); ok {

@@ -18,7 +18,7 @@ type streamWriter struct {
 	format Format
 	legacy bool
 	cfg    *handlerConfig
-	warned *atomic.Bool
+	warned *warnings
 	cancel func(error)
 	in     *RunAgentInput
 	logCtx context.Context
@@ -153,12 +153,22 @@ func (s *streamWriter) handle(it item) bool {
 	}
 	var err error
 	if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
-		// The stream cannot carry this event; end the run with a coded
+		// The stream cannot carry this event: end the run with a coded
 		// error rather than send a broken frame.
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "agui: event not encodable",
 			slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
-		s.cancel(&Error{Code: CodeSerialization, Message: "an event could not be encoded", Err: err})
-		return true
+		switch ev.(type) {
+		case *RunFinished, *RunError:
+			// Nothing follows a terminal event, so its stand-in is ours
+			// to send.
+			ev = &RunError{Message: "the run's last event could not be encoded", Code: string(CodeSerialization)}
+			if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
+				return false
+			}
+		default:
+			s.cancel(&Error{Code: CodeSerialization, Message: "an event could not be encoded", Err: err})
+			return true
+		}
 	}
 	if !s.started {
 		s.started = true
@@ -203,7 +213,7 @@ func (s *streamWriter) flush() {
 	}
 	if err := s.rc.Flush(); err != nil {
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce("agui: the ResponseWriter cannot flush; events reach the client late", err)
+			s.warnOnce(&s.warned.flush, "agui: the ResponseWriter cannot flush; events reach the client late", err)
 			return
 		}
 		s.gone()
@@ -224,16 +234,19 @@ func (s *streamWriter) extendDeadline() {
 	if err := s.rc.SetWriteDeadline(d); err != nil {
 		s.noDeadline = true
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce("agui: the ResponseWriter cannot set write deadlines (a middleware may hide Unwrap); a server WriteTimeout will cut long runs", err)
+			s.warnOnce(&s.warned.deadline, "agui: the ResponseWriter cannot set write deadlines (a middleware may hide Unwrap); a server WriteTimeout will cut long runs", err)
 		}
 	} else if s.cfg.writeTimeout == 0 {
 		s.noDeadline = true // cleared for the whole stream
 	}
 }
 
+// warnings are the transport limitations a handler has logged.
+type warnings struct{ flush, deadline atomic.Bool }
+
 // warnOnce logs a transport limitation once per handler.
-func (s *streamWriter) warnOnce(msg string, err error) {
-	if s.warned.CompareAndSwap(false, true) {
+func (s *streamWriter) warnOnce(done *atomic.Bool, msg string, err error) {
+	if done.CompareAndSwap(false, true) {
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, msg, slog.Any("error", err))
 	}
 }

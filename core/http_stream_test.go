@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -101,7 +100,7 @@ func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format Forma
 		rc:      http.NewResponseController(w),
 		format:  format,
 		cfg:     cfg,
-		warned:  new(atomic.Bool),
+		warned:  new(warnings),
 		cancel:  cr.cancel,
 		in:      NewInput("t", "r"),
 		logCtx:  context.Background(),
@@ -361,7 +360,7 @@ func TestStreamWriterZeroWriteTimeoutClearsDeadlineOnce(t *testing.T) {
 func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 	var logs bytes.Buffer
 	cfg := swConfig(t, WithHandlerLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	warned := new(atomic.Bool)
+	warned := new(warnings)
 	for range 2 {
 		w := &swPlainWriter{header: http.Header{}}
 		sw, _ := newTestStreamWriter(w, cfg, FormatSSE)
@@ -375,8 +374,8 @@ func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 			t.Fatalf("stream not written through a plain writer: %q", w.buf.String())
 		}
 	}
-	if n := strings.Count(logs.String(), "level=WARN"); n != 1 {
-		t.Errorf("%d warnings over two runs, want 1:\n%s", n, logs.String())
+	if n := strings.Count(logs.String(), "level=WARN"); n != 2 {
+		t.Errorf("%d warnings over two runs, want 2 (flush, deadline), once each:\n%s", n, logs.String())
 	}
 }
 
@@ -519,5 +518,29 @@ func TestTransportLogLine(t *testing.T) {
 	}
 	if n := strings.Count(line, "\n"); n != 1 {
 		t.Errorf("%d log lines, want 1", n)
+	}
+}
+
+func TestStreamWriterUnencodableEvents(t *testing.T) {
+	rec := newSWRecorder()
+	sw, cr := newTestStreamWriter(rec, swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler))), FormatSSE)
+	items := make(chan item, 4)
+	items <- item{ev: swStarted()}
+	items <- item{ev: &Custom{Name: "bad", Value: make(chan int)}}
+	items <- item{ev: &RunFinished{ThreadID: "t", RunID: "r", Result: func() {}}}
+	close(items)
+	sw.loop(context.Background(), items)
+	if CodeOf(cr.get()) != CodeSerialization {
+		t.Errorf("run cancelled with %v, want SERIALIZATION", cr.get())
+	}
+	body := rec.body()
+	if strings.Contains(body, `"CUSTOM"`) {
+		t.Errorf("an unencodable event was written: %q", body)
+	}
+	if !strings.HasSuffix(body, `{"type":"RUN_ERROR","message":"the run's last event could not be encoded","code":"SERIALIZATION"}`+"\n\n") {
+		t.Errorf("stream does not end with a SERIALIZATION RUN_ERROR: %q", body)
+	}
+	if sw.outcome != "error" || sw.code != string(CodeSerialization) {
+		t.Errorf("outcome, code = %q, %q", sw.outcome, sw.code)
 	}
 }

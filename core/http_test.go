@@ -519,3 +519,57 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// TestHandlerIdleStreamKeepsDeadline leaves a stream silent for three
+// times the write timeout, heartbeats off, over HTTP/1.1 and HTTP/2. On
+// HTTP/2 a write deadline is a timer that resets the stream even when
+// nothing is being written, so the handler must keep moving it while idle.
+func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
+	t.Parallel()
+	// Wide enough that scheduling delays on a loaded 2-core CI machine stay
+	// well inside the refresh period (timeout/2).
+	const timeout = 500 * time.Millisecond
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		m, err := rc.Message()
+		if err != nil {
+			return core.Outcome{}, err
+		}
+		if err := m.Delta("before"); err != nil {
+			return core.Outcome{}, err
+		}
+		select { // silence, as while a model thinks
+		case <-time.After(3 * timeout):
+		case <-ctx.Done():
+			return core.Outcome{}, context.Cause(ctx)
+		}
+		if err := m.Delta(" after"); err != nil {
+			return core.Outcome{}, err
+		}
+		return core.Success(), m.End()
+	})
+	h := mustHandler(t, a, core.WithWriteTimeout(timeout), core.WithHeartbeat(0),
+		core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
+	for _, h2 := range []bool{false, true} {
+		srv := httptest.NewUnstartedServer(h)
+		srv.Config.WriteTimeout = timeout
+		srv.EnableHTTP2 = h2
+		srv.StartTLS()
+		client := srv.Client()
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(runBody("")))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h2 && resp.ProtoMajor != 2 {
+			t.Fatalf("served over %s, want HTTP/2", resp.Proto)
+		}
+		evs := readAll(t, resp.Body)
+		resp.Body.Close()
+		client.CloseIdleConnections()
+		srv.Close()
+		if len(evs) == 0 || evs[len(evs)-1].Type() != core.TypeRunFinished {
+			t.Errorf("%s: idle stream cut: %v", resp.Proto, typesOf(evs))
+		}
+	}
+}

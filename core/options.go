@@ -51,7 +51,8 @@ func WithQueueSize(n int) Option { return optionFunc(func(o *options) { o.queue 
 // WithTransformers passes the run's stream through a Chain built for this
 // run from ts, in order (see NewTransformer). The chain's output is
 // verified again, so a transformer cannot send the client a broken stream.
-// Repeated options append. Default: no transformers.
+// A nil factory, or a factory returning nil, is skipped. Repeated options
+// append. Default: no transformers.
 func WithTransformers(ts ...NewTransformer) Option {
 	return optionFunc(func(o *options) { o.transformers = append(o.transformers, ts...) })
 }

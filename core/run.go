@@ -52,10 +52,13 @@ type Runner[S any] struct {
 }
 
 // NewRunner prepares a run of a on in. It fails with a PROTOCOL *Error
-// when a or in is nil or in has no threadId or runId, with a SERIALIZATION
+// when a (or an AgentFunc) or in is nil or in has no threadId or runId, with a SERIALIZATION
 // *Error when in's state does not decode into S, and with a PROTOCOL
 // *Error for an invalid option. in is shared with the agent, not copied.
 func NewRunner[S any](a Agent[S], in *RunAgentInput, opts ...Option) (*Runner[S], error) {
+	if f, ok := a.(AgentFunc[S]); ok && f == nil {
+		a = nil
+	}
 	switch {
 	case a == nil:
 		return nil, NewError(CodeProtocol, "core: nil agent")
@@ -130,8 +133,11 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, yield func(Event, error) bool) {
 	chain := make(Chain, 0, len(r.opts.transformers))
 	for _, nt := range r.opts.transformers {
-		if nt != nil {
-			chain = append(chain, nt(r.in))
+		if nt == nil {
+			continue
+		}
+		if t := nt(r.in); t != nil {
+			chain = append(chain, t)
 		}
 	}
 	out := &sink{yield: yield, chain: chain, verifier: NewVerifier()}
@@ -145,7 +151,7 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		ParentRunID:     r.in.ParentRunID,
 		ProtocolVersion: ProtocolVersion,
 	}
-	if err := s.observeTerminal(started); err != nil {
+	if err := s.observe(started); err != nil {
 		out.fail(err)
 		return
 	}
@@ -197,7 +203,7 @@ func (r *Runner[S]) runAgent(ctx context.Context, s *stream) {
 	// The default covers runtime.Goexit in the agent, which skips the
 	// assignment below but still runs deferred calls.
 	err := error(NewError(CodePanic, "core: the agent's goroutine exited without returning"))
-	defer func() { s.end(r.terminal(ctx, s, outcome, err)) }()
+	defer func() { r.finish(ctx, s, outcome, err) }()
 	outcome, err = r.call(ctx)
 }
 
@@ -217,10 +223,11 @@ func (r *Runner[S]) call(ctx context.Context) (o Outcome, err error) {
 	return r.agent.Run(ctx, r.rc)
 }
 
-// terminal closes what the agent left open and returns RUN_FINISHED, or
-// RUN_ERROR when the run was cancelled, the agent failed, the outcome is
-// invalid, closing failed or the verifier rejects RUN_FINISHED.
-func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err error) Event {
+// finish closes what the agent left open and ends the stream with
+// RUN_FINISHED, or with RUN_ERROR when the run was cancelled, the agent
+// failed, the outcome is invalid, closing failed or the verifier rejects
+// RUN_FINISHED.
+func (r *Runner[S]) finish(ctx context.Context, s *stream, o Outcome, err error) {
 	if err == nil && ctx.Err() != nil {
 		// Cancelled runs end with RUN_ERROR whatever the agent returned:
 		// its emits may have failed, so what it opened may not be closed.
@@ -238,8 +245,8 @@ func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err erro
 		if o.Type == OutcomeSuccess {
 			fin.Result = result
 		}
-		if err = s.observeTerminal(fin); err == nil {
-			return fin
+		if err = s.finish(fin, false); err == nil {
+			return
 		}
 	}
 	re := runError(err)
@@ -255,10 +262,9 @@ func (r *Runner[S]) terminal(ctx context.Context, s *stream, o Outcome, err erro
 			re.Code = string(CodeCancelled)
 		}
 	}
-	// RUN_ERROR is valid at any point of a started run; observing it makes
-	// the agent-side verifier reject anything a stray goroutine emits.
-	_ = s.observeTerminal(re)
-	return re
+	// RUN_ERROR is valid at any point of a started run, and it must go
+	// out even if a verifier thought otherwise.
+	_ = s.finish(re, true)
 }
 
 // checkOutcome rejects outcomes the protocol cannot carry.

@@ -114,6 +114,9 @@ func TestRunInvalidInput(t *testing.T) {
 	if _, err := NewRunner[NoState](nil, NewInput("t", "r")); CodeOf(err) != CodeProtocol {
 		t.Errorf("nil agent: %v", err)
 	}
+	if _, err := NewRunner[NoState](AgentFunc[NoState](nil), NewInput("t", "r")); CodeOf(err) != CodeProtocol {
+		t.Errorf("nil AgentFunc: %v", err)
+	}
 	if _, err := NewRunner[NoState](agent, NewInput("t", "r"), WithQueueSize(-1)); CodeOf(err) != CodeProtocol {
 		t.Errorf("negative queue: %v", err)
 	}

@@ -56,7 +56,8 @@ func TestTransformersPerRunInOrder(t *testing.T) {
 	}
 	say := func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) { return Success(), rc.Say("hi") }
 	for range 2 {
-		evs := run(t, say, WithTransformers(upper(), factory))
+		none := func(*RunAgentInput) Transformer { return nil }
+		evs := run(t, say, WithTransformers(nil, upper(), none, factory))
 		equalTypes(t, evs, TypeRunStarted, TypeTextMessageStart, TypeTextMessageContent, TypeTextMessageEnd, TypeCustom, TypeRunFinished)
 		if d := evs[2].(*TextMessageContent).Delta; d != "HI" {
 			t.Errorf("delta %q: the chain did not run in order", d)

@@ -98,6 +98,9 @@ func (rc *RunContext[S]) State() S {
 // Updates are serialised: f runs under the state's lock, so it must not
 // call back into the RunContext's state methods.
 func (rc *RunContext[S]) UpdateState(f func(*S)) error {
+	if f == nil {
+		return NewError(CodeProtocol, "core: UpdateState with a nil function")
+	}
 	st := &rc.state
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -312,15 +312,15 @@ func TestStateInputForms(t *testing.T) {
 func TestStateInputDoesNotDecode(t *testing.T) {
 	in := NewInput("t", "r")
 	in.State = json.RawMessage(`["not", "a", "board"]`)
-	if _, err := NewRunner[board](AgentFunc[board](nil), in); CodeOf(err) != CodeSerialization {
+	if _, err := NewRunner[board](noop[board](), in); CodeOf(err) != CodeSerialization {
 		t.Errorf("NewRunner = %v, want a SERIALIZATION error", err)
 	}
 	in.State = json.RawMessage(`{"broken"`)
-	if _, err := NewRunner[board](AgentFunc[board](nil), in); CodeOf(err) != CodeSerialization {
+	if _, err := NewRunner[board](noop[board](), in); CodeOf(err) != CodeSerialization {
 		t.Errorf("NewRunner = %v, want a SERIALIZATION error", err)
 	}
 	// NoState ignores whatever the client holds.
-	if _, err := NewRunner[NoState](AgentFunc[NoState](nil), in); err != nil {
+	if _, err := NewRunner[NoState](noop[NoState](), in); err != nil {
 		t.Errorf("NoState: %v", err)
 	}
 }
@@ -360,6 +360,9 @@ func TestStateNoState(t *testing.T) {
 		called := false
 		if err := rc.UpdateState(func(*NoState) { called = true }); err != nil || !called {
 			return Outcome{}, fmt.Errorf("UpdateState: %v, called %v", err, called)
+		}
+		if err := rc.UpdateState(nil); CodeOf(err) != CodeProtocol {
+			return Outcome{}, fmt.Errorf("UpdateState(nil) = %v", err)
 		}
 		return Success(), nil
 	}), in))

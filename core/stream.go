@@ -174,19 +174,27 @@ func (s *stream) closeWithinLocked(scope *Emitter) error {
 	return nil
 }
 
-// observeTerminal verifies the run's terminal event on the agent side.
-func (s *stream) observeTerminal(ev Event) error {
+// observe verifies ev without queueing it: RUN_STARTED, which the driver
+// delivers itself.
+func (s *stream) observe(ev Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.verifier.Observe(ev)
 }
 
-// end records the terminal event and closes the queue. Emits from then on
-// fail instead of sending on a closed channel.
-func (s *stream) end(term Event) {
+// finish verifies the terminal event and, when the verifier accepts it or
+// force is set, records it and closes the queue. Both happen in one
+// critical section, so no emit can slip in between the terminal event's
+// verification and the end of the queue; emits from then on fail instead
+// of sending on a closed channel.
+func (s *stream) finish(term Event, force bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.verifier.Observe(term); err != nil && !force {
+		return err
+	}
 	s.terminal = term
 	s.ended = true
 	close(s.queue)
+	return nil
 }

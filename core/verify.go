@@ -124,6 +124,13 @@ func (v *Verifier) Observe(ev Event) error {
 		if owner, known := v.activities[e.MessageID]; known && e.SubagentRunID != "" && e.SubagentRunID != owner {
 			return v.fail(ev, RuleOwnerMismatch, e.MessageID, mismatch(kindActivity, e.MessageID, owner, e.SubagentRunID))
 		}
+	case *ToolCallChunk:
+		// The client expands a chunk stream into START/ARGS/END and ends it
+		// at the next explicit event of its lane, so the call it names is
+		// known (and ended by the time its result can arrive).
+		if e.ToolCallID != "" {
+			claim(&v.toolCalls, e.ToolCallID, e.SubagentRunID)
+		}
 	case *MessagesSnapshot:
 		v.seed(e.Messages)
 	case *SubagentStarted:

@@ -24,3 +24,13 @@ go test -count=1 -tags agui_debug ./core/...
 
 step "bench module: fixture shape and one pass of every benchmark"
 (cd bench && go vet ./... && go test -count=1 -run . -bench . -benchtime 1x ./...)
+
+step "the example app's chat page in headless Chromium (installs Debian's chromium when missing)"
+bash test/browser.sh
+
+if [ "${AGUI_SHORT:-}" = "1" ]; then
+  step "CopilotKit interop: skipped (AGUI_SHORT=1)"
+else
+  step "CopilotKit interop: a CopilotKit v2 page against /agents/echo in Chromium"
+  bash test/copilotkit.sh
+fi

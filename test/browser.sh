@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 if ! command -v chromium >/dev/null; then
   apt-get update
-  apt-get install -y chromium
+  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 fi
 export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 

@@ -97,7 +97,7 @@ after(async () => {
   if (profile) await rm(profile, { recursive: true, force: true });
 });
 
-test("CopilotChat completes a round trip with the echo agent", async () => {
+test("CopilotChat completes two round trips with the echo agent", async () => {
   const page = await context.newPage();
   const errors = [];
   page.on("console", (msg) => {
@@ -123,6 +123,15 @@ test("CopilotChat completes a round trip with the echo agent", async () => {
   // The user's bubble and the agent's echo: the text shows twice.
   await page.waitForFunction((t) => document.body.innerText.split(t).length - 1 >= 2, text);
   await app.waitForLog(new RegExp(`msg="agui run" .*run_id=${body.runId} outcome=success`));
+
+  // A second turn gets its own reply; the first one is left as it was.
+  const second = "and a second turn";
+  await input.fill(second);
+  await input.press("Enter");
+  await page.waitForFunction((t) => document.body.innerText.split(t).length - 1 >= 2, second);
+  const shown = await page.evaluate(() => document.body.innerText);
+  assert.equal(shown.split(text).length - 1, 2, `the first reply changed:\n${shown}`);
+  assert.ok(!shown.includes(text + second), `the second reply was appended to the first:\n${shown}`);
   await page.screenshot({ path: join(artifactsDir, "copilotkit-echo.png"), fullPage: true });
   assert.deepEqual(errors, [], "the page logged errors");
   await page.close();

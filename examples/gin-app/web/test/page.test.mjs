@@ -170,6 +170,19 @@ describe("chat page", () => {
     await p.finish("flaky-error");
   });
 
+  test("private echo without a token: the transport failure is shown", async () => {
+    const p = await open("/agents/private/echo");
+    await p.send("let me in");
+    await p.status.filter({ hasText: /^failed: / }).waitFor();
+    await p.settled();
+    assert.match(await p.status.textContent(), /401/);
+    assert.equal(await p.assistant.count(), 0);
+    // The refused request and the client's own report are the only errors.
+    assert.ok(p.errors.length > 0 && p.errors.every((e) => /401|Agent execution failed/.test(e)), p.errors.join("\n"));
+    p.errors.length = 0;
+    await p.finish("private-refused");
+  });
+
   test("supervisor: subagent output is grouped under each subagent's name", async () => {
     const p = await open("/agents/supervisor");
     await p.send("plan the quarter");
