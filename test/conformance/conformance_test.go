@@ -39,7 +39,11 @@ func TestOfficialClient(t *testing.T) {
 
 	// Build the example app once for every test file.
 	bin := filepath.Join(t.TempDir(), "gin-app")
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "../../examples/gin-app").CombinedOutput(); err != nil {
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	if out, err := exec.CommandContext(ctx, "go", append(args, "../../examples/gin-app")...).CombinedOutput(); err != nil {
 		t.Fatalf("go build ./examples/gin-app: %v\n%s", err, out)
 	}
 

@@ -74,10 +74,15 @@ export async function startApp() {
     url,
     lines,
     waitForLog,
+    // stop ends the app with SIGTERM (its graceful shutdown) and fails
+    // when the app, if built with -race, reported a data race.
     async stop() {
       child.kill("SIGTERM");
       const e = await exited;
       if (dir) rmSync(dir, { recursive: true, force: true });
+      if (lines.some((l) => l.includes("DATA RACE"))) {
+        throw new Error(`the app reported a data race:\n${lines.join("\n")}`);
+      }
       return e;
     },
   };
@@ -157,7 +162,7 @@ export function types(events) {
   return events.map((e) => e.type);
 }
 
-// messagesOf returns the agent's messages without the ones the test sent.
+// newMessages returns the agent's messages without the ones the test sent.
 export function newMessages(agent, sent) {
   const ids = new Set(sent.map((m) => m.id));
   return agent.messages.filter((m) => !ids.has(m.id));
