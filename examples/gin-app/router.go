@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
@@ -42,7 +43,14 @@ func newRouter(cfg config) (*gin.Engine, error) {
 		core.WithGate(cfg.gate),
 		core.WithHandlerLogger(cfg.logger),
 	)}
-	agents := r.Group("/agents")
+	sink, metrics, err := newMetrics(prometheus.NewRegistry())
+	if err != nil {
+		return nil, err
+	}
+	r.GET("/metrics", metrics)
+	// Metrics is the outermost transformer, so it counts the events as the
+	// client receives them, after every inner group's transformers.
+	agents := r.Group("/agents", ginagui.Transform(transformers.Metrics(sink)))
 	// Authentication stays ordinary Gin middleware on a group.
 	private := agents.Group("/private", bearer("demo"))
 	// The same supervisor, shown three ways: the group's transformer
