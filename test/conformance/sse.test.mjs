@@ -307,6 +307,12 @@ test("slow: abortRun mid-stream ends the run, and the server sees the disconnect
   const line = await app.waitForLog((l) => l.includes("msg=\"agui run\"") && l.includes(`run_id=${runId}`));
   assert.match(line, /outcome=disconnected/);
   assert.match(line, /code=DISCONNECTED/);
+  // A follow-up request sees it too: the app's Prometheus metrics count
+  // the run as ended by a disconnect, and nothing is left in flight.
+  const metrics = await (await fetch(`${app.url}/metrics`)).text();
+  if (!metrics.includes("agui_runs_in_flight")) return; // an app without the metrics route
+  assert.match(metrics, /^agui_runs_ended_total\{code="DISCONNECTED",outcome="error"\} [1-9]/m);
+  assert.match(metrics, /^agui_runs_in_flight 0$/m);
 });
 
 test("loop: the agent loop route, when the app has it", async (t) => {
