@@ -198,7 +198,7 @@ export async function fetchProto(url, input) {
     events.push(decode(new Uint8Array(buf.buffer, buf.byteOffset + off + 4, n)));
     off += 4 + n;
   }
-  return { status: res.status, contentType: res.headers.get("content-type"), events };
+  return { status: res.status, contentType: res.headers.get("content-type"), headers: res.headers, events };
 }
 
 // fetchSSE POSTs input asking for SSE and parses the frames the way the
@@ -219,7 +219,7 @@ export async function fetchSSE(url, input) {
       .join("\n");
     if (data) events.push(JSON.parse(data));
   }
-  return { status: res.status, contentType: res.headers.get("content-type"), events };
+  return { status: res.status, contentType: res.headers.get("content-type"), headers: res.headers, events };
 }
 
 // normalise replaces generated ids and timestamps with stable names, in

@@ -63,6 +63,10 @@ for (const [route, body] of cases) {
     assert.equal(sse.status, 200);
     assert.equal(sse.contentType, "text/event-stream");
     assertSchemaValid(sse.events);
+    for (const r of [proto, sse]) {
+      assert.equal(r.headers.get("cache-control"), "no-cache");
+      assert.equal(r.headers.get("x-accel-buffering"), "no");
+    }
     assert.deepEqual(normalise(proto.events), normalise(sse.events), `proto: ${types(proto.events)}\nsse:   ${types(sse.events)}`);
   });
 }
