@@ -74,10 +74,15 @@ export async function startApp() {
     url,
     lines,
     waitForLog,
+    // stop ends the app with SIGTERM (its graceful shutdown) and fails
+    // when the app, if built with -race, reported a data race.
     async stop() {
       child.kill("SIGTERM");
       const e = await exited;
       if (dir) rmSync(dir, { recursive: true, force: true });
+      if (lines.some((l) => l.includes("DATA RACE"))) {
+        throw new Error(`the app reported a data race:\n${lines.join("\n")}`);
+      }
       return e;
     },
   };
@@ -157,7 +162,7 @@ export function types(events) {
   return events.map((e) => e.type);
 }
 
-// messagesOf returns the agent's messages without the ones the test sent.
+// newMessages returns the agent's messages without the ones the test sent.
 export function newMessages(agent, sent) {
   const ids = new Set(sent.map((m) => m.id));
   return agent.messages.filter((m) => !ids.has(m.id));
@@ -193,7 +198,7 @@ export async function fetchProto(url, input) {
     events.push(decode(new Uint8Array(buf.buffer, buf.byteOffset + off + 4, n)));
     off += 4 + n;
   }
-  return { status: res.status, contentType: res.headers.get("content-type"), events };
+  return { status: res.status, contentType: res.headers.get("content-type"), headers: res.headers, events };
 }
 
 // fetchSSE POSTs input asking for SSE and parses the frames the way the
@@ -214,7 +219,7 @@ export async function fetchSSE(url, input) {
       .join("\n");
     if (data) events.push(JSON.parse(data));
   }
-  return { status: res.status, contentType: res.headers.get("content-type"), events };
+  return { status: res.status, contentType: res.headers.get("content-type"), headers: res.headers, events };
 }
 
 // normalise replaces generated ids and timestamps with stable names, in

@@ -60,16 +60,22 @@ test("old client: echo", async () => {
   );
 });
 
-test("old client: supervisor, with the subagents' messages inline", async () => {
-  const sent = [user("plan")];
-  const agent = agentFor("supervisor", { initialMessages: sent });
-  const out = await run(agent);
-  assertOldClean(agent, out);
-  assert.deepEqual(
-    newMessages(agent, sent).map((m) => m.content),
-    ["Two tasks: scope, then risks.", "About a day each.", "Plan ready."],
-  );
-});
+for (const [route, want] of [
+  ["supervisor", ["Two tasks: scope, then risks.", "About a day each.", "Plan ready."]],
+  ["compat/supervisor", ["Two tasks: scope, then risks.", "About a day each.", "Plan ready."]],
+  ["hidden/supervisor", ["Plan ready."]],
+]) {
+  test(`old client: ${route}`, async () => {
+    const sent = [user("plan")];
+    const agent = agentFor(route, { initialMessages: sent });
+    const out = await run(agent);
+    assertOldClean(agent, out);
+    assert.deepEqual(
+      newMessages(agent, sent).map((m) => m.content),
+      want,
+    );
+  });
+}
 
 test("old client: approver interrupt and resume", async () => {
   const sent = [user("delete everything")];

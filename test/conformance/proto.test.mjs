@@ -63,6 +63,10 @@ for (const [route, body] of cases) {
     assert.equal(sse.status, 200);
     assert.equal(sse.contentType, "text/event-stream");
     assertSchemaValid(sse.events);
+    for (const r of [proto, sse]) {
+      assert.equal(r.headers.get("cache-control"), "no-cache");
+      assert.equal(r.headers.get("x-accel-buffering"), "no");
+    }
     assert.deepEqual(normalise(proto.events), normalise(sse.events), `proto: ${types(proto.events)}\nsse:   ${types(sse.events)}`);
   });
 }
@@ -94,4 +98,20 @@ test("an older client asking for protobuf still gets SSE", async () => {
   });
   assert.equal(res.headers.get("content-type"), "text/event-stream");
   await res.text();
+});
+
+test("slow over protobuf: abortRun mid-stream, and the server sees the disconnect", async () => {
+  const runId = "slow-proto-abort-" + Date.now();
+  const agent = new TapAgent({ url: `${app.url}/agents/slow`, initialMessages: [user("go", "u1")], accept: PROTO });
+  let deltas = 0;
+  const out = await run(agent, { runId }, {
+    onTextMessageContentEvent: () => {
+      if (++deltas === 3) agent.abortRun();
+    },
+  });
+  assert.equal(out.error, undefined);
+  assert.ok(deltas >= 3 && deltas < 10, `${deltas} deltas applied`);
+  assert.ok(!out.raw.some((e) => e.type === "RUN_FINISHED"));
+  const line = await app.waitForLog((l) => l.includes('msg="agui run"') && l.includes(`run_id=${runId}`));
+  assert.match(line, /outcome=disconnected/);
 });

@@ -307,6 +307,12 @@ test("slow: abortRun mid-stream ends the run, and the server sees the disconnect
   const line = await app.waitForLog((l) => l.includes("msg=\"agui run\"") && l.includes(`run_id=${runId}`));
   assert.match(line, /outcome=disconnected/);
   assert.match(line, /code=DISCONNECTED/);
+  // A follow-up request sees it too: the app's Prometheus metrics count
+  // the run as ended by a disconnect, and nothing is left in flight.
+  const metrics = await (await fetch(`${app.url}/metrics`)).text();
+  if (!metrics.includes("agui_runs_in_flight")) return; // an app without the metrics route
+  assert.match(metrics, /^agui_runs_ended_total\{code="DISCONNECTED",outcome="error"\} [1-9]/m);
+  assert.match(metrics, /^agui_runs_in_flight 0$/m);
 });
 
 test("loop: the agent loop route, when the app has it", async (t) => {
@@ -317,10 +323,19 @@ test("loop: the agent loop route, when the app has it", async (t) => {
   }
   const sent = [user("what is the weather in Paris?")];
   const agent = agentFor("loop", { initialMessages: sent });
-  const out = await run(agent);
+  let out = await run(agent);
   assertClean(out);
   assertSchemaValid(out.raw);
   assert.equal(out.raw.at(-1).type, "RUN_FINISHED");
+  // A scripted model may pause for approval; approve everything and go on.
+  for (let turn = 0; agent.pendingInterrupts.length > 0 && turn < 5; turn++) {
+    const resume = agent.pendingInterrupts.map((i) => ({ interruptId: i.id, status: "resolved" }));
+    out = await run(agent, { resume });
+    assertClean(out);
+    assertSchemaValid(out.raw);
+    assert.equal(out.raw.at(-1).type, "RUN_FINISHED");
+  }
+  assert.deepEqual(agent.pendingInterrupts, []);
   assert.ok(newMessages(agent, sent).some((m) => m.role === "assistant" && m.content), "no assistant answer");
 });
 

@@ -47,10 +47,17 @@ func (m *matcher) feed(p []byte) {
 	m.tail = append(m.tail[:0], window[len(window)-keep:]...)
 }
 
+// leaving is how a stream may end before its run does: once open is
+// closed, the stream leaves after after more events (after > 0).
+type leaving struct {
+	open  <-chan struct{}
+	after int
+}
+
 // stream runs one request over a raw HTTP/1.1 connection to addr and reads
-// its SSE response until the chunked body ends. The first event is
-// reported through first. ctx bounds the whole stream.
-func stream(ctx context.Context, addr, path string, body []byte, first func()) (o outcome) {
+// its SSE response until the chunked body ends, or until it may leave.
+// The first event is reported through first. ctx bounds the whole stream.
+func stream(ctx context.Context, addr, path string, body []byte, first func(), leave leaving) (o outcome) {
 	start := time.Now()
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "tcp", addr)
@@ -80,6 +87,7 @@ func stream(ctx context.Context, addr, path string, body []byte, first func()) (
 	last := matcher{pat: patLastCk}
 	status := false
 	var head []byte
+	leaveAt := -1 // the event count at which the stream leaves, once known
 	for {
 		n, err := conn.Read(buf)
 		p := buf[:n]
@@ -108,6 +116,13 @@ func stream(ctx context.Context, addr, path string, body []byte, first func()) (
 			}
 		}
 		o.events = events.n
+		if leave.after > 0 && leaveAt < 0 {
+			select {
+			case <-leave.open:
+				leaveAt = events.n + leave.after
+			default:
+			}
+		}
 		switch {
 		case failed.n > 0:
 			o.err = errors.New("RUN_ERROR")
@@ -117,6 +132,8 @@ func stream(ctx context.Context, addr, path string, body []byte, first func()) (
 				o.err = errors.New("the stream ended without RUN_FINISHED")
 			}
 			return o
+		case leaveAt >= 0 && events.n >= leaveAt:
+			return o // left on purpose; the server sees a disconnect
 		case err != nil:
 			o.err = err
 			return o

@@ -14,7 +14,10 @@
 // and holds its stream open until every stream has received its first
 // event and the heap has been measured, then sends MinDeltas more at most
 // and finishes. With Config.URL set, Run targets that route instead (for
-// example examples/gin-app's /agents/echo) and reads each run to its end.
+// example examples/gin-app's /agents/echo) and reads each run to its end;
+// for a long route such as /agents/slow, Config.Leave has each stream go
+// once all are open, and Config.AllOpen is the moment to sample the
+// server's memory.
 //
 // Every run is bounded by Config.Deadline, and the client side speaks
 // HTTP/1.1 over raw connections with small buffers, so its own memory per

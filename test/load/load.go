@@ -33,9 +33,19 @@ type Config struct {
 	// Deadline bounds the whole load run (default 60 s): a stream still
 	// open then counts as a failure.
 	Deadline time.Duration
+	// Leave, when positive, lets each stream go once every stream is open
+	// and it has read Leave more events, instead of reading its run to the
+	// end (default 0). It is for long routes, such as examples/gin-app's
+	// /agents/slow, that hold streams open by themselves; the server then
+	// sees each client disconnect.
+	Leave int
 	// Body is the request body (default: a 1.0 RunAgentInput with one user
 	// message; every stream gets its own runId).
 	Body func(i int) []byte
+	// AllOpen, if set, is called once every stream has received its first
+	// event or failed, while they are all held open: a caller measuring a
+	// server in another process samples its memory here.
+	AllOpen func()
 }
 
 // Result is what a load run measured. Values are immutable.
@@ -130,7 +140,7 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 					}
 				})
 			}
-			outs[i] = stream(ctx, addr, path, cfg.Body(i), mark)
+			outs[i] = stream(ctx, addr, path, cfg.Body(i), mark, leaving{open: allOpen, after: cfg.Leave})
 			mark()
 		})
 	}
@@ -138,6 +148,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 	res := Result{Streams: n}
 	select {
 	case <-allOpen:
+		if cfg.AllOpen != nil {
+			cfg.AllOpen()
+		}
 		if srv != nil {
 			open := memStats()
 			res.HeapPerStream = (int64(open.HeapInuse) - int64(base.HeapInuse)) / int64(n)

@@ -5,7 +5,10 @@
 //
 // By default it serves the ticker agent in-process on a loopback listener;
 // -url targets a running server's route instead, for example
-// http://127.0.0.1:8080/agents/echo from examples/gin-app. The sweep stops
+// http://127.0.0.1:8080/agents/echo from examples/gin-app; with
+// -url …/agents/slow -leave 10 -pid <server pid> it holds N of the example
+// app's own long streams open and reports the server's RSS growth per
+// stream. The sweep stops
 // at the first step with a failure or a p99 time to first event above
 // -max-p99, and the exit status is 1 when no step passed. Each process
 // needs about two file descriptors per stream in-process: raise the limit
@@ -38,6 +41,8 @@ func run() int {
 	extra := flag.Int("extra", 10, "deltas the in-process agent sends once every stream is open")
 	deadline := flag.Duration("deadline", 60*time.Second, "hard limit for each step")
 	maxP99 := flag.Duration("max-p99", 100*time.Millisecond, "the p99 time to first event a step may take")
+	leave := flag.Int("leave", 0, "with -url: leave each stream this many events after all are open (for long routes)")
+	pid := flag.Int("pid", 0, "with -url on Linux: the server's process id, to report its RSS growth per open stream")
 	all := flag.Bool("all", false, "run every step, even after one misses the target")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole sweep to this file")
 	flag.Parse()
@@ -66,8 +71,19 @@ func run() int {
 			fmt.Fprintf(os.Stderr, "agui-load: bad stream count %q\n", f)
 			return 2
 		}
-		res, err := load.Run(ctx, load.Config{URL: *target, Streams: n, Rate: *rate, Interval: *interval, Extra: *extra, Deadline: *deadline})
-		fmt.Println(res)
+		cfg := load.Config{URL: *target, Streams: n, Rate: *rate, Interval: *interval, Extra: *extra,
+			Deadline: *deadline, Leave: *leave}
+		var before, open int64
+		if *pid > 0 {
+			before = rss(*pid)
+			cfg.AllOpen = func() { open = rss(*pid) }
+		}
+		res, err := load.Run(ctx, cfg)
+		if *pid > 0 {
+			fmt.Printf("%s server_rss_growth/stream=%.1fKiB\n", res, float64(open-before)/float64(n)/1024)
+		} else {
+			fmt.Println(res)
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "agui-load:", err)
 			break
@@ -83,6 +99,21 @@ func run() int {
 	fmt.Printf("largest N with zero failures and p99 TTFE <= %s: %d\n", *maxP99, best)
 	if best == 0 {
 		return 1
+	}
+	return 0
+}
+
+// rss is process pid's resident set size from /proc (0 when unknown).
+func rss(pid int) int64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kb << 10
+		}
 	}
 	return 0
 }
