@@ -45,6 +45,9 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 	defer cancel(nil)
 	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, cancel: cancel}
 	if err := r.claim(ctx, in); err != nil {
+		if ctx.Err() != nil {
+			return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
+		}
 		return Result{ThreadID: thread, FinishReason: FinishError}, err
 	}
 	reason, err := r.loop(ctx)
