@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/agui-go/agui/core"
 )
@@ -170,7 +171,9 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *cor
 	r.emitCall(parentID, call)
 	if !answered {
 		if f := r.a.cfg.onToolCall; f != nil {
-			f(ctx, call)
+			if err := guard(func() error { f(ctx, call); return nil }); err != nil {
+				return nil, nil, runError(CodeTool, err)
+			}
 		}
 	} else {
 		r.cp.Pending = nil
@@ -190,11 +193,17 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *cor
 		return nil, r.errorResult(call.ID, KindValidation, err.Error()), nil
 	}
 	if f := r.a.cfg.preToolCall; f != nil {
-		if err := f(ctx, call); err != nil {
+		if err := guard(func() error { return f(ctx, call) }); err != nil {
 			return nil, nil, runError(CodeTool, err)
 		}
 	}
-	if !answered && r.a.cfg.needsApproval != nil && r.a.cfg.needsApproval(call) {
+	var needs bool
+	if f := r.a.cfg.needsApproval; !answered && f != nil {
+		if err := guard(func() error { needs = f(call); return nil }); err != nil {
+			return nil, nil, runError(CodeTool, err)
+		}
+	}
+	if needs {
 		r.cp.Pending = &PendingApproval{InterruptID: r.sink.newID("approval"), ToolCallID: call.ID}
 		return nil, nil, nil
 	}
@@ -225,4 +234,15 @@ func (r *run) errorResult(callID string, kind ToolErrorKind, text string) *core.
 		Message string        `json:"message"`
 	}{kind, text}) // marshalling two strings cannot fail
 	return &core.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: core.TextContent(string(b)), Error: text}
+}
+
+// guard runs a hook, turning a panic into an error: a hook panicking on
+// the loop's goroutine would otherwise leave running tools detached.
+func guard(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("hook panicked: %v", p)
+		}
+	}()
+	return f()
 }
