@@ -167,8 +167,9 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *cor
 	p := r.cp.Pending
 	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
 	// An answered call's events went out in the run that paused on it;
-	// they go out again because a result must name a call of its own run.
-	r.emitCall(parentID, call)
+	// START and END go out again because a result must name a call of its
+	// own run, and the arguments too unless the client already holds them.
+	r.emitCall(parentID, call, answered && r.clientCalls[call.ID])
 	if !answered {
 		if f := r.a.cfg.onToolCall; f != nil {
 			if err := guard(func() error { f(ctx, call); return nil }); err != nil {
@@ -211,9 +212,14 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *cor
 }
 
 // emitCall sends a call's START/ARGS/END, replaying the model's argument
-// fragments when this run streamed them.
-func (r *run) emitCall(parentID string, call Call) {
+// fragments when this run streamed them. Without args it sends START and
+// END only, for a call whose arguments the client already holds.
+func (r *run) emitCall(parentID string, call Call, withoutArgs bool) {
 	r.emit(&core.ToolCallStart{ToolCallID: call.ID, ToolCallName: call.Name, ParentMessageID: parentID})
+	if withoutArgs {
+		r.emit(&core.ToolCallEnd{ToolCallID: call.ID})
+		return
+	}
 	deltas, ok := r.argDeltas[call.ID]
 	if !ok && len(call.Args) > 0 {
 		deltas = []string{string(call.Args)}

@@ -27,6 +27,10 @@ type run struct {
 	delegated usageBox
 	// argDeltas keeps the streamed argument fragments of this run's calls.
 	argDeltas map[string][]string
+	// clientCalls are the tool call ids the client's history already holds
+	// (assistant messages of the input), so their arguments are not sent
+	// again: a client appends repeated TOOL_CALL_ARGS to what it has.
+	clientCalls map[string]bool
 	// emitErr is the first event the sink refused; it aborts the run.
 	emitErr error
 	cancel  context.CancelCauseFunc
@@ -43,7 +47,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, cancel: cancel}
+	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, clientCalls: callIDs(in.Messages), cancel: cancel}
 	if err := r.claim(ctx, in); err != nil {
 		if ctx.Err() != nil {
 			return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
@@ -259,4 +263,18 @@ func (r *run) emit(ev core.Event) {
 		r.emitErr = err
 		r.cancel(err)
 	}
+}
+
+// callIDs returns the ids of the tool calls that the assistant messages of
+// msgs carry.
+func callIDs(msgs []core.Message) map[string]bool {
+	ids := map[string]bool{}
+	for _, m := range msgs {
+		if a, ok := m.(*core.AssistantMessage); ok {
+			for _, c := range a.ToolCalls {
+				ids[c.ID] = true
+			}
+		}
+	}
+	return ids
 }
