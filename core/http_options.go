@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// HandlerOption configures a Handler.
+// HandlerOption configures a Handler. Options are plain values, safe to
+// share between handlers and goroutines.
 type HandlerOption interface{ applyHandler(*handlerConfig) }
 
 type handlerConfig struct {
