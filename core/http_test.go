@@ -237,7 +237,9 @@ func readProto(t *testing.T, body io.Reader) []core.Event {
 }
 
 // TestHandlerOutlivesWriteTimeout runs a stream five times longer than the
-// server's WriteTimeout; the per-write deadline keeps it alive.
+// server's WriteTimeout; the per-write deadline keeps it alive. It runs in
+// real time: the deadline lives on a real socket, which testing/synctest
+// cannot fake (network I/O is not durably blocking inside a bubble).
 func TestHandlerOutlivesWriteTimeout(t *testing.T) {
 	t.Parallel()
 	const writeTimeout = 100 * time.Millisecond
