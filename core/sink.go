@@ -196,23 +196,39 @@ func (k *sink) finishFrom(ctx context.Context, i int) error {
 	return nil
 }
 
-// stop ends the stream after a failure with a RUN_ERROR. When a
+// stop ends a stream that stopped early with a RUN_ERROR. When a
 // transformer failed, the transformers after it are sound and are
 // finished and passed the RUN_ERROR, so that one such as Metrics still
 // sees the run end; the failed one and those before it are bypassed. The
 // RUN_ERROR bypasses the whole chain when what left the chain failed, when
 // the chain dropped the terminal event, or when passing it on fails.
+//
+// When the consumer left before the terminal event, no transformer failed:
+// they are all finished and passed a RUN_ERROR (DISCONNECTED) whose output
+// goes nowhere, for the same reason.
 func (k *sink) stop(ctx context.Context) {
-	failure := k.failure
-	if failure == nil || k.ended || k.gone {
+	switch {
+	case k.ended:
+	case k.gone:
+		k.passEnd(ctx, 0, NewError(CodeDisconnected, "core: the consumer stopped reading the event stream"))
+	case k.failure != nil:
+		failure := k.failure
+		if k.failed >= 0 {
+			k.passEnd(ctx, k.failed+1, failure)
+		}
+		k.fail(failure)
+	}
+}
+
+// passEnd finishes chain[i:], skipping those already finished, and passes
+// them the RUN_ERROR for err.
+func (k *sink) passEnd(ctx context.Context, i int, err error) {
+	if i >= len(k.chain) {
 		return
 	}
-	if next := k.failed + 1; k.failed >= 0 && next < len(k.chain) {
-		if k.finishFrom(ctx, max(next, k.finished)) == nil {
-			_ = k.feeds[next](runError(failure))
-		}
+	if k.finishFrom(ctx, max(i, k.finished)) == nil {
+		_ = k.feeds[i](runError(err))
 	}
-	k.fail(failure)
 }
 
 // fail yields the RUN_ERROR for err, bypassing the chain, unless the

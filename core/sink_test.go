@@ -167,3 +167,27 @@ func TestRunErrorBypassesChainOnVerifierFailure(t *testing.T) {
 		t.Errorf("the chain saw %v", outer.terminals)
 	}
 }
+
+// A consumer that stops reading gets nothing more, but every transformer
+// is still finished and sees the run end, with DISCONNECTED.
+func TestTransformersSeeConsumerLeave(t *testing.T) {
+	var returned atomic.Bool
+	inner, outer := &ending{}, &ending{}
+	for ev := range Run[NoState](context.Background(), loopingAgent(&returned), NewInput("t", "r"),
+		WithTransformers(inner.factory(), upper(), outer.factory())) {
+		if ev.Type() == TypeTextMessageContent {
+			break
+		}
+	}
+	if !returned.Load() {
+		t.Fatal("the loop ended before the agent returned")
+	}
+	for name, e := range map[string]*ending{"inner": inner, "outer": outer} {
+		if e.finishes != 1 || len(e.terminals) != 1 {
+			t.Fatalf("%s: %d Finish, terminals %v; want 1 and a RUN_ERROR", name, e.finishes, e.terminals)
+		}
+		if re, ok := e.terminals[0].(*RunError); !ok || re.Code != string(CodeDisconnected) {
+			t.Errorf("%s saw %#v, want RUN_ERROR DISCONNECTED", name, e.terminals[0])
+		}
+	}
+}

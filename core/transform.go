@@ -17,8 +17,10 @@ package core
 // before it in the chain, but the ones after it, which see events later,
 // are finished and receive it, so every transformer after the failure
 // still sees the run end. When the chain's output breaks a protocol rule
-// no transformer is to blame and the RUN_ERROR bypasses the whole chain;
-// when the consumer stops reading, nothing more is delivered.
+// no transformer is to blame and the RUN_ERROR bypasses the whole chain.
+// When the consumer stops reading before the terminal event, every
+// transformer is still finished and passed a RUN_ERROR (DISCONNECTED),
+// whose output goes nowhere.
 //
 // A Transformer instance serves one run and is called from one goroutine at
 // a time. Transformers registered once for many runs are registered as a

@@ -48,10 +48,10 @@ const OutcomeError = "error"
 //
 // Metrics sees only what flows through the chain. When a transformer
 // before it fails, the runner still passes the final RUN_ERROR through
-// Metrics, so the sink gets RunEnded with that error's code. The sink gets
-// no RunEnded when the chain's own output breaks a protocol rule (the
-// RUN_ERROR then bypasses the whole chain) or when the consumer stops
-// reading (a client that went away gets no terminal event).
+// Metrics, so the sink gets RunEnded with that error's code, and when the
+// consumer stops reading early it gets RunEnded with DISCONNECTED. The
+// sink gets no RunEnded only when the chain's own output breaks a protocol
+// rule: the RUN_ERROR then bypasses the whole chain.
 func Metrics(sink MetricsSink) core.NewTransformer {
 	return func(in *core.RunAgentInput) core.Transformer {
 		m := &runMetrics{sink: sink}

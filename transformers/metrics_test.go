@@ -127,3 +127,21 @@ func TestMetricsSeesChainFailure(t *testing.T) {
 		t.Errorf("ended %+v, want an error with TRANSFORM_ERROR", e)
 	}
 }
+
+// A consumer that leaves early still ends the run in Metrics, with
+// DISCONNECTED.
+func TestMetricsSeesConsumerLeave(t *testing.T) {
+	say := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		return core.Success(), rc.Say("hi")
+	})
+	sink := &recordingSink{}
+	for range core.Run(context.Background(), say, input(), core.WithTransformers(Metrics(sink))) {
+		break
+	}
+	if len(sink.started) != 1 || len(sink.ended) != 1 {
+		t.Fatalf("started %v, ended %+v; want one of each", sink.started, sink.ended)
+	}
+	if e := sink.ended[0]; e.Outcome != OutcomeError || e.Code != string(core.CodeDisconnected) {
+		t.Errorf("ended %+v, want an error with DISCONNECTED", e)
+	}
+}
