@@ -67,7 +67,7 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 			grew = true
 		}
 		if grew && fatal == nil {
-			if err := r.save(ctx, StatusRunning); err != nil {
+			if err := r.checkpoint(ctx); err != nil {
 				fatal = err
 			}
 		}

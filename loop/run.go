@@ -173,7 +173,7 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		r.cp.Messages = append(slices.Clip(r.cp.Messages), msg)
 		// The turn is checkpointed before any of its calls starts, so a
 		// resumed run never asks the model for it again.
-		if err := r.save(ctx, StatusRunning); err != nil {
+		if err := r.checkpoint(ctx); err != nil {
 			return FinishError, err
 		}
 		if len(msg.ToolCalls) == 0 {
@@ -250,6 +250,21 @@ func (r *run) save(ctx context.Context, status Status) error {
 		return runError(CodeCheckpoint, err)
 	}
 	r.version = v
+	return nil
+}
+
+// checkpoint saves the working checkpoint of a running run. An aborted run
+// skips it, and a save that fails once the run is aborted is no failure:
+// a store honouring its context fails any write on a cancelled one, and
+// the final write, made without the cancellation, records where the run
+// stopped.
+func (r *run) checkpoint(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err := r.save(ctx, StatusRunning); err != nil && ctx.Err() == nil {
+		return err
+	}
 	return nil
 }
 
