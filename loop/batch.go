@@ -91,6 +91,23 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, c.err.Error()))
 		}
 	}
+	// await settles the next completion, renewing the run's lease while
+	// it waits; a failed renewal stops the batch like a propagating error.
+	await := func() {
+		for {
+			select {
+			case c := <-done:
+				settle(c)
+				return
+			case <-r.renewals():
+				if fatal == nil {
+					if err := r.checkpoint(ctx); err != nil {
+						fatal = err
+					}
+				}
+			}
+		}
+	}
 	drain := func() {
 		for {
 			select {
@@ -104,7 +121,7 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 
 	for i := 0; i < n; i++ {
 		for running >= r.a.cfg.concurrency {
-			settle(<-done)
+			await()
 		}
 		drain()
 		if fatal != nil || ctx.Err() != nil {
@@ -132,7 +149,7 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 		}()
 	}
 	for running > 0 {
-		settle(<-done)
+		await()
 	}
 
 	switch {
