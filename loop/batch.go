@@ -154,9 +154,13 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 
 	switch {
 	case fatal != nil:
+		// Every call got a result, so no approval (asked or answered)
+		// stays pending in the idle checkpoint.
+		r.cp.Pending = nil
 		r.fill(results, calls, &prefix, KindNotRun, "not run: the run failed first")
 		return batchFailed, fatal
 	case ctx.Err() != nil:
+		r.cp.Pending = nil
 		r.fill(results, calls, &prefix, KindCancelled, "cancelled: the run was aborted before this call started")
 		return batchAborted, nil
 	case paused >= 0:
