@@ -44,9 +44,12 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 		if sc.delegated != nil {
 			sc.delegated.add(res.Usage)
 		}
-		if err == nil && res.FinishReason != FinishAborted {
-			// The subagent's thread lives as long as its call: a finished
-			// one is not resumed, so its checkpoint would only pile up.
+		if err == nil {
+			// The subagent's thread lives as long as its call: once the
+			// call has its result (even a cancelled one) the thread is
+			// never resumed, so its checkpoint would only pile up. A
+			// failed run may not own the thread (THREAD_BUSY), so it
+			// leaves it alone.
 			_ = sub.cfg.store.Delete(context.WithoutCancel(ctx), thread) // a leftover checkpoint is harmless
 		}
 		switch {
