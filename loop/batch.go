@@ -3,7 +3,6 @@ package loop
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/agui-go/agui/core"
@@ -82,7 +81,9 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 		switch {
 		case c.err == nil:
 			record(c.i, r.toolResult(calls[c.i].ID, c.out))
-		case ctx.Err() != nil && errors.Is(c.err, ctx.Err()):
+		case ctx.Err() != nil:
+			// The tool's context is done: whatever it returned (ctx.Err(),
+			// the cause, its own wrapping), it stopped on the abort.
 			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+c.err.Error()))
 		default:
 			if isPropagating(c.err) && fatal == nil {

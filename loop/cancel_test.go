@@ -275,3 +275,31 @@ func TestCancelMidBatchContextStore(t *testing.T) {
 	}
 	assertTranscript(t, cp.Messages)
 }
+
+// A tool that stops on the abort may return any error (here the context's
+// cause): once its context is done, its error result is "cancelled".
+func TestCancelToolReturningCause(t *testing.T) {
+	stop := errors.New("stop button")
+	started := make(chan struct{})
+	tool, err := NewTool("wait", "", func(ctx context.Context, in workArgs) (string, error) {
+		close(started)
+		<-ctx.Done()
+		return "", context.Cause(ctx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "wait", Args: `{"id":"c1"}`}}}), Tools(tool))
+	ctx, cancel := context.WithCancelCause(t.Context())
+	x := goExecute(ctx, a, user("go"))
+	<-started
+	cancel(stop)
+	res, err := x.wait()
+	if err != nil || res.FinishReason != FinishAborted || !errors.Is(res.Cause, stop) {
+		t.Fatalf("%s %v cause %v", res.FinishReason, err, res.Cause)
+	}
+	assertResult(t, res)
+	if k := errorKinds(res.Messages); k["c1"] != KindCancelled {
+		t.Fatalf("kinds %v", k)
+	}
+}
