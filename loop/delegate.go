@@ -18,8 +18,13 @@ type delegateArgs struct {
 // events are SUBAGENT_* events attributed to it, under the calling tool
 // call; it runs on the tool's context, so it is aborted with its parent.
 // A delegation deeper than the top-level agent's MaxDelegationDepth fails
-// the whole run with CodeDepth (a propagating error). A subagent that pauses
-// for approval fails the call: nested approvals are not supported.
+// the whole run with CodeDepth (a propagating error). The guard bounds
+// nesting, not fan-out: each level may still delegate once per tool call,
+// ToolConcurrency at a time, for up to MaxSteps turns, so the runs of a
+// tree multiply level by level; bound the breadth with MaxSteps,
+// ToolConcurrency, or a PreToolCall hook that counts delegations. A
+// subagent that pauses for approval fails the call: nested approvals are
+// not supported.
 func Delegate(name, description string, sub *Agent) (Tool, error) {
 	if sub == nil {
 		return Tool{}, errors.New("loop: Delegate " + name + ": nil agent")

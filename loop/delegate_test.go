@@ -113,7 +113,9 @@ func TestDelegateCancelledWithParent(t *testing.T) {
 }
 
 // The depth guard is a propagating error: it fails the whole run with
-// DELEGATION_DEPTH (failure mode 10).
+// DELEGATION_DEPTH (failure mode 10). It bounds nesting only: fan-out
+// (many delegations per turn or per run) is bounded by MaxSteps and
+// ToolConcurrency, not by this guard, and this test does not cover it.
 func TestDelegateDepthGuard(t *testing.T) {
 	leaf := mustNew(t, Script(Turn{Text: "leaf"}))
 	level := func(sub *Agent) *Agent {

@@ -65,7 +65,8 @@ func ToolConcurrency(n int) Option {
 }
 
 // MaxDelegationDepth caps how deep delegated runs nest (default 3): a
-// delegation below it fails the whole run with CodeDepth.
+// delegation below it fails the whole run with CodeDepth. It bounds
+// nesting, not fan-out (see Delegate).
 func MaxDelegationDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
