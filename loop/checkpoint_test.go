@@ -330,11 +330,10 @@ func TestCheckpointLeaseRenewedWhileWaiting(t *testing.T) {
 	}
 }
 
-// A run whose renewal fails has lost its thread: it starts no new call and
-// fails with THREAD_BUSY.
+// A run whose renewal fails has lost its thread: it starts no new call, no
+// model turn is recorded, and it fails with THREAD_BUSY.
 func TestCheckpointLeaseLost(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		store := NewMemoryStore()
+	slowTools := func(t *testing.T, store Store) (*Agent, *atomic.Int64) {
 		var runs atomic.Int64
 		slow, err := NewTool("slow", "", func(ctx context.Context, in workArgs) (string, error) {
 			runs.Add(1)
@@ -345,24 +344,54 @@ func TestCheckpointLeaseLost(t *testing.T) {
 			t.Fatal(err)
 		}
 		calls := []ScriptedCall{{ID: "c1", Name: "slow", Args: `{"id":"c1"}`}, {ID: "c2", Name: "slow", Args: `{"id":"c2"}`}}
-		a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), Tools(slow), ToolConcurrency(1), Lease(time.Second), Checkpoints(store))
-		x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []core.Message{UserText("one")}})
-		time.Sleep(5 * time.Second)
-		// Another process writes the thread (say, after a stalled store).
-		cp, v, err := store.Load(t.Context(), "t")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := store.Save(t.Context(), cp, v); err != nil {
-			t.Fatal(err)
-		}
-		res, err := x.wait()
-		if core.CodeOf(err) != CodeBusy {
-			t.Fatalf("%s %v, want %s", res.FinishReason, err, CodeBusy)
-		}
-		assertResult(t, res)
-		if n := runs.Load(); n != 1 {
-			t.Fatalf("%d calls ran: c2 must not start once the thread is lost", n)
-		}
-	})
+		return mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), Tools(slow), ToolConcurrency(1), Lease(time.Second), Checkpoints(store)), &runs
+	}
+	slowModel := func(t *testing.T, store Store) (*Agent, *atomic.Int64) {
+		var runs atomic.Int64
+		p := ProviderFunc(func(ctx context.Context, _ ModelRequest) iter.Seq2[Delta, error] {
+			return func(yield func(Delta, error) bool) {
+				runs.Add(1)
+				if !yield(Delta{Text: "thinking"}, nil) {
+					return
+				}
+				select {
+				case <-time.After(10 * time.Second):
+					yield(Delta{Text: " long"}, nil)
+				case <-ctx.Done(): // the lost run stops the model
+					yield(Delta{}, ctx.Err())
+				}
+			}
+		})
+		return mustNew(t, p, Lease(time.Second), Checkpoints(store)), &runs
+	}
+	for name, build := range map[string]func(*testing.T, Store) (*Agent, *atomic.Int64){"tool": slowTools, "model": slowModel} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				store := NewMemoryStore()
+				a, runs := build(t, store)
+				x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []core.Message{UserText("one")}})
+				time.Sleep(5 * time.Second)
+				// Another process writes the thread (say, after a stalled
+				// store let the lease run out).
+				cp, v, err := store.Load(t.Context(), "t")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := store.Save(t.Context(), cp, v); err != nil {
+					t.Fatal(err)
+				}
+				res, err := x.wait()
+				if core.CodeOf(err) != CodeBusy {
+					t.Fatalf("%s %v, want %s", res.FinishReason, err, CodeBusy)
+				}
+				assertResult(t, res)
+				if n := runs.Load(); n != 1 {
+					t.Fatalf("ran %d times: nothing new starts once the thread is lost", n)
+				}
+				if after, _, _ := store.Load(t.Context(), "t"); len(after.Messages) != len(cp.Messages) {
+					t.Fatalf("the lost run wrote the thread:\n%s", dump(after.Messages))
+				}
+			})
+		})
+	}
 }
