@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -530,7 +531,7 @@ func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
 	t.Parallel()
 	// Wide enough that scheduling delays on a loaded 2-core CI machine stay
 	// well inside the refresh period (timeout/2).
-	const timeout = 500 * time.Millisecond
+	const timeout = time.Second
 	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
@@ -557,6 +558,26 @@ func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
 		srv.EnableHTTP2 = h2
 		srv.StartTLS()
 		client := srv.Client()
+		// The server's WriteTimeout bounds the TLS handshake too, which a
+		// loaded machine can miss: shake hands on a request outside the
+		// test (a 405), so the timed run reuses a ready connection.
+		warm := func() error {
+			resp, err := client.Get(srv.URL)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(io.Discard, resp.Body)
+			return errors.Join(err, resp.Body.Close())
+		}
+		var err error
+		for range 5 {
+			if err = warm(); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(runBody("")))
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := client.Do(req)

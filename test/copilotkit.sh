@@ -17,7 +17,7 @@ fi
 
 if ! command -v chromium >/dev/null; then
   apt-get update
-  apt-get install -y chromium
+  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
 fi
 export CHROMIUM="${CHROMIUM:-$(command -v chromium)}"
 
