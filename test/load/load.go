@@ -3,6 +3,7 @@ package load
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/url"
 	"runtime"
 	"slices"
@@ -16,7 +17,7 @@ import (
 type Config struct {
 	// URL is the route to load, such as http://127.0.0.1:8080/agents/echo
 	// (default: "", which serves the ticker agent in-process). Only http
-	// URLs on any host are accepted; the SDK's tests use loopback only.
+	// URLs on this machine are accepted (localhost or a loopback address).
 	URL string
 	// Streams is how many runs are opened at once (default 100).
 	Streams int
@@ -112,6 +113,9 @@ func Run(ctx context.Context, cfg Config) (Result, error) {
 		u, err := url.Parse(cfg.URL)
 		if err != nil || u.Scheme != "http" || u.Host == "" {
 			return Result{}, fmt.Errorf("load: URL %q is not an http URL", cfg.URL)
+		}
+		if !loopback(u.Hostname()) {
+			return Result{}, fmt.Errorf("load: URL %q is not on this machine: the generator loads loopback addresses only", cfg.URL)
 		}
 		addr, path = u.Host, u.RequestURI()
 	}
@@ -236,4 +240,14 @@ func memStats() runtime.MemStats {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms
+}
+
+// loopback reports whether host is localhost or a loopback IP address: a
+// load generator must never send its traffic anywhere else.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -35,3 +35,11 @@ func TestLoadShort(t *testing.T) {
 		t.Errorf("TTFE percentiles %s/%s", res.TTFE50, res.TTFE99)
 	}
 }
+
+func TestRunRefusesOtherHosts(t *testing.T) {
+	for _, u := range []string{"http://example.com/agents/echo", "http://10.0.0.1:8080/x", "http://192.168.1.2/x"} {
+		if _, err := load.Run(t.Context(), load.Config{URL: u, Streams: 1}); err == nil {
+			t.Errorf("Run(%s) was allowed", u)
+		}
+	}
+}
