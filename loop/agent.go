@@ -114,11 +114,17 @@ func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 }
 
 // Run implements core.Agent: it runs the loop on the run's input, sending
-// events through rc.
+// events through rc. A stop or max-steps run ends with a success outcome
+// whose result is {"finishReason", "steps"}; an approval pause with an
+// interrupt outcome; an abort with a cancelled outcome (the runner reports
+// a cancelled run as RUN_ERROR CANCELLED); a failure with RUN_ERROR and
+// the loop's code. Usage goes on the terminal event either way.
 func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
 	in := rc.Input()
 	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, Messages: in.Messages, Resume: in.Resume}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth})
-	reportUsage(rc, res.Usage)
+	if !res.Usage.IsZero() {
+		rc.AddUsage(res.Usage.Token())
+	}
 	if err != nil {
 		return core.Outcome{}, err
 	}
@@ -132,5 +138,6 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (cor
 		}
 		return core.Cancelled(), nil
 	}
+	rc.SetResult(map[string]any{"finishReason": string(res.FinishReason), "steps": res.Steps})
 	return core.Success(), nil
 }

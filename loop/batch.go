@@ -46,8 +46,8 @@ type completion struct {
 // answered prefix grows. It returns only once every call it started has
 // returned.
 //
-// decision answers the call named by r.cp.Pending, which skips its
-// approval check (and its events, sent by the run that paused on it).
+// A decision recorded in r.cp.Pending answers its call, which skips its
+// OnToolCall and approval check (they ran in the run that paused on it).
 func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first int) (batchEnd, error) {
 	calls := msg.ToolCalls[first:]
 	n := len(calls)
@@ -124,7 +124,7 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 			break
 		}
 		running++
-		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread})
+		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated})
 		go func() {
 			out, err := tool.call(tctx, call.Args)
 			done <- completion{i: i, out: out, err: err}
@@ -165,8 +165,10 @@ func (r *run) fill(results []*core.ToolMessage, calls []core.ToolCall, prefix *i
 func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *core.ToolMessage, error) {
 	p := r.cp.Pending
 	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
+	// An answered call's events went out in the run that paused on it;
+	// they go out again because a result must name a call of its own run.
+	r.emitCall(parentID, call)
 	if !answered {
-		r.emitCall(parentID, call)
 		if f := r.a.cfg.onToolCall; f != nil {
 			f(ctx, call)
 		}

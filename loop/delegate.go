@@ -29,7 +29,7 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 		if !ok {
 			// Called outside a loop (say, directly in a test): a top-level
 			// parent whose events go nowhere.
-			sc = scope{sink: newFuncSink(nil), line: lineage{maxDepth: sub.cfg.maxDepth}, thread: newFuncSink(nil).newID("thread")}
+			sc = scope{sink: newFuncSink(nil), line: lineage{maxDepth: sub.cfg.maxDepth}, thread: newFuncSink(nil).newID("thread"), toolCallID: newFuncSink(nil).newID("call")}
 		}
 		line := lineage{depth: sc.line.depth + 1, maxDepth: sc.line.maxDepth}
 		if line.depth > line.maxDepth {
@@ -40,6 +40,9 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 			return "", err
 		}
 		res, err := sub.execute(ctx, Input{ThreadID: sc.thread + "/" + sc.toolCallID, Messages: []core.Message{UserText(in.Task)}}, ss, line)
+		if sc.delegated != nil {
+			sc.delegated.add(res.Usage)
+		}
 		switch {
 		case err != nil:
 			_ = ss.fail(err) // the call's own error says more than a failed event would

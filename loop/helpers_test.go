@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -306,3 +307,10 @@ func (x *async) wait() (Result, error) {
 }
 
 func user(text string) Input { return Input{Messages: []core.Message{UserText(text)}} }
+
+// withMessages binds a request's messages to p, for collect.
+func (s *Scripted) withMessages(msgs []core.Message) Provider {
+	return ProviderFunc(func(ctx context.Context, _ ModelRequest) iter.Seq2[Delta, error] {
+		return s.Stream(ctx, ModelRequest{Messages: msgs})
+	})
+}

@@ -23,6 +23,8 @@ type run struct {
 	// input is new input held back until the pending calls are answered.
 	input []core.Message
 	usage Usage
+	// delegated is the usage of runs this run's tools delegated to.
+	delegated usageBox
 	// argDeltas keeps the streamed argument fragments of this run's calls.
 	argDeltas map[string][]string
 	// emitErr is the first event the sink refused; it aborts the run.
@@ -46,6 +48,15 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 		return Result{ThreadID: thread, FinishReason: FinishError}, err
 	}
 	reason, err := r.loop(ctx)
+	if reason == FinishError {
+		// Whatever failed, the transcript stays valid for the provider.
+		if msg, first := r.pendingTurn(); msg != nil {
+			for _, c := range msg.ToolCalls[first:] {
+				r.cp.Messages = append(r.cp.Messages, r.errorResult(c.ID, KindNotRun, "not run: the run failed first"))
+			}
+		}
+		r.cp.Messages = append(r.cp.Messages, r.input...)
+	}
 	status := StatusIdle
 	if reason == FinishAwaitingApproval {
 		status = StatusAwaitingApproval
@@ -54,7 +65,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 	if serr := r.save(context.WithoutCancel(ctx), status); serr != nil && err == nil {
 		reason, err = FinishError, serr
 	}
-	res := Result{ThreadID: thread, FinishReason: reason, Steps: r.cp.Steps, Messages: r.cp.Messages, Usage: r.usage}
+	res := Result{ThreadID: thread, FinishReason: reason, Steps: r.cp.Steps, Messages: r.cp.Messages, Usage: r.usage.Add(r.delegated.total())}
 	switch reason {
 	case FinishAwaitingApproval:
 		p := r.cp.Pending

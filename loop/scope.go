@@ -11,6 +11,8 @@ type scope struct {
 	toolCallID string
 	messageID  string
 	thread     string
+	// delegated receives the usage of runs the call delegates to.
+	delegated *usageBox
 }
 
 type scopeKey struct{}

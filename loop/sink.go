@@ -93,7 +93,7 @@ func (s emitterSink) emit(ev core.Event) error   { return s.e.Emit(ev) }
 func (s emitterSink) newID(prefix string) string { return s.e.NewID(prefix) }
 
 func (s emitterSink) subagent(name, toolCallID, messageID string) (subSink, error) {
-	sub, err := s.e.Subagent(name, subagentOptions(toolCallID, messageID)...)
+	sub, err := s.e.Subagent(name, core.WithParentToolCall(toolCallID), core.WithParentMessage(messageID))
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,10 @@
 package loop
 
-import "github.com/agui-go/agui/core"
+import (
+	"sync"
+
+	"github.com/agui-go/agui/core"
+)
 
 // Usage counts the tokens a run spent. Zero means none reported.
 type Usage struct {
@@ -23,13 +27,39 @@ func (u Usage) Add(v Usage) Usage {
 // IsZero reports whether no tokens were reported.
 func (u Usage) IsZero() bool { return u == Usage{} }
 
-// Token returns u as the AG-UI token usage carried on RUN_FINISHED.
+// Token returns u as the AG-UI token usage carried on RUN_FINISHED. The
+// reasoning and cached counts are left absent when zero, since most
+// providers do not report them.
 func (u Usage) Token() core.TokenUsage {
-	return core.TokenUsage{
-		InputTokens:       core.Tokens(u.InputTokens),
-		OutputTokens:      core.Tokens(u.OutputTokens),
-		TotalTokens:       core.Tokens(u.InputTokens + u.OutputTokens),
-		ReasoningTokens:   core.Tokens(u.ReasoningTokens),
-		CachedInputTokens: core.Tokens(u.CachedInputTokens),
+	t := core.TokenUsage{
+		InputTokens:  core.Tokens(u.InputTokens),
+		OutputTokens: core.Tokens(u.OutputTokens),
+		TotalTokens:  core.Tokens(u.InputTokens + u.OutputTokens),
 	}
+	if u.ReasoningTokens > 0 {
+		t.ReasoningTokens = core.Tokens(u.ReasoningTokens)
+	}
+	if u.CachedInputTokens > 0 {
+		t.CachedInputTokens = core.Tokens(u.CachedInputTokens)
+	}
+	return t
+}
+
+// usageBox collects the usage of delegated runs, which finish on tool
+// goroutines. It is safe for concurrent use.
+type usageBox struct {
+	mu sync.Mutex
+	u  Usage
+}
+
+func (b *usageBox) add(u Usage) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.u = b.u.Add(u)
+}
+
+func (b *usageBox) total() Usage {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.u
 }

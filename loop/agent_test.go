@@ -1,0 +1,147 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"slices"
+	"testing"
+
+	"github.com/agui-go/agui/core"
+)
+
+// Seed 001, finish reasons: with maxSteps 3 a model that keeps calling
+// tools gives up with finishReason 'max-steps' after 3 steps; the run
+// succeeds and its transcript is valid.
+func TestFinishMaxSteps(t *testing.T) {
+	turn := func(id string) Turn { return Turn{Calls: echoCalls(id)} }
+	p := Script(turn("c1"), turn("c2"), turn("c3"), turn("c4"))
+	a := mustNew(t, p, Tools(echoTool(t)), MaxSteps(3))
+	res, err := a.Execute(t.Context(), user("research this thoroughly"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertResult(t, res)
+	if res.FinishReason != FinishMaxSteps || res.Steps != 3 || p.Calls() != 3 {
+		t.Fatalf("finish %s, steps %d, model calls %d", res.FinishReason, res.Steps, p.Calls())
+	}
+}
+
+// A model that answers on the last allowed step stops normally: the final
+// step is not misclassified as max-steps (failure mode 8).
+func TestFinishStopOnLastStepIsNotMaxSteps(t *testing.T) {
+	p := Script(Turn{Calls: echoCalls("c1")}, Turn{Text: "answer"})
+	a := mustNew(t, p, Tools(echoTool(t)), MaxSteps(2))
+	res, err := a.Execute(t.Context(), user("q"))
+	if err != nil || res.FinishReason != FinishStop || res.Steps != 2 {
+		t.Fatalf("%s %d %v", res.FinishReason, res.Steps, err)
+	}
+	assertResult(t, res)
+}
+
+// Model text, reasoning and tool calls become AG-UI events; usage adds up.
+func TestEventsAndUsage(t *testing.T) {
+	p := Script(
+		Turn{Reasoning: "let me think", Text: "checking", Calls: echoCalls("c1"), Usage: Usage{InputTokens: 10, OutputTokens: 5}},
+		Turn{Text: "it is done", Usage: Usage{InputTokens: 20, OutputTokens: 7}},
+	)
+	a := mustNew(t, p, Tools(echoTool(t)))
+	rec := &recorder{}
+	in := user("go")
+	in.OnEvent = rec.on
+	res, err := a.Execute(t.Context(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertResult(t, res)
+	if res.Usage != (Usage{InputTokens: 30, OutputTokens: 12}) {
+		t.Fatalf("usage %+v", res.Usage)
+	}
+	var types []core.EventType
+	for _, ev := range rec.events() {
+		if len(types) == 0 || types[len(types)-1] != ev.Type() {
+			types = append(types, ev.Type())
+		}
+	}
+	want := []core.EventType{
+		core.TypeReasoningStart, core.TypeReasoningMessageStart, core.TypeReasoningMessageContent, core.TypeReasoningMessageEnd, core.TypeReasoningEnd,
+		core.TypeTextMessageStart, core.TypeTextMessageContent, core.TypeTextMessageEnd,
+		core.TypeToolCallStart, core.TypeToolCallArgs, core.TypeToolCallEnd, core.TypeToolCallResult,
+		core.TypeTextMessageStart, core.TypeTextMessageContent, core.TypeTextMessageEnd,
+	}
+	if !slices.Equal(types, want) {
+		t.Fatalf("event types\n got %v\nwant %v", types, want)
+	}
+	am := res.Messages[1].(*core.AssistantMessage)
+	var args string
+	for _, ev := range rec.events() {
+		switch e := ev.(type) {
+		case *core.ToolCallStart:
+			if e.ParentMessageID != am.ID || e.ToolCallName != "echo" {
+				t.Fatalf("start %+v, want parent %s", e, am.ID)
+			}
+		case *core.ToolCallArgs:
+			args += e.Delta
+		case *core.ToolCallResult:
+			if e.MessageID != res.Messages[2].MessageID() {
+				t.Fatalf("result message id %s, transcript %s", e.MessageID, res.Messages[2].MessageID())
+			}
+		case *core.TextMessageStart:
+			if e.Role != core.RoleAssistant {
+				t.Fatalf("role %s", e.Role)
+			}
+		}
+	}
+	if args != `{"id":"c1"}` || am.Content != "checking" {
+		t.Fatalf("args %q, content %q", args, am.Content)
+	}
+}
+
+// A provider failure fails the run with PROVIDER_ERROR, keeping the
+// transcript valid.
+func TestProviderFailure(t *testing.T) {
+	boom := errors.New("503")
+	a := mustNew(t, Script(Turn{Calls: echoCalls("c1")}, Turn{Err: boom}), Tools(echoTool(t)))
+	res, err := a.Execute(t.Context(), user("go"))
+	if !errors.Is(err, boom) || core.CodeOf(err) != CodeProvider || res.FinishReason != FinishError {
+		t.Fatalf("%v %s", err, res.FinishReason)
+	}
+	assertResult(t, res)
+}
+
+func TestNewRejectsBadOptions(t *testing.T) {
+	p := Script()
+	echo := echoTool(t)
+	for name, opts := range map[string][]Option{
+		"max steps":   {MaxSteps(0)},
+		"concurrency": {ToolConcurrency(0)},
+		"depth":       {MaxDelegationDepth(0)},
+		"lease":       {Lease(0)},
+		"zero tool":   {Tools(Tool{})},
+		"dup tools":   {Tools(echo, echo)},
+		"nil store":   {Checkpoints(nil)},
+	} {
+		if _, err := New(p, opts...); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := New(nil); err == nil {
+		t.Error("nil provider: no error")
+	}
+}
+
+// Instructions reach the provider; tools are described to it.
+func TestRequestCarriesInstructionsAndTools(t *testing.T) {
+	var got ModelRequest
+	p := ProviderFunc(func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
+		got = req
+		return Script(Turn{Text: "ok"}).Stream(ctx, req)
+	})
+	a := mustNew(t, p, Instructions("be brief"), Tools(echoTool(t)))
+	if _, err := a.Execute(t.Context(), user("hi")); err != nil {
+		t.Fatal(err)
+	}
+	if got.Instructions != "be brief" || len(got.Tools) != 1 || got.Tools[0].Name != "echo" || len(got.Messages) != 1 {
+		t.Fatalf("request %+v", got)
+	}
+}

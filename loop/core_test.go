@@ -1,0 +1,172 @@
+package loop
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/agui-go/agui/core"
+)
+
+// runCore runs a through core.Run and returns its events.
+func runCore(t *testing.T, a *Agent, in *core.RunAgentInput) []core.Event {
+	t.Helper()
+	var evs []core.Event
+	for ev, err := range core.Run(t.Context(), core.Agent[core.NoState](a), in) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs = append(evs, ev)
+	}
+	return evs
+}
+
+func types(evs []core.Event) []core.EventType {
+	var out []core.EventType
+	for _, ev := range evs {
+		out = append(out, ev.Type())
+	}
+	return out
+}
+
+// Hosted by core: text, tool calls with parentMessageId, results, and
+// usage on RUN_FINISHED; the verifier accepts the stream.
+func TestCoreRunEventsAndUsage(t *testing.T) {
+	a := mustNew(t, Script(
+		Turn{Text: "looking", Calls: echoCalls("c1", "c2"), Usage: Usage{InputTokens: 5, OutputTokens: 2}},
+		Turn{Text: "done", Usage: Usage{InputTokens: 9, OutputTokens: 1}},
+	), Tools(echoTool(t)))
+	in := core.NewInput("thread-1", "run-1")
+	in.Messages = []core.Message{UserText("go")}
+	evs := runCore(t, a, in)
+	last, ok := evs[len(evs)-1].(*core.RunFinished)
+	if !ok {
+		t.Fatalf("last event %v: %v", evs[len(evs)-1].Type(), types(evs))
+	}
+	if last.Outcome.Type != core.OutcomeSuccess || len(last.Usage) != 1 || *last.Usage[0].InputTokens != 14 || *last.Usage[0].OutputTokens != 3 {
+		t.Fatalf("finished %+v usage %+v", last.Outcome, last.Usage)
+	}
+	var msgID string
+	for _, ev := range evs {
+		switch e := ev.(type) {
+		case *core.TextMessageStart:
+			if msgID == "" {
+				msgID = e.MessageID
+			}
+		case *core.ToolCallStart:
+			if e.ParentMessageID != msgID {
+				t.Fatalf("parentMessageId %s, want %s", e.ParentMessageID, msgID)
+			}
+		}
+	}
+}
+
+// Hosted by core: an approval ends the run with RUN_FINISHED and an
+// interrupt outcome; the next run's resume continues it.
+func TestCoreRunApprovalInterruptAndResume(t *testing.T) {
+	b := newBlocker()
+	for _, id := range []string{"c1", "c2", "c3", "c4"} {
+		b.release(id)
+	}
+	a, _ := approvalAgent(t, b)
+	in := core.NewInput("thread-1", "run-1")
+	in.Messages = []core.Message{UserText("go")}
+	evs := runCore(t, a, in)
+	fin, ok := evs[len(evs)-1].(*core.RunFinished)
+	if !ok || fin.Outcome.Type != core.OutcomeInterrupt || len(fin.Outcome.Interrupts) != 1 {
+		t.Fatalf("end %v", types(evs))
+	}
+	intr := fin.Outcome.Interrupts[0]
+	if intr.Reason != ReasonToolApproval || intr.ToolCallID != "c3" || intr.ResponseSchema == nil {
+		t.Fatalf("interrupt %+v", intr)
+	}
+
+	// A bad resume: RUN_ERROR with a stable code, nothing run.
+	bad := core.NewInput("thread-1", "run-2")
+	bad.Resume = []core.ResumeEntry{{InterruptID: "other", Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
+	evs = runCore(t, a, bad)
+	if re, ok := evs[len(evs)-1].(*core.RunError); !ok || re.Code != string(CodeBadResume) || len(evs) != 2 {
+		t.Fatalf("bad resume: %v", types(evs))
+	}
+
+	good := core.NewInput("thread-1", "run-3")
+	good.Resume = []core.ResumeEntry{{InterruptID: intr.ID, Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
+	evs = runCore(t, a, good)
+	if fin, ok := evs[len(evs)-1].(*core.RunFinished); !ok || fin.Outcome.Type != core.OutcomeSuccess {
+		t.Fatalf("resume: %s", dumpEvents(evs))
+	}
+	if b.runs.Load() != 4 {
+		t.Fatalf("%d tool runs", b.runs.Load())
+	}
+}
+
+// Hosted by core: delegation produces verified SUBAGENT_* events.
+func TestCoreRunDelegation(t *testing.T) {
+	sub := mustNew(t, Script(Turn{Text: "found it"}))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks"}), Tools(mustDelegate(t, sub)))
+	in := core.NewInput("thread-1", "run-1")
+	in.Messages = []core.Message{UserText("go")}
+	evs := runCore(t, a, in)
+	got := types(evs)
+	if got[len(got)-1] != core.TypeRunFinished || !slices.Contains(got, core.TypeSubagentStarted) || !slices.Contains(got, core.TypeSubagentFinished) {
+		t.Fatalf("events %v", got)
+	}
+	for _, ev := range evs {
+		if e, ok := ev.(*core.SubagentStarted); ok && (e.ParentToolCallID != "d1" || e.ParentMessageID == "") {
+			t.Fatalf("started %+v", e)
+		}
+	}
+}
+
+func dumpEvents(evs []core.Event) string {
+	var s string
+	for _, ev := range evs {
+		b, _ := ev.AppendJSON(nil)
+		s += string(b) + "\n"
+	}
+	return s
+}
+
+// Hosted by core, max-steps is a success whose result says so.
+func TestCoreRunMaxStepsResult(t *testing.T) {
+	a := mustNew(t, Script(Turn{Calls: echoCalls("c1")}, Turn{Calls: echoCalls("c2")}), Tools(echoTool(t)), MaxSteps(1))
+	in := core.NewInput("thread-1", "run-1")
+	in.Messages = []core.Message{UserText("go")}
+	evs := runCore(t, a, in)
+	fin, ok := evs[len(evs)-1].(*core.RunFinished)
+	if !ok || fin.Outcome.Type != core.OutcomeSuccess {
+		t.Fatalf("events %v", types(evs))
+	}
+	if r, _ := fin.Result.(map[string]any); r["finishReason"] != "max-steps" || r["steps"] != 1 {
+		t.Fatalf("result %v", fin.Result)
+	}
+}
+
+// Hosted by core, two requests on one thread at once: the second ends
+// with RUN_ERROR THREAD_BUSY before anything runs.
+func TestCoreRunBusyThread(t *testing.T) {
+	b := newBlocker()
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1")}, Turn{Text: "ok"}), Tools(b.tool(t)))
+	first := core.NewInput("thread-1", "run-1")
+	first.Messages = []core.Message{UserText("one")}
+	done := make(chan []core.Event)
+	go func() {
+		var evs []core.Event
+		for ev := range core.Run(t.Context(), core.Agent[core.NoState](a), first) {
+			evs = append(evs, ev)
+		}
+		done <- evs
+	}()
+	<-b.started
+	second := core.NewInput("thread-1", "run-2")
+	second.Messages = []core.Message{UserText("two")}
+	evs := runCore(t, a, second)
+	if re, ok := evs[len(evs)-1].(*core.RunError); !ok || re.Code != string(CodeBusy) || len(evs) != 2 {
+		t.Fatalf("second: %v", types(evs))
+	}
+	b.release("c1")
+	evs = <-done
+	if _, ok := evs[len(evs)-1].(*core.RunFinished); !ok {
+		t.Fatalf("first: %v", types(evs))
+	}
+}

@@ -1,0 +1,143 @@
+package loop
+
+import (
+	"context"
+	"testing"
+
+	"github.com/agui-go/agui/core"
+)
+
+func delegateTurn(id string) Turn {
+	return Turn{Calls: []ScriptedCall{{ID: id, Name: "delegate", Args: `{"task":"look it up"}`}}}
+}
+
+func mustDelegate(t *testing.T, sub *Agent) Tool {
+	t.Helper()
+	d, err := Delegate("delegate", "hands a task to a subagent", sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// A delegation tool runs another loop as a subagent: SUBAGENT_* events
+// under the calling tool call, the subagent's events attributed to it, and
+// its final text as the call's result.
+func TestDelegateSubagentEvents(t *testing.T) {
+	sub := mustNew(t, Script(Turn{Text: "found it", Usage: Usage{InputTokens: 7}}))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks", Usage: Usage{InputTokens: 3}}), Tools(mustDelegate(t, sub)))
+	rec := &recorder{}
+	in := user("go")
+	in.OnEvent = rec.on
+	res, err := a.Execute(t.Context(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertResult(t, res)
+	if r := results(res.Messages); r["d1"] != "found it" {
+		t.Fatalf("results %v", r)
+	}
+	if res.Usage.InputTokens != 10 {
+		t.Fatalf("usage %+v: the subagent's must be included", res.Usage)
+	}
+	parent := res.Messages[1].MessageID()
+	var subID string
+	var order []core.EventType
+	for _, ev := range rec.events() {
+		switch e := ev.(type) {
+		case *core.SubagentStarted:
+			subID = e.SubagentRunID
+			if e.ParentToolCallID != "d1" || e.ParentMessageID != parent || e.Name != "delegate" {
+				t.Fatalf("started %+v", e)
+			}
+		case *core.SubagentFinished:
+			if e.SubagentRunID != subID || e.Result != "found it" {
+				t.Fatalf("finished %+v", e)
+			}
+		case *core.TextMessageContent:
+			if e.Delta == "found " && e.SubagentRunID != subID {
+				t.Fatalf("subagent text not attributed: %+v", e)
+			}
+			if e.Delta == "thanks" && e.SubagentRunID != "" {
+				t.Fatalf("parent text attributed: %+v", e)
+			}
+		}
+		if ev.Type() != core.TypeTextMessageContent {
+			order = append(order, ev.Type())
+		}
+	}
+	want := []core.EventType{core.TypeToolCallStart, core.TypeToolCallArgs, core.TypeToolCallArgs, core.TypeToolCallEnd,
+		core.TypeSubagentStarted, core.TypeTextMessageStart, core.TypeTextMessageEnd, core.TypeSubagentFinished,
+		core.TypeToolCallResult, core.TypeTextMessageStart, core.TypeTextMessageEnd}
+	if len(order) != len(want) {
+		t.Fatalf("events %v\nwant %v", order, want)
+	}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("events %v\nwant %v", order, want)
+		}
+	}
+}
+
+// Seed 001: "agents created with createDelegateTool() are aborted along
+// with their parent" (failure mode 3).
+func TestDelegateCancelledWithParent(t *testing.T) {
+	entered := make(chan struct{})
+	sub := mustNew(t, blockingProvider(entered))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "never"}), Tools(mustDelegate(t, sub)))
+	rec := &recorder{}
+	in := user("go")
+	in.OnEvent = rec.on
+	ctx, cancel := context.WithCancel(t.Context())
+	x := goExecute(ctx, a, in)
+	<-entered
+	cancel()
+	res, err := x.wait()
+	if err != nil || res.FinishReason != FinishAborted {
+		t.Fatalf("%s %v", res.FinishReason, err)
+	}
+	assertResult(t, res)
+	if k := errorKinds(res.Messages); k["d1"] != KindCancelled {
+		t.Fatalf("kinds %v", k)
+	}
+	var subErr bool
+	for _, ev := range rec.events() {
+		if _, ok := ev.(*core.SubagentError); ok {
+			subErr = true
+		}
+	}
+	if !subErr {
+		t.Fatal("no SUBAGENT_ERROR for the aborted subagent")
+	}
+}
+
+// The depth guard is a propagating error: it fails the whole run with
+// DELEGATION_DEPTH (failure mode 10).
+func TestDelegateDepthGuard(t *testing.T) {
+	leaf := mustNew(t, Script(Turn{Text: "leaf"}))
+	level := func(sub *Agent) *Agent {
+		return mustNew(t, Script(delegateTurn("d"), Turn{Text: "done"}), Tools(mustDelegate(t, sub)))
+	}
+	a2 := level(leaf)
+	a1 := level(a2)
+	for depth, wantErr := range map[int]bool{2: true, 3: false} {
+		root := mustNew(t, Script(delegateTurn("d0"), Turn{Text: "done"}), Tools(mustDelegate(t, a1)), MaxDelegationDepth(depth))
+		res, err := root.Execute(t.Context(), user("go"))
+		assertResult(t, res)
+		if wantErr && core.CodeOf(err) != CodeDepth {
+			t.Fatalf("max depth %d: err %v, want %s", depth, err, CodeDepth)
+		}
+		if !wantErr && (err != nil || res.FinishReason != FinishStop) {
+			t.Fatalf("max depth %d: %s %v", depth, res.FinishReason, err)
+		}
+	}
+}
+
+// Outside a loop the delegation tool still runs its subagent.
+func TestDelegateCalledDirectly(t *testing.T) {
+	d := mustDelegate(t, mustNew(t, Script(Turn{Text: "direct"})))
+	out, err := d.call(t.Context(), []byte(`{"task":"x"}`))
+	if err != nil || out != "direct" {
+		t.Fatalf("%q %v", out, err)
+	}
+}

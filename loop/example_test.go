@@ -1,0 +1,96 @@
+package loop_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/loop"
+)
+
+type cityIn struct {
+	City string `json:"city" jsonschema:"the city"`
+}
+
+type weather struct {
+	City  string `json:"city"`
+	TempC int    `json:"tempC"`
+}
+
+// A scripted model calls a typed tool for two cities at once, then
+// answers; Execute runs the loop without AG-UI.
+func ExampleAgent_Execute() {
+	getWeather, err := loop.NewTool("get_weather", "Current weather for a city",
+		func(ctx context.Context, in cityIn) (weather, error) {
+			return weather{City: in.City, TempC: 21}, nil
+		})
+	if err != nil {
+		panic(err)
+	}
+	model := loop.Script(
+		loop.Turn{Calls: []loop.ScriptedCall{
+			{ID: "call-1", Name: "get_weather", Args: `{"city":"Oslo"}`},
+			{ID: "call-2", Name: "get_weather", Args: `{"city":"Rome"}`},
+		}},
+		loop.Turn{Text: "Both are at 21°C."},
+	)
+	agent, err := loop.New(model, loop.Tools(getWeather), loop.ToolConcurrency(4))
+	if err != nil {
+		panic(err)
+	}
+	res, err := agent.Execute(context.Background(), loop.Input{Messages: []core.Message{loop.UserText("Weather in Oslo and Rome?")}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.FinishReason, res.Steps)
+	for _, m := range res.Messages {
+		switch m := m.(type) {
+		case *core.ToolMessage:
+			fmt.Println(m.ToolCallID, m.Content.String())
+		case *core.AssistantMessage:
+			if m.Content != "" {
+				fmt.Println(m.Content)
+			}
+		}
+	}
+	// Output:
+	// stop 2
+	// call-1 {"city":"Oslo","tempC":21}
+	// call-2 {"city":"Rome","tempC":21}
+	// Both are at 21°C.
+}
+
+// MaxSteps ends a run that keeps calling tools: a success that says so.
+func ExampleMaxSteps() {
+	echo, _ := loop.NewTool("echo", "echoes", func(ctx context.Context, in cityIn) (string, error) { return in.City, nil })
+	call := func(id string) loop.Turn {
+		return loop.Turn{Calls: []loop.ScriptedCall{{ID: id, Name: "echo", Args: `{"city":"x"}`}}}
+	}
+	agent, _ := loop.New(loop.Script(call("a"), call("b"), call("c")), loop.Tools(echo), loop.MaxSteps(2))
+	res, err := agent.Execute(context.Background(), loop.Input{Messages: []core.Message{loop.UserText("research")}})
+	fmt.Println(res.FinishReason, res.Steps, err)
+	// Output: max-steps 2 <nil>
+}
+
+// A call that needs approval pauses the run; the next run's resume
+// answers it and the loop goes on.
+func ExampleNeedsApproval() {
+	book, _ := loop.NewTool("book", "books a flight", func(ctx context.Context, in cityIn) (string, error) {
+		return "booked " + in.City, nil
+	})
+	model := loop.Script(
+		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "book", Args: `{"city":"Oslo"}`}}},
+		loop.Turn{Text: "Done."},
+	)
+	agent, _ := loop.New(model, loop.Tools(book), loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book" }))
+	ctx := context.Background()
+	res, _ := agent.Execute(ctx, loop.Input{ThreadID: "t1", Messages: []core.Message{loop.UserText("Book Oslo")}})
+	fmt.Println(res.FinishReason, res.Interrupt.Reason, res.Interrupt.ToolCallID)
+
+	answer := core.ResumeEntry{InterruptID: res.Interrupt.ID, Status: core.ResumeResolved, Payload: map[string]any{"approved": true}}
+	res, _ = agent.Execute(ctx, loop.Input{ThreadID: "t1", Resume: []core.ResumeEntry{answer}})
+	fmt.Println(res.FinishReason)
+	// Output:
+	// awaiting-approval tool_approval call-1
+	// stop
+}

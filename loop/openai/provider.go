@@ -1,0 +1,170 @@
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/loop"
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// Provider streams chat completions of one model. It is safe for
+// concurrent use.
+type Provider struct {
+	client oai.Client
+	model  string
+}
+
+var _ loop.Provider = (*Provider)(nil)
+
+// New returns a provider for model. opts configure the client as in
+// openai-go (base URL, API key, HTTP client, middleware); like
+// openai.NewClient it reads OPENAI_API_KEY and OPENAI_BASE_URL from the
+// environment, and opts win over them. The client's retries default to 0
+// (see the package doc); option.WithMaxRetries in opts overrides that.
+func New(model string, opts ...option.RequestOption) (*Provider, error) {
+	if model == "" {
+		return nil, errors.New("openai: New: empty model")
+	}
+	opts = append([]option.RequestOption{option.WithMaxRetries(0)}, opts...)
+	return &Provider{client: oai.NewClient(opts...), model: model}, nil
+}
+
+// Stream implements loop.Provider.
+func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[loop.Delta, error] {
+	return func(yield func(loop.Delta, error) bool) {
+		params, err := p.params(req)
+		if err != nil {
+			yield(loop.Delta{}, err)
+			return
+		}
+		s := p.client.Chat.Completions.NewStreaming(ctx, params)
+		defer s.Close()
+		for s.Next() {
+			if !forward(s.Current(), yield) {
+				return
+			}
+		}
+		if err := s.Err(); err != nil {
+			yield(loop.Delta{}, err)
+		}
+	}
+}
+
+// forward yields the deltas of one chunk; false means the consumer
+// stopped.
+func forward(c oai.ChatCompletionChunk, yield func(loop.Delta, error) bool) bool {
+	for _, ch := range c.Choices {
+		if ch.Index != 0 {
+			continue // the loop asks for one choice
+		}
+		d := ch.Delta
+		if r := reasoningOf(d); r != "" && !yield(loop.Delta{Reasoning: r}, nil) {
+			return false
+		}
+		if d.Content != "" && !yield(loop.Delta{Text: d.Content}, nil) {
+			return false
+		}
+		if d.Refusal != "" && !yield(loop.Delta{Text: d.Refusal}, nil) {
+			return false
+		}
+		for _, tc := range d.ToolCalls {
+			td := &loop.ToolCallDelta{Index: int(tc.Index), ID: tc.ID, Name: tc.Function.Name, Args: tc.Function.Arguments}
+			if !yield(loop.Delta{ToolCall: td}, nil) {
+				return false
+			}
+		}
+	}
+	if u := c.Usage; u.TotalTokens > 0 || u.PromptTokens > 0 || u.CompletionTokens > 0 {
+		usage := loop.Usage{
+			InputTokens:       u.PromptTokens,
+			OutputTokens:      u.CompletionTokens,
+			ReasoningTokens:   u.CompletionTokensDetails.ReasoningTokens,
+			CachedInputTokens: u.PromptTokensDetails.CachedTokens,
+		}
+		if !yield(loop.Delta{Usage: &usage}, nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// reasoningOf reads the reasoning text compatible servers add to a delta
+// under one of two names; OpenAI's own API sends none.
+func reasoningOf(d oai.ChatCompletionChunkChoiceDelta) string {
+	for _, key := range []string{"reasoning_content", "reasoning"} {
+		f, ok := d.JSON.ExtraFields[key]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// params converts a loop request to a chat completion request.
+func (p *Provider) params(req loop.ModelRequest) (oai.ChatCompletionNewParams, error) {
+	params := oai.ChatCompletionNewParams{
+		Model:         shared.ChatModel(p.model),
+		StreamOptions: oai.ChatCompletionStreamOptionsParam{IncludeUsage: oai.Bool(true)},
+	}
+	if req.Instructions != "" {
+		params.Messages = append(params.Messages, oai.SystemMessage(req.Instructions))
+	}
+	for _, m := range req.Messages {
+		if mp, ok := message(m); ok {
+			params.Messages = append(params.Messages, mp)
+		}
+	}
+	for _, t := range req.Tools {
+		var schema map[string]any
+		if err := json.Unmarshal(t.Schema, &schema); err != nil {
+			return params, fmt.Errorf("openai: tool %s: schema: %w", t.Name, err)
+		}
+		def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: schema}
+		if t.Description != "" {
+			def.Description = oai.String(t.Description)
+		}
+		params.Tools = append(params.Tools, oai.ChatCompletionFunctionTool(def))
+	}
+	return params, nil
+}
+
+// message converts one transcript message; reasoning and activity
+// messages are not sent back to the model.
+func message(m core.Message) (oai.ChatCompletionMessageParamUnion, bool) {
+	switch m := m.(type) {
+	case *core.SystemMessage:
+		return oai.SystemMessage(m.Content), true
+	case *core.DeveloperMessage:
+		return oai.DeveloperMessage(m.Content), true
+	case *core.UserMessage:
+		return oai.UserMessage(m.Content.String()), true
+	case *core.ToolMessage:
+		return oai.ToolMessage(m.Content.String(), m.ToolCallID), true
+	case *core.AssistantMessage:
+		var a oai.ChatCompletionAssistantMessageParam
+		if m.Content != "" {
+			a.Content.OfString = oai.String(m.Content)
+		}
+		for _, c := range m.ToolCalls {
+			a.ToolCalls = append(a.ToolCalls, oai.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &oai.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.ID,
+					Function: oai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Function.Name, Arguments: c.Function.Arguments},
+				},
+			})
+		}
+		return oai.ChatCompletionMessageParamUnion{OfAssistant: &a}, true
+	}
+	return oai.ChatCompletionMessageParamUnion{}, false
+}
