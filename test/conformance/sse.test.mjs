@@ -350,3 +350,35 @@ test("capabilities: every route answers the official 1.0 shape", async () => {
   }
   assert.equal((await capabilities(app.url, "editor")).body.state?.deltas, true);
 });
+
+test("concurrency: 60 simultaneous runs over every route, each rebuilt exactly", async () => {
+  const routes = [
+    ["echo", (i) => `echo number ${i}`],
+    ["editor", () => 'Naming it "Q3 plan".'],
+    ["supervisor", () => parentText],
+    ["compat/supervisor", () => parentText],
+    ["hidden/supervisor", () => parentText],
+    ["tools", () => "Found 2 plans."],
+  ];
+  const warnings = [];
+  const ow = console.warn;
+  const oe = console.error;
+  console.warn = (...a) => warnings.push(a.join(" "));
+  console.error = (...a) => warnings.push(a.join(" "));
+  try {
+    const jobs = Array.from({ length: 60 }, async (_, i) => {
+      const [route, expect] = routes[i % routes.length];
+      const agent = agentFor(route, { initialMessages: [user(`echo number ${i}`)] });
+      await agent.runAgent();
+      assertSchemaValid(agent.raw);
+      assert.equal(agent.messages.at(-1).content, expect(i), `${route} #${i}`);
+      return agent.raw.at(-1).type;
+    });
+    const ends = await Promise.all(jobs);
+    assert.ok(ends.every((t) => t === "RUN_FINISHED"), ends.join(","));
+  } finally {
+    console.warn = ow;
+    console.error = oe;
+  }
+  assert.deepEqual(warnings, []);
+});
