@@ -23,7 +23,8 @@ go test -count=1 -tags agui_noverify ./core/...
 go test -count=1 -tags agui_debug ./core/...
 
 step "bench module: fixture shape and one pass of every benchmark"
-(cd bench && go vet ./... && go test -count=1 -run . -bench . -benchtime 1x ./...)
+# -mod=mod: bench/ replaces the main module, whose requirements it must follow.
+(cd bench && go vet -mod=mod ./... && go test -mod=mod -count=1 -run . -bench . -benchtime 1x ./...)
 
 step "the example app's chat page in headless Chromium (installs Debian's chromium when missing)"
 bash test/browser.sh

@@ -1,0 +1,54 @@
+// Package readme checks that the README's claims point at tests that exist.
+package readme
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestREADMENamesRealTests fails when the README cites a Test, Example,
+// Fuzz or Benchmark function that no _test.go file in the repository
+// declares, so a renamed or deleted test cannot leave a claim unbacked.
+func TestREADMENamesRealTests(t *testing.T) {
+	root := filepath.Join("..", "..")
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cited := regexp.MustCompile("`((?:Test|Example|Fuzz|Benchmark)[A-Za-z0-9_]*)`").FindAllStringSubmatch(string(readme), -1)
+	if len(cited) == 0 {
+		t.Fatal("the README cites no tests")
+	}
+	declared := map[string]bool{}
+	decl := regexp.MustCompile(`(?m)^func ((?:Test|Example|Fuzz|Benchmark)[A-Za-z0-9_]*)\(`)
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range decl.FindAllStringSubmatch(string(src), -1) {
+			declared[m[1]] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cited {
+		if !declared[c[1]] {
+			t.Errorf("README cites %s, which no test file declares", c[1])
+		}
+	}
+}
