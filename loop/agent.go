@@ -68,14 +68,15 @@ const (
 	FinishError FinishReason = "error"
 )
 
-// Input is one run's input.
+// Input is one run's input: a plain value, read by the run and not kept.
 type Input struct {
 	// ThreadID keys the checkpoint; "" starts a new thread (Result.ThreadID
 	// names it).
 	ThreadID string
-	// Messages is the new input. On a thread with a checkpoint, messages
-	// whose IDs the transcript already has are skipped, so a client may
-	// send the whole conversation.
+	// Messages is the new input: its user, system and developer messages
+	// whose IDs the thread's transcript lacks. The checkpoint is the
+	// authority on the rest, so a client may send the whole conversation,
+	// and cannot inject assistant turns or tool results.
 	Messages []core.Message
 	// Resume answers the thread's pending approval.
 	Resume []core.ResumeEntry
@@ -84,7 +85,8 @@ type Input struct {
 	OnEvent func(core.Event) error
 }
 
-// Result is what a run produced.
+// Result is what a run produced: a plain value the caller owns (its
+// messages are shared with the checkpoint and must not be modified).
 type Result struct {
 	ThreadID     string
 	FinishReason FinishReason

@@ -12,7 +12,8 @@ import (
 const ReasonToolApproval = "tool_approval"
 
 // approvalSchema is the responseSchema of an approval interrupt: the answer
-// the client sends back as the resume payload.
+// the client sends back as the resume payload. The payload is optional: a
+// resolved entry without one approves, a cancelled entry rejects.
 func approvalSchema() map[string]any {
 	return map[string]any{
 		"type": "object",
@@ -59,6 +60,11 @@ func decide(p *PendingApproval, resume []core.ResumeEntry) (*Decision, error) {
 	default:
 		return nil, core.NewError(CodeBadResume, fmt.Sprintf("resume status %q is not resolved or cancelled", found.Status))
 	}
+	if found.Payload == nil {
+		// A generic client answers an interrupt with its status alone:
+		// resolved approves, as cancelled rejects.
+		return &Decision{Approved: true}, nil
+	}
 	raw, err := payloadJSON(found.Payload)
 	if err != nil {
 		return nil, core.NewError(CodeBadResume, "resume payload: "+err.Error())
@@ -77,8 +83,6 @@ func decide(p *PendingApproval, resume []core.ResumeEntry) (*Decision, error) {
 // from the wire (json.RawMessage) or built in Go.
 func payloadJSON(p any) (json.RawMessage, error) {
 	switch v := p.(type) {
-	case nil:
-		return nil, fmt.Errorf("absent")
 	case json.RawMessage:
 		return v, nil
 	case []byte:

@@ -133,9 +133,6 @@ func TestApprovalBadResume(t *testing.T) {
 		"unknown id": func(*core.Interrupt) []core.ResumeEntry {
 			return []core.ResumeEntry{{InterruptID: "nope", Status: core.ResumeResolved, Payload: map[string]any{"approved": true}}}
 		},
-		"no payload": func(in *core.Interrupt) []core.ResumeEntry {
-			return []core.ResumeEntry{{InterruptID: in.ID, Status: core.ResumeResolved}}
-		},
 		"payload not an answer": func(in *core.Interrupt) []core.ResumeEntry {
 			return []core.ResumeEntry{{InterruptID: in.ID, Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":"yes"}`)}}
 		},
@@ -256,5 +253,21 @@ func TestApprovalInterruptSchema(t *testing.T) {
 	}
 	if _, err := decide(&PendingApproval{InterruptID: "i"}, []core.ResumeEntry{{InterruptID: "i", Status: core.ResumeResolved, Payload: func() {}}}); !errors.As(err, new(*core.Error)) {
 		t.Fatalf("unmarshalable payload: %v", err)
+	}
+}
+
+// A generic AG-UI client answers an interrupt with its status alone.
+func TestApprovalStatusAloneDecides(t *testing.T) {
+	p := &PendingApproval{InterruptID: "i"}
+	d, err := decide(p, []core.ResumeEntry{{InterruptID: "i", Status: core.ResumeResolved}})
+	if err != nil || !d.Approved {
+		t.Fatalf("resolved without payload: %+v, %v; want approved", d, err)
+	}
+	d, err = decide(p, []core.ResumeEntry{{InterruptID: "i", Status: core.ResumeCancelled}})
+	if err != nil || d.Approved {
+		t.Fatalf("cancelled: %+v, %v; want rejected", d, err)
+	}
+	if _, err := decide(p, []core.ResumeEntry{{InterruptID: "i", Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":"yes"}`)}}); core.CodeOf(err) != CodeBadResume {
+		t.Fatalf("malformed payload: %v; want %s", err, CodeBadResume)
 	}
 }

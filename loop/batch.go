@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/agui-go/agui/core"
 )
@@ -166,11 +167,14 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *cor
 	p := r.cp.Pending
 	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
 	// An answered call's events went out in the run that paused on it;
-	// they go out again because a result must name a call of its own run.
-	r.emitCall(parentID, call)
+	// START and END go out again because a result must name a call of its
+	// own run, and the arguments too unless the client already holds them.
+	r.emitCall(parentID, call, answered && r.clientCalls[call.ID])
 	if !answered {
 		if f := r.a.cfg.onToolCall; f != nil {
-			f(ctx, call)
+			if err := guard(func() error { f(ctx, call); return nil }); err != nil {
+				return nil, nil, runError(CodeTool, err)
+			}
 		}
 	} else {
 		r.cp.Pending = nil
@@ -190,11 +194,17 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *cor
 		return nil, r.errorResult(call.ID, KindValidation, err.Error()), nil
 	}
 	if f := r.a.cfg.preToolCall; f != nil {
-		if err := f(ctx, call); err != nil {
+		if err := guard(func() error { return f(ctx, call) }); err != nil {
 			return nil, nil, runError(CodeTool, err)
 		}
 	}
-	if !answered && r.a.cfg.needsApproval != nil && r.a.cfg.needsApproval(call) {
+	var needs bool
+	if f := r.a.cfg.needsApproval; !answered && f != nil {
+		if err := guard(func() error { needs = f(call); return nil }); err != nil {
+			return nil, nil, runError(CodeTool, err)
+		}
+	}
+	if needs {
 		r.cp.Pending = &PendingApproval{InterruptID: r.sink.newID("approval"), ToolCallID: call.ID}
 		return nil, nil, nil
 	}
@@ -202,9 +212,14 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *cor
 }
 
 // emitCall sends a call's START/ARGS/END, replaying the model's argument
-// fragments when this run streamed them.
-func (r *run) emitCall(parentID string, call Call) {
+// fragments when this run streamed them. Without args it sends START and
+// END only, for a call whose arguments the client already holds.
+func (r *run) emitCall(parentID string, call Call, withoutArgs bool) {
 	r.emit(&core.ToolCallStart{ToolCallID: call.ID, ToolCallName: call.Name, ParentMessageID: parentID})
+	if withoutArgs {
+		r.emit(&core.ToolCallEnd{ToolCallID: call.ID})
+		return
+	}
 	deltas, ok := r.argDeltas[call.ID]
 	if !ok && len(call.Args) > 0 {
 		deltas = []string{string(call.Args)}
@@ -225,4 +240,15 @@ func (r *run) errorResult(callID string, kind ToolErrorKind, text string) *core.
 		Message string        `json:"message"`
 	}{kind, text}) // marshalling two strings cannot fail
 	return &core.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: core.TextContent(string(b)), Error: text}
+}
+
+// guard runs a hook, turning a panic into an error: a hook panicking on
+// the loop's goroutine would otherwise leave running tools detached.
+func guard(f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("hook panicked: %v", p)
+		}
+	}()
+	return f()
 }

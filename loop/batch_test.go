@@ -264,3 +264,40 @@ func TestParallelPanickingToolIsAnErrorResult(t *testing.T) {
 		t.Fatalf("kinds %v", k)
 	}
 }
+
+// A panicking hook is a propagating error: running calls finish, the run
+// fails, nothing is left running.
+func TestParallelPanickingHook(t *testing.T) {
+	for name, opt := range map[string]func(*blocker) Option{
+		"OnToolCall": func(b *blocker) Option {
+			return OnToolCall(func(_ context.Context, c Call) {
+				if c.ID == "c2" {
+					b.release("c1")
+					panic("hook bug")
+				}
+			})
+		},
+		"NeedsApproval": func(b *blocker) Option {
+			return NeedsApproval(func(c Call) bool {
+				if c.ID == "c2" {
+					b.release("c1")
+					panic("hook bug")
+				}
+				return false
+			})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			b := newBlocker()
+			a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2")}), Tools(b.tool(t)), opt(b))
+			res, err := a.Execute(t.Context(), user("go"))
+			if core.CodeOf(err) != CodeTool {
+				t.Fatalf("err %v", err)
+			}
+			assertResult(t, res)
+			if r := results(res.Messages); r["c1"] != "done c1" {
+				t.Fatalf("results %v", r)
+			}
+		})
+	}
+}

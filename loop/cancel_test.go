@@ -206,3 +206,27 @@ func TestCancelWhenEventsAreRefused(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// cancellingStore aborts the run while it loads the thread.
+type cancellingStore struct {
+	*MemoryStore
+	cancel context.CancelFunc
+}
+
+func (s *cancellingStore) Load(ctx context.Context, thread string) (*Checkpoint, int64, error) {
+	s.cancel()
+	<-ctx.Done()
+	return nil, 0, ctx.Err()
+}
+
+// An abort while the thread is being claimed is an abort, not a store
+// failure.
+func TestCancelDuringClaim(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	p := Script(Turn{Text: "never"})
+	a := mustNew(t, p, Checkpoints(&cancellingStore{NewMemoryStore(), cancel}))
+	res, err := a.Execute(ctx, user("go"))
+	if err != nil || res.FinishReason != FinishAborted || p.Calls() != 0 {
+		t.Fatalf("%s %v", res.FinishReason, err)
+	}
+}

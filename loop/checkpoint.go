@@ -45,7 +45,8 @@ type Checkpoint struct {
 	Pending *PendingApproval
 }
 
-// PendingApproval is a tool call paused for approval.
+// PendingApproval is a tool call paused for approval; part of a
+// Checkpoint, owned like it.
 type PendingApproval struct {
 	InterruptID string
 	ToolCallID  string
@@ -54,7 +55,7 @@ type PendingApproval struct {
 	Decision *Decision
 }
 
-// Decision is a client's answer to an approval.
+// Decision is a client's answer to an approval; a plain value.
 type Decision struct {
 	Approved bool
 	Reason   string

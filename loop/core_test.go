@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"testing"
@@ -168,5 +169,43 @@ func TestCoreRunBusyThread(t *testing.T) {
 	evs = <-done
 	if _, ok := evs[len(evs)-1].(*core.RunFinished); !ok {
 		t.Fatalf("first: %v", types(evs))
+	}
+}
+
+// Hosted by core, an abort ends the stream with RUN_ERROR CANCELLED (the
+// runner's rule for cancelled runs); the thread stays usable and its
+// transcript valid.
+func TestCoreRunAbort(t *testing.T) {
+	b := newBlocker()
+	p := Script(Turn{Calls: workCalls("c1", "c2")}, Turn{Text: "ok"})
+	a := mustNew(t, p, Tools(b.tool(t)), ToolConcurrency(1))
+	in := core.NewInput("thread-1", "run-1")
+	in.Messages = []core.Message{UserText("go")}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan []core.Event)
+	go func() {
+		var evs []core.Event
+		for ev := range core.Run(ctx, core.Agent[core.NoState](a), in) {
+			evs = append(evs, ev)
+		}
+		done <- evs
+	}()
+	<-b.started
+	cancel()
+	evs := <-done
+	if re, ok := evs[len(evs)-1].(*core.RunError); !ok || re.Code != string(core.CodeCancelled) {
+		t.Fatalf("events %v", types(evs))
+	}
+	// The script plays its calls again for the new message (renamed, since
+	// their ids are taken); let them finish.
+	b.release("c1")
+	b.release("c2")
+	res, err := a.Execute(t.Context(), Input{ThreadID: "thread-1", Messages: []core.Message{UserText("again")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertResult(t, res)
+	if k := errorKinds(res.Messages); k["c1"] != KindCancelled || k["c2"] != KindCancelled {
+		t.Fatalf("kinds %v", k)
 	}
 }

@@ -39,9 +39,15 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 		if err != nil {
 			return "", err
 		}
-		res, err := sub.execute(ctx, Input{ThreadID: sc.thread + "/" + sc.toolCallID, Messages: []core.Message{UserText(in.Task)}}, ss, line)
+		thread := sc.thread + "/" + sc.toolCallID
+		res, err := sub.execute(ctx, Input{ThreadID: thread, Messages: []core.Message{UserText(in.Task)}}, ss, line)
 		if sc.delegated != nil {
 			sc.delegated.add(res.Usage)
+		}
+		if err == nil && res.FinishReason != FinishAborted {
+			// The subagent's thread lives as long as its call: a finished
+			// one is not resumed, so its checkpoint would only pile up.
+			_ = sub.cfg.store.Delete(context.WithoutCancel(ctx), thread) // a leftover checkpoint is harmless
 		}
 		switch {
 		case err != nil:

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/agui-go/agui/core"
@@ -139,5 +140,19 @@ func TestDelegateCalledDirectly(t *testing.T) {
 	out, err := d.call(t.Context(), []byte(`{"task":"x"}`))
 	if err != nil || out != "direct" {
 		t.Fatalf("%q %v", out, err)
+	}
+}
+
+// A finished subagent leaves no checkpoint behind.
+func TestDelegateCleansUpItsThread(t *testing.T) {
+	store := NewMemoryStore()
+	sub := mustNew(t, Script(Turn{Text: "found it"}), Checkpoints(store))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks"}), Tools(mustDelegate(t, sub)))
+	res, err := a.Execute(t.Context(), user("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := store.Load(t.Context(), res.ThreadID+"/d1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("subagent checkpoint: %v", err)
 	}
 }

@@ -26,7 +26,8 @@ const (
 )
 
 // PropagatingError marks a tool or hook error that must fail the whole run
-// instead of becoming the call's error result. Create one with Propagate.
+// instead of becoming the call's error result. Create one with Propagate;
+// it is immutable and safe to share.
 type PropagatingError struct{ Err error }
 
 // Propagate marks err as fatal to the run: the batch starts no new calls,

@@ -257,7 +257,7 @@ func workCalls(ids ...string) []ScriptedCall {
 }
 
 // echoTool returns a tool answering immediately with its input.
-func echoTool(t *testing.T) Tool {
+func echoTool(t testing.TB) Tool {
 	t.Helper()
 	tool, err := NewTool("echo", "echoes", func(ctx context.Context, in workArgs) (string, error) {
 		return "echo " + in.ID, nil

@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// Call is one tool call as hooks see it.
+// Call is one tool call as hooks see it: a plain value; hooks must not
+// modify Args.
 type Call struct {
 	// ID is the model's id for the call; use it as an idempotency key, since
 	// a call running when its process died runs again on recovery.

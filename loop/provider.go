@@ -29,7 +29,7 @@ func (f ProviderFunc) Stream(ctx context.Context, req ModelRequest) iter.Seq2[De
 }
 
 // ModelRequest is what a provider is asked for one turn. Its slices are the
-// loop's and must not be modified.
+// loop's and must not be modified; it is valid during the Stream call.
 type ModelRequest struct {
 	// Instructions is the system prompt; "" for none.
 	Instructions string
@@ -39,8 +39,8 @@ type ModelRequest struct {
 	Tools    []ToolSpec
 }
 
-// Delta is one piece of a streamed model turn. Any combination of fields
-// may be set.
+// Delta is one piece of a streamed model turn, a plain value. Any
+// combination of fields may be set.
 type Delta struct {
 	Text      string
 	Reasoning string
@@ -60,7 +60,7 @@ type ToolCallDelta struct {
 	Args  string
 }
 
-// ToolSpec describes a tool to the model.
+// ToolSpec describes a tool to the model; a plain value.
 type ToolSpec struct {
 	Name        string
 	Description string

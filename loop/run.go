@@ -27,6 +27,10 @@ type run struct {
 	delegated usageBox
 	// argDeltas keeps the streamed argument fragments of this run's calls.
 	argDeltas map[string][]string
+	// clientCalls are the tool call ids the client's history already holds
+	// (assistant messages of the input), so their arguments are not sent
+	// again: a client appends repeated TOOL_CALL_ARGS to what it has.
+	clientCalls map[string]bool
 	// emitErr is the first event the sink refused; it aborts the run.
 	emitErr error
 	cancel  context.CancelCauseFunc
@@ -43,8 +47,11 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, cancel: cancel}
+	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, clientCalls: callIDs(in.Messages), cancel: cancel}
 	if err := r.claim(ctx, in); err != nil {
+		if ctx.Err() != nil {
+			return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
+		}
 		return Result{ThreadID: thread, FinishReason: FinishError}, err
 	}
 	reason, err := r.loop(ctx)
@@ -105,7 +112,7 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		return core.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
 	}
 	r.cp, r.version = *cp, v
-	input := newInput(cp.Messages, in.Messages, v == 0)
+	input := newInput(cp.Messages, in.Messages)
 	if msg, _ := r.pendingTurn(); msg != nil {
 		r.input = input
 	} else if len(input) > 0 {
@@ -115,14 +122,11 @@ func (r *run) claim(ctx context.Context, in Input) error {
 	return r.save(ctx, StatusRunning)
 }
 
-// newInput returns the messages of in that the transcript lacks. A new
-// thread takes them all; an existing one takes only user, system and
-// developer messages with unknown ids, since the client echoes back the
-// assistant and tool messages the loop produced.
-func newInput(transcript, in []core.Message, fresh bool) []core.Message {
-	if fresh {
-		return in
-	}
+// newInput returns the messages of in that the transcript lacks: user,
+// system and developer messages with unknown ids. Assistant and tool
+// messages are the loop's own: a client echoes them back, and must not be
+// able to inject a tool call for the loop to run.
+func newInput(transcript, in []core.Message) []core.Message {
 	known := map[string]bool{}
 	for _, m := range transcript {
 		known[m.MessageID()] = true
@@ -259,4 +263,18 @@ func (r *run) emit(ev core.Event) {
 		r.emitErr = err
 		r.cancel(err)
 	}
+}
+
+// callIDs returns the ids of the tool calls that the assistant messages of
+// msgs carry.
+func callIDs(msgs []core.Message) map[string]bool {
+	ids := map[string]bool{}
+	for _, m := range msgs {
+		if a, ok := m.(*core.AssistantMessage); ok {
+			for _, c := range a.ToolCalls {
+				ids[c.ID] = true
+			}
+		}
+	}
+	return ids
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// Turn is one scripted model turn.
+// Turn is one scripted model turn; a plain value.
 type Turn struct {
 	Reasoning string
 	Text      string
@@ -21,7 +21,8 @@ type Turn struct {
 	Err error
 }
 
-// ScriptedCall is a tool call of a scripted turn.
+// ScriptedCall is a tool call of a scripted turn. An empty ID lets the
+// loop mint one.
 type ScriptedCall struct {
 	ID, Name string
 	// Args is the call's JSON arguments.

@@ -6,7 +6,8 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// Usage counts the tokens a run spent. Zero means none reported.
+// Usage counts the tokens a run spent; a plain value. Zero means none
+// reported.
 type Usage struct {
 	InputTokens       int64
 	OutputTokens      int64

@@ -80,8 +80,15 @@ func newRouter(cfg config) (*gin.Engine, error) {
 		func() error {
 			return ginagui.Register(agents, "/slow", slowAgent(cfg.slowInterval, cfg.slowTotal), opts...)
 		},
-		// The loop helper adds POST /agents/loop here (the agent loop with
-		// a scripted model).
+		func() error {
+			// The agent loop with a scripted model: two tools, one of
+			// which needs approval (an AG-UI interrupt).
+			a, err := newLoopAgent()
+			if err != nil {
+				return err
+			}
+			return ginagui.Register(agents, "/loop", a, opts...)
+		},
 	} {
 		if err := reg(); err != nil {
 			return nil, err

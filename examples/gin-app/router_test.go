@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -324,5 +325,35 @@ func TestCapabilitiesForEveryRoute(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("GET / = %d, want 200 (the chat page)", resp.StatusCode)
+	}
+}
+
+// TestLoop drives /agents/loop over HTTP: the first run pauses on the
+// approval of book_trip, and the resume runs it.
+func TestLoop(t *testing.T) {
+	srv := newTestServer(t)
+	evs := stream(t, srv.URL+"/agents/loop", input("Plan a weekend in Oslo", ""))
+	fin := finished(t, evs)
+	if fin.Outcome == nil || fin.Outcome.Type != core.OutcomeInterrupt {
+		t.Fatalf("first run: %v, want an interrupt", types(evs))
+	}
+	intr := fin.Outcome.Interrupts[0]
+	if intr.Reason != "tool_approval" || intr.ToolCallID == "" {
+		t.Fatalf("interrupt %+v", intr)
+	}
+	resume := `{"threadId":"t","runId":"r2","protocolVersion":"1.0","messages":[],"resume":[{"interruptId":` +
+		strconv.Quote(intr.ID) + `,"status":"resolved","payload":{"approved":true}}]}`
+	evs = stream(t, srv.URL+"/agents/loop", resume)
+	if fin := finished(t, evs); fin.Outcome == nil || fin.Outcome.Type != core.OutcomeSuccess {
+		t.Fatalf("resume: %v, want success", types(evs))
+	}
+	var booked bool
+	for _, ev := range evs {
+		if r, ok := ev.(*core.ToolCallResult); ok && r.ToolCallID == intr.ToolCallID {
+			booked = true
+		}
+	}
+	if !booked {
+		t.Fatalf("book_trip has no result after approval: %v", types(evs))
 	}
 }

@@ -17,7 +17,7 @@ func TestLoopOverRecordedServer(t *testing.T) {
 	weather, err := loop.NewTool("get_weather", "Current weather for a city", func(ctx context.Context, in struct {
 		City string `json:"city"`
 	}) (map[string]any, error) {
-		<-timeDone // finish after get_time
+		<-timeDone // finish after get_time's result went out
 		return map[string]any{"city": in.City, "tempC": 21}, nil
 	})
 	if err != nil {
@@ -26,7 +26,6 @@ func TestLoopOverRecordedServer(t *testing.T) {
 	clock, err := loop.NewTool("get_time", "Current time in a zone", func(ctx context.Context, in struct {
 		Zone string `json:"zone"`
 	}) (string, error) {
-		defer close(timeDone)
 		return "12:00", nil
 	})
 	if err != nil {
@@ -42,6 +41,9 @@ func TestLoopOverRecordedServer(t *testing.T) {
 		OnEvent: func(ev core.Event) error {
 			if r, ok := ev.(*core.ToolCallResult); ok {
 				order = append(order, r.ToolCallID)
+				if r.ToolCallID == "call_Tm2" {
+					close(timeDone)
+				}
 			}
 			return nil
 		},

@@ -98,17 +98,36 @@ function renderState(state) {
   ui.state.textContent = JSON.stringify(state ?? {}, null, 2);
 }
 
+// interruptLine describes one interrupt: its message, and for a tool
+// approval the call it would let run, so the user sees what they approve.
+function interruptLine(i) {
+  const text = i.message ?? i.reason;
+  const tool = i.metadata?.toolName;
+  if (typeof tool !== "string") return text;
+  const args = typeof i.metadata.arguments === "string" ? i.metadata.arguments : "";
+  return `${text}\n${tool}(${args})`;
+}
+
 function renderInterrupts() {
   const pending = agent.pendingInterrupts;
   ui.interrupt.hidden = pending.length === 0;
-  ui.interruptText.textContent = pending.map((i) => i.message ?? i.reason).join("\n");
+  ui.interruptText.textContent = pending.map(interruptLine).join("\n");
 }
 
 function selectAgent(route) {
   agent?.abortRun();
   agent = new HttpAgent({ url: route });
   subagents = new Map();
+  // Tool calls already ended; their arguments are final. A resumed run
+  // announces the call it resumes again (START, ARGS, END), so that its
+  // result names a call of its own run; the client would append those ARGS
+  // to the arguments it already holds.
+  const ended = new Set();
   agent.subscribe({
+    onToolCallArgsEvent: ({ event }) => (ended.has(event.toolCallId) ? { stopPropagation: true } : undefined),
+    onToolCallEndEvent: ({ event }) => {
+      ended.add(event.toolCallId);
+    },
     onMessagesChanged: ({ messages }) => renderMessages(messages),
     onStateChanged: ({ state }) => renderState(state),
     onSubagentStartedEvent: ({ event }) => {
@@ -159,10 +178,21 @@ ui.stop.addEventListener("click", () => {
   agent.abortRun();
 });
 
+// answer is the resume entry for one interrupt. An interrupt whose
+// responseSchema asks for a boolean "approved" (the agent loop's tool
+// approval) gets that answer as its payload; any other is resolved or
+// cancelled.
+function answer(i, approved) {
+  if (i.responseSchema?.properties?.approved?.type === "boolean") {
+    return { interruptId: i.id, status: "resolved", payload: { approved } };
+  }
+  return { interruptId: i.id, status: approved ? "resolved" : "cancelled" };
+}
+
 // Approve and Reject answer every pending interrupt on a new run.
-for (const [id, status] of [["approve", "resolved"], ["reject", "cancelled"]]) {
+for (const [id, approved] of [["approve", true], ["reject", false]]) {
   $(id).addEventListener("click", () => {
-    const resume = agent.pendingInterrupts.map((i) => ({ interruptId: i.id, status }));
+    const resume = agent.pendingInterrupts.map((i) => answer(i, approved));
     ui.interrupt.hidden = true;
     run({ resume });
   });

@@ -75,7 +75,7 @@ describe("chat page", () => {
   test("offers every agent route with echo selected", async () => {
     const p = await open();
     const options = await p.page.locator("#agent option").evaluateAll((os) => os.map((o) => o.value));
-    for (const route of ["/agents/echo", "/agents/slow", "/agents/approver", "/agents/flaky", "/agents/supervisor", "/agents/editor", "/agents/tools"]) {
+    for (const route of ["/agents/echo", "/agents/slow", "/agents/approver", "/agents/flaky", "/agents/supervisor", "/agents/editor", "/agents/tools", "/agents/loop"]) {
       assert.ok(options.includes(route), `picker lacks ${route}: ${options}`);
     }
     assert.equal(await p.page.getByLabel("Agent").inputValue(), "/agents/echo");
@@ -157,6 +157,86 @@ describe("chat page", () => {
     await p.assistant.filter({ hasText: "Cancelled." }).waitFor();
     assert.deepEqual(p.runs[1].postDataJSON().resume, [{ interruptId: "delete-everything", status: "cancelled" }]);
     await p.finish("approver-rejected");
+  });
+
+  // The loop's first turn: reasoning, text, then get_weather (run at once)
+  // and book_trip (held for approval), each shown the way the page shows
+  // tool calls: "→ name(args)" in the assistant bubble, "← result" below.
+  const loopTurn = [
+    "The user wants a trip: check the weather, then book.",
+    'Let me check the weather and book your trip.\n→ get_weather({"city":"Oslo"})\n→ book_trip({"city":"Oslo","nights":2})',
+    '← {"city":"Oslo","sky":"sunny","tempC":21}',
+  ];
+  const conversation = (p) => p.page.locator("#messages > li").allTextContents();
+
+  // waitForLoopApproval sends a message on the loop route and resolves, once
+  // the run has paused, with the interrupt the server raised.
+  async function waitForLoopApproval(p) {
+    const response = p.page.waitForResponse((r) => r.url().endsWith("/agents/loop"));
+    await p.send("Plan a weekend in Oslo");
+    const prompt = p.page.locator("#interrupt");
+    await prompt.filter({ hasText: "Approve the call to book_trip?" }).waitFor();
+    await p.status.filter({ hasText: /^waiting for approval$/ }).waitFor();
+    await p.settled();
+    const events = (await (await response).text())
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)));
+    const finished = events.at(-1);
+    assert.equal(finished.type, "RUN_FINISHED");
+    assert.equal(finished.outcome.type, "interrupt");
+    const [interrupt] = finished.outcome.interrupts;
+    assert.equal(interrupt.reason, "tool_approval");
+    return { prompt, interrupt };
+  }
+
+  test("loop: book_trip waits for approval; Approve runs it and the run finishes", async () => {
+    const p = await open("/agents/loop");
+    const { prompt, interrupt } = await waitForLoopApproval(p);
+    // The prompt names the held call with its arguments.
+    assert.equal(
+      await p.page.locator("#interrupt-text").textContent(),
+      'Approve the call to book_trip?\nbook_trip({"city":"Oslo","nights":2})',
+    );
+    assert.deepEqual(await conversation(p), ["Plan a weekend in Oslo", ...loopTurn]);
+    assert.ok(await p.page.getByLabel("Message").isDisabled(), "new text is refused while an interrupt is open");
+    await p.page.screenshot({ path: join(artifactsDir, "web-loop-waiting.png"), fullPage: true });
+
+    await p.page.getByRole("button", { name: "Approve" }).click();
+    await p.status.filter({ hasText: /^done$/ }).waitFor();
+    await p.settled();
+    assert.ok(await prompt.isHidden());
+    assert.deepEqual(await conversation(p), [
+      "Plan a weekend in Oslo",
+      ...loopTurn,
+      "← booked 2 nights in Oslo",
+      "Oslo is sunny at 21°C. Your trip is settled as you decided.",
+    ]);
+    // The resume answers the interrupt's responseSchema on a new run.
+    assert.equal(p.runs.length, 2);
+    assert.deepEqual(p.runs[1].postDataJSON().resume, [
+      { interruptId: interrupt.id, status: "resolved", payload: { approved: true } },
+    ]);
+    assert.notEqual(p.runs[0].postDataJSON().runId, p.runs[1].postDataJSON().runId);
+    await p.finish("loop-approved");
+  });
+
+  test("loop: Reject records the refusal as book_trip's result and the run finishes", async () => {
+    const p = await open("/agents/loop");
+    const { interrupt } = await waitForLoopApproval(p);
+    await p.page.getByRole("button", { name: "Reject" }).click();
+    await p.status.filter({ hasText: /^done$/ }).waitFor();
+    await p.settled();
+    assert.deepEqual(await conversation(p), [
+      "Plan a weekend in Oslo",
+      ...loopTurn,
+      '← {"error":"rejected","message":"rejected by user"}',
+      "Oslo is sunny at 21°C. Your trip is settled as you decided.",
+    ]);
+    assert.deepEqual(p.runs[1].postDataJSON().resume, [
+      { interruptId: interrupt.id, status: "resolved", payload: { approved: false } },
+    ]);
+    await p.finish("loop-rejected");
   });
 
   test("flaky: RUN_ERROR is shown, the partial reply stays", async () => {
