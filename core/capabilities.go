@@ -40,7 +40,7 @@ type TransportCapabilities struct {
 // ToolsCapabilities declares tool support.
 type ToolsCapabilities struct {
 	Supported      *bool  `json:"supported,omitempty"`
-	Items          []Tool `json:"-"`
+	Items          []Tool `json:"items,omitempty"` // the agent's own tools
 	ParallelCalls  *bool  `json:"parallelCalls,omitempty"`
 	ClientProvided *bool  `json:"clientProvided,omitempty"`
 }

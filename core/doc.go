@@ -89,4 +89,22 @@
 //
 // WithTransformers passes the stream through a chain of Transformers built
 // per run; their output is verified again before it reaches the client.
+//
+// # Concurrency
+//
+// Run, Runner, RunContext, Emitter and the handles are safe for concurrent
+// use as their docs say. The wire types (events, messages, RunAgentInput,
+// Content, Outcome, Interrupt, ResumeEntry, TokenUsage, Tool, the
+// capabilities structs) are plain data: safe for concurrent reads, not for
+// a write concurrent with anything else. Emitting hands an event over to
+// the runner, which may tag it and encodes it later, so an emitted event is
+// never modified or emitted again by its caller. Decoded values share no
+// memory with the bytes they were decoded from.
+//
+// # HTTP
+//
+// NewHandler serves an agent over plain net/http: the request is checked
+// and decoded before anything is written, the stream is SSE (or protobuf
+// when a 1.x client prefers it), and a client that goes away cancels the
+// run. Package ginagui mounts the same handler on Gin routes.
 package core

@@ -81,6 +81,11 @@ func (e *Emitter) NewID(prefix string) string {
 // *VerificationError. Emit does not track what ev opens: something opened
 // by a raw Emit must be closed by a raw Emit too.
 //
+// Emit takes ownership of ev: it may set ev's subagentRunId, and the
+// consumer reads ev after Emit returns, so the caller must neither modify
+// ev (nor values it points to, such as a CUSTOM value's map) nor emit it
+// again. Build a new event for each emit.
+//
 // The run's lifecycle events (RUN_STARTED, RUN_FINISHED, RUN_ERROR) belong
 // to the runner: Emit refuses them with a PROTOCOL error. End a run by
 // returning an Outcome or an error instead.

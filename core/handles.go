@@ -146,7 +146,8 @@ type Subagent struct {
 func (s *Subagent) ID() string { return s.subagent }
 
 // Finish closes the invocation as a success (SUBAGENT_FINISHED); result is
-// its return value, omitted when nil.
+// its return value, omitted when nil. Finish takes ownership of result: it
+// is encoded after Finish returns, so the caller must not modify it.
 func (s *Subagent) Finish(result any) error {
 	return s.s.closeEntry(s.key, []Event{&SubagentFinished{SubagentRunID: s.subagent, Result: result}})
 }

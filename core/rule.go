@@ -14,7 +14,10 @@ const (
 	// RUN_ERROR or a new RUN_STARTED may follow; after RUN_ERROR only a new
 	// RUN_STARTED.
 	RuleRunEnded Rule = iota + 1
-	// RuleDuplicateRunStarted: RUN_STARTED while a run is active.
+	// RuleDuplicateRunStarted: RUN_STARTED while a run is active. Unlike
+	// the Rust crate, which forbids any second RUN_STARTED, a new run may
+	// start after a terminal event, as the 1.0 client allows (one stream may
+	// carry several runs); the runner itself never emits two.
 	RuleDuplicateRunStarted
 	// RuleDuplicateStart: opening a message, reasoning span or message, tool
 	// call, step or subagent that is already open.
@@ -28,9 +31,11 @@ const (
 	// RuleOpenAtFinish: RUN_FINISHED while anything is open, a subagent
 	// included. RUN_ERROR is exempt.
 	RuleOpenAtFinish
-	// RuleOwnerMismatch: a continuation or terminator tagged with a subagent
-	// other than the entity's owner; a tool call tagged differently from its
-	// parent message's owner; a step finished by another owner.
+	// RuleOwnerMismatch: a continuation, terminator or re-open naming a
+	// subagent other than the one that owns the entity (ids named by
+	// RUN_STARTED's input messages, a MESSAGES_SNAPSHOT or a tool result
+	// included); a tool call tagged differently from its parent message's
+	// owner; a step finished by another owner.
 	RuleOwnerMismatch
 	// RuleFirstEvent: a stream whose first event is not RUN_STARTED (or
 	// RUN_ERROR).
@@ -38,10 +43,8 @@ const (
 	// RuleUnknownParent: SUBAGENT_STARTED naming a parentSubagentRunId not
 	// started earlier in the run.
 	RuleUnknownParent
-	// RuleReusedID: a subagent run id started twice in one run, or a
-	// message or tool call id opened by an owner other than the one it
-	// already belongs to (ids named by RUN_STARTED's input messages, a
-	// MESSAGES_SNAPSHOT or a tool result included).
+	// RuleReusedID: a subagent run id started again in the run that
+	// already finished it: one id names one invocation.
 	RuleReusedID
 )
 
@@ -93,13 +96,13 @@ func (r Rule) Describe() string {
 	case RuleOpenAtFinish:
 		return "RUN_FINISHED requires every step, message, reasoning block, tool call and subagent to be closed"
 	case RuleOwnerMismatch:
-		return "only the owner that opened an entity may continue or close it"
+		return "only the owner that opened an entity may continue, close or reopen it"
 	case RuleFirstEvent:
 		return "a run must begin with RUN_STARTED"
 	case RuleUnknownParent:
 		return "a parent subagent must have been started earlier in the run"
 	case RuleReusedID:
-		return "a subagent id names one invocation per run, and a message or tool call id belongs to one owner"
+		return "a subagent id names one invocation per run"
 	}
 	return "unknown rule"
 }

@@ -92,8 +92,11 @@ func (rc *RunContext[S]) State() S {
 // STATE_SNAPSHOT, whichever is smaller in bytes, and nothing when the JSON
 // of the state did not change. The first publish of a run whose input
 // carried no state is always a snapshot. When publishing fails (the state
-// does not marshal, the run is cancelled) the state is left as it was and
-// the error returned.
+// does not marshal, the run is cancelled) the error is returned and the
+// state keeps its previous value; the copy f works on is shallow, though,
+// so changes f made inside maps, slices or pointers of S are not undone.
+// What the client was sent is tracked separately, so the next publish
+// still diffs against what the client holds.
 //
 // Updates are serialised: f runs under the state's lock, so it must not
 // call back into the RunContext's state methods.
@@ -162,7 +165,10 @@ func stateEvent(old any, hasOld bool, doc any) (Event, error) {
 	if err != nil {
 		return nil, &Error{Code: CodeSerialization, Message: "core: " + err.Error(), Err: err}
 	}
-	if len(delta) >= len(snap) {
+	// Compare whole events: a STATE_DELTA's envelope is shorter than a
+	// STATE_SNAPSHOT's by the difference of their type and field names.
+	const envelopeDiff = len(`"STATE_SNAPSHOT""snapshot"`) - len(`"STATE_DELTA""delta"`)
+	if len(delta) >= len(snap)+envelopeDiff {
 		return &StateSnapshot{Snapshot: json.RawMessage(snap)}, nil
 	}
 	ops := make([]PatchOp, len(patch))

@@ -226,7 +226,7 @@ func (v *Verifier) open(ev Event, m *map[string]entity, kind, id, owner string) 
 			return v.fail(ev, RuleDuplicateStart, id, named(kind, id)+" is already open")
 		}
 		if e.owner != owner {
-			return v.fail(ev, RuleReusedID, id, named(kind, id)+" belongs to "+ownerName(e.owner)+", not "+ownerName(owner))
+			return v.fail(ev, RuleOwnerMismatch, id, named(kind, id)+" belongs to "+ownerName(e.owner)+", not "+ownerName(owner))
 		}
 	}
 	put(m, id, entity{owner: owner, open: true})
