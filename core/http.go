@@ -70,8 +70,12 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve(w, r) }
 
 // ReadInput checks r and decodes its body with the handler's body limit;
-// see the package function ReadInput.
+// see the package function ReadInput. Before reading, it moves the
+// connection's write deadline as every write of a stream does (see
+// WithWriteTimeout): a server's WriteTimeout runs from the request's
+// headers, and a slow upload must not use it up before the answer starts.
 func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*RunAgentInput, error) {
+	h.t.extendDeadline(w)
 	return ReadInput(w, r, h.t.cfg.maxBodyBytes, h.t.cfg.decode...)
 }
 
@@ -82,7 +86,9 @@ func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*RunAgen
 func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Option) {
 	ctx := r.Context()
 	in, ok := InputFrom(ctx)
-	if !ok {
+	if ok {
+		h.t.extendDeadline(w) // as ReadInput does, for a refusal below
+	} else {
 		var err error
 		if in, err = h.ReadInput(w, r); err != nil {
 			asRequestError(err).WriteHTTP(w)
@@ -108,6 +114,17 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 		defer release()
 	}
 	h.t.stream(ctx, w, r, in, run)
+}
+
+// extendDeadline moves w's write deadline writeTimeout ahead, or clears
+// it when writeTimeout is 0. A ResponseWriter without deadlines is left
+// alone here; the stream warns about it when it writes.
+func (t *transport) extendDeadline(w http.ResponseWriter) {
+	var d time.Time
+	if t.cfg.writeTimeout > 0 {
+		d = time.Now().Add(t.cfg.writeTimeout)
+	}
+	_ = http.NewResponseController(w).SetWriteDeadline(d)
 }
 
 // errClientGone is the cause a run is cancelled with when its client goes

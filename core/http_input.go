@@ -8,7 +8,6 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
-	"strings"
 )
 
 // RequestError is a run request refused before its stream started. It is
@@ -82,11 +81,6 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...D
 	in, err := DecodeInput(body, opts...)
 	if err != nil {
 		return nil, inputRequestError(err)
-	}
-	if major, _, _ := strings.Cut(in.ProtocolVersion, "."); in.ProtocolVersion != "" && major != "1" {
-		return nil, &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput,
-			Field: "protocolVersion", Message: "protocol version " + strconv.Quote(in.ProtocolVersion) +
-				" is not served; this server speaks " + ProtocolVersion}
 	}
 	return in, nil
 }

@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// HandlerOption configures a Handler.
+// HandlerOption configures a Handler. Options are plain values, safe to
+// share between handlers and goroutines.
 type HandlerOption interface{ applyHandler(*handlerConfig) }
 
 type handlerConfig struct {
@@ -70,8 +71,9 @@ func WithHeartbeat(d time.Duration) HandlerOption {
 }
 
 // WithWriteTimeout bounds each write to the client (default 30 s,
-// DefaultWriteTimeout): before every write the connection's write deadline
-// is moved to now+d, so a server's WriteTimeout never cuts a long run, and
+// DefaultWriteTimeout): before the body is read and before every write the
+// connection's write deadline is moved to now+d, so a server's WriteTimeout
+// cuts neither a slow upload's answer nor a long run, and
 // a client that stops reading is treated as gone after d. 0 clears the
 // deadline for the whole stream instead.
 func WithWriteTimeout(d time.Duration) HandlerOption {

@@ -237,7 +237,9 @@ func readProto(t *testing.T, body io.Reader) []core.Event {
 }
 
 // TestHandlerOutlivesWriteTimeout runs a stream five times longer than the
-// server's WriteTimeout; the per-write deadline keeps it alive.
+// server's WriteTimeout; the per-write deadline keeps it alive. It runs in
+// real time: the deadline lives on a real socket, which testing/synctest
+// cannot fake (network I/O is not durably blocking inside a bubble).
 func TestHandlerOutlivesWriteTimeout(t *testing.T) {
 	t.Parallel()
 	const writeTimeout = 100 * time.Millisecond
@@ -570,6 +572,64 @@ func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
 		srv.Close()
 		if len(evs) == 0 || evs[len(evs)-1].Type() != core.TypeRunFinished {
 			t.Errorf("%s: idle stream cut: %v", resp.Proto, typesOf(evs))
+		}
+	}
+}
+
+// slowBody yields its first part at once and the second after wait: an
+// upload slower than the server's WriteTimeout.
+type slowBody struct {
+	parts []string
+	wait  time.Duration
+	n     int
+}
+
+func (b *slowBody) Read(p []byte) (int, error) {
+	if b.n == len(b.parts) {
+		return 0, io.EOF
+	}
+	if b.n > 0 {
+		<-time.After(b.wait)
+	}
+	n := copy(p, b.parts[b.n])
+	b.n++
+	return n, nil
+}
+
+// A server's WriteTimeout runs from the request's headers; the handler
+// moves the deadline before reading the body, so an upload that outlasts
+// it still gets its answer. Real sockets and a real server timeout, so
+// real time: testing/synctest cannot fake network deadlines.
+func TestHandlerAnswersAfterSlowUpload(t *testing.T) {
+	t.Parallel()
+	const writeTimeout = 50 * time.Millisecond
+	srv := httptest.NewUnstartedServer(mustHandler(t, sayAgent("x"), core.WithWriteTimeout(time.Second)))
+	srv.Config.WriteTimeout = writeTimeout
+	srv.Start()
+	t.Cleanup(func() {
+		srv.Close()
+		http.DefaultClient.CloseIdleConnections()
+	})
+	for name, body := range map[string]string{"refused": `{"runId":"r","messages":[]}`, "run": runBody("")} {
+		half := len(body) / 2
+		req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, srv.URL,
+			&slowBody{parts: []string{body[:half], body[half:]}, wait: 3 * writeTimeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		data, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Errorf("%s: reading the answer: %v (got %q)", name, err, data)
+		}
+		want := map[string]int{"refused": http.StatusUnprocessableEntity, "run": http.StatusOK}[name]
+		if resp.StatusCode != want || len(data) == 0 {
+			t.Errorf("%s: %d %q, want %d and a body", name, resp.StatusCode, data, want)
 		}
 	}
 }

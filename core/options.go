@@ -57,6 +57,6 @@ func WithTransformers(ts ...NewTransformer) Option {
 	return optionFunc(func(o *options) { o.transformers = append(o.transformers, ts...) })
 }
 
-// WithLogger sets the logger that receives recovered agent panics with
-// their stack (default slog.Default()).
+// WithLogger sets the logger that receives recovered agent and transformer
+// panics with their stack (default slog.Default()).
 func WithLogger(l *slog.Logger) Option { return optionFunc(func(o *options) { o.logger = l }) }

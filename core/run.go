@@ -131,17 +131,8 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 // passes what the agent emits through the transformer chain to yield, and
 // always joins the goroutine before returning.
 func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, yield func(Event, error) bool) {
-	chain := make(Chain, 0, len(r.opts.transformers))
-	for _, nt := range r.opts.transformers {
-		if nt == nil {
-			continue
-		}
-		if t := nt(r.in); t != nil {
-			chain = append(chain, t)
-		}
-	}
-	out := &sink{yield: yield, chain: chain, verifier: NewVerifier()}
-	out.out = out.emit
+	out := newSink(yield, r.opts.logger, r.in)
+	chainErr := out.build(ctx, r.opts.transformers)
 	s := newStream(ctx, r.opts.queue)
 	r.rc.Emitter = &Emitter{s: s}
 
@@ -153,6 +144,14 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 	}
 	if err := s.observe(started); err != nil {
 		out.fail(err)
+		return
+	}
+	if chainErr != nil {
+		// A factory panicked: the stream still starts and ends, bypassing
+		// a chain that was never built.
+		if out.deliver(started) {
+			out.fail(chainErr)
+		}
 		return
 	}
 
@@ -179,7 +178,7 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		}
 		cancel(cause)
 		<-agentDone
-		out.stop()
+		out.stop(ctx)
 	}
 
 	if !out.deliver(started) {
@@ -192,7 +191,7 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 			return
 		}
 	}
-	out.finish(s.terminal)
+	out.finish(ctx, s.terminal)
 }
 
 // runAgent runs the agent and decides the terminal event. It runs on the
@@ -305,99 +304,6 @@ func asError(err error) *Error {
 func runError(err error) *RunError {
 	e := asError(err)
 	return &RunError{Message: e.Message, Code: string(e.Code)}
-}
-
-// sink is the client-facing end of a run: it passes events through the
-// run's transformer chain, verifies the chain's output with its own
-// verifier and yields it. It is used by the consumer's goroutine only.
-type sink struct {
-	yield    func(Event, error) bool
-	chain    Chain
-	verifier *Verifier
-	// out is emit as a func value, made once: a method value made per
-	// event would allocate per event.
-	out func(Event) error
-	// ended: a terminal event reached the consumer. gone: the consumer
-	// stopped reading. failure: the chain failed or its output broke a rule.
-	ended   bool
-	gone    bool
-	failure error
-}
-
-// emit verifies ev and yields it; it is the emit function of the chain.
-func (k *sink) emit(ev Event) error {
-	if k.gone || k.ended {
-		return NewError(CodeProtocol, "core: "+string(ev.Type())+" after the stream ended")
-	}
-	if err := k.verifier.Observe(ev); err != nil {
-		k.failure = err
-		return err
-	}
-	if isTerminal(ev) {
-		k.ended = true
-	}
-	if !k.yield(ev, nil) {
-		k.gone = true
-		return NewError(CodeDisconnected, "core: the consumer stopped reading the event stream")
-	}
-	return nil
-}
-
-// deliver passes ev through the chain and reports whether the stream goes
-// on.
-func (k *sink) deliver(ev Event) bool { return k.check(k.chain.Transform(ev, k.out)) }
-
-// check records a chain error and reports whether the stream goes on.
-func (k *sink) check(err error) bool {
-	switch {
-	case k.gone || k.ended || k.failure != nil:
-		return false
-	case err != nil:
-		k.failure = transformError(err)
-		return false
-	}
-	return true
-}
-
-// finish finishes the chain and delivers the terminal event; the stream
-// always ends with a terminal event unless the consumer left.
-func (k *sink) finish(term Event) {
-	if k.check(k.chain.Finish(k.out)) {
-		k.check(k.chain.Transform(term, k.out))
-	}
-	if k.failure == nil && !k.ended && !k.gone {
-		k.failure = NewError(CodeTransform, "core: the transformer chain dropped the terminal event")
-	}
-	k.stop()
-}
-
-// stop ends the stream after a failure with a RUN_ERROR that bypasses the
-// chain (which failed, or has ended or lost its consumer).
-func (k *sink) stop() {
-	if k.failure != nil {
-		k.fail(k.failure)
-	}
-}
-
-// fail yields the RUN_ERROR for err unless the stream already ended.
-func (k *sink) fail(err error) {
-	if k.ended || k.gone {
-		return
-	}
-	re := runError(err)
-	_ = k.verifier.Observe(re)
-	k.ended = true
-	k.yield(re, nil)
-}
-
-// transformError returns the error ending a run whose transformer failed:
-// TRANSFORM_ERROR unless err carries its own code.
-func transformError(err error) *Error {
-	var e *Error
-	if errors.As(err, &e) {
-		return asError(err)
-	}
-	return &Error{Code: CodeTransform, Message: "transformer error: " + err.Error(), Err: err}
 }
 
 func isTerminal(ev Event) bool {

@@ -25,3 +25,23 @@ func TestChainOutputVerified(t *testing.T) {
 		t.Errorf("RUN_ERROR = %+v", e)
 	}
 }
+
+// When what leaves the chain breaks a rule, the RUN_ERROR bypasses the
+// whole chain: no transformer is to blame but its output is suspect.
+func TestRunErrorBypassesChainOnVerifierFailure(t *testing.T) {
+	outer := &ending{}
+	bad := Stateless(TransformerFunc(func(ev Event, emit func(Event) error) error {
+		if ev.Type() == TypeTextMessageContent {
+			return emit(&TextMessageEnd{MessageID: "nope"})
+		}
+		return emit(ev)
+	}))
+	say := func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) { return Success(), rc.Say("hi") }
+	evs := run(t, say, WithTransformers(outer.factory(), bad))
+	if e := last[*RunError](t, evs); e.Code == "" {
+		t.Errorf("RUN_ERROR = %+v", e)
+	}
+	if len(outer.terminals) != 0 {
+		t.Errorf("the chain saw %v", outer.terminals)
+	}
+}

@@ -10,7 +10,17 @@ package core
 // what the transformer still holds. What a transformer emits is verified
 // like anything else; an error from either method ends the run with a
 // RUN_ERROR whose code is TRANSFORM_ERROR (or the code of the returned
-// *Error).
+// *Error). A panic in either method, or in a NewTransformer, is recovered,
+// logged with its stack (WithLogger) and ends the run the same way.
+//
+// That final RUN_ERROR bypasses the transformer that failed and those
+// before it in the chain, but the ones after it, which see events later,
+// are finished and receive it, so every transformer after the failure
+// still sees the run end. When the chain's output breaks a protocol rule
+// no transformer is to blame and the RUN_ERROR bypasses the whole chain.
+// When the consumer stops reading before the terminal event, every
+// transformer is still finished and passed a RUN_ERROR (DISCONNECTED),
+// whose output goes nowhere.
 //
 // A Transformer instance serves one run and is called from one goroutine at
 // a time. Transformers registered once for many runs are registered as a

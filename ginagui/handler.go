@@ -14,8 +14,9 @@ import (
 // route's groups wrap the run's stream (see Transform for the order).
 //
 // Handler cannot return an error, so an invalid option is logged once
-// here and every request is then answered 500; Register reports the same
-// error at startup instead.
+// here, to slog.Default() since the options that failed cannot be trusted
+// to name a logger, and every request is then answered 500; Register
+// reports the same error at startup instead.
 func Handler[S any](a core.Agent[S], opts ...Option) gin.HandlerFunc {
 	h, err := core.NewHandler(a, newConfig(opts).handler...)
 	if err != nil {

@@ -76,7 +76,9 @@ func TestHandlerMisconfigured(t *testing.T) {
 
 // TestHandlerOutlivesWriteTimeoutThroughGin streams five times longer than
 // the server's WriteTimeout: gin's writer exposes Unwrap, so the per-write
-// deadline reaches the connection.
+// deadline reaches the connection. It runs in real time: the deadline
+// lives on a real socket, which testing/synctest cannot fake (network I/O
+// is not durably blocking inside a bubble).
 func TestHandlerOutlivesWriteTimeoutThroughGin(t *testing.T) {
 	t.Parallel()
 	const writeTimeout = 100 * time.Millisecond

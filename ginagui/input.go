@@ -16,7 +16,9 @@ import (
 // input with InputFrom before the run starts (to authorize the thread, say).
 // A refused request gets its 4xx JSON answer and the chain is aborted. The
 // agent route then runs the decoded input without reading the body again.
-// Pass it the route's options so the body limit and strictness agree.
+// Pass it the route's options so the body limit and strictness agree. An
+// invalid option is handled as in Handler: logged to slog.Default() once,
+// then every request is answered 500.
 //
 // Without Input, the route's handler decodes the input itself, and app
 // middleware sees it only after c.Next returns.
@@ -66,7 +68,9 @@ func InputFrom(c *gin.Context) (*core.RunAgentInput, bool) {
 
 // misconfigured logs err once and returns a handler answering every
 // request 500: what a HandlerFunc constructor, which cannot return its
-// configuration error, serves instead.
+// configuration error, serves instead. It logs to slog.Default(): the
+// options that failed are the only place a logger could come from, and
+// core.HandlerOption keeps its settings private.
 func misconfigured(err error) gin.HandlerFunc {
 	slog.Default().Error("ginagui: agent route misconfigured", slog.Any("error", err))
 	return func(c *gin.Context) {

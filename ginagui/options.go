@@ -2,7 +2,8 @@ package ginagui
 
 import "github.com/agui-go/agui/core"
 
-// Option configures Handler and Register.
+// Option configures Handler, Register and Input. Options are plain
+// values, safe to share between routes and goroutines.
 type Option interface{ apply(*config) }
 
 type config struct {

@@ -10,10 +10,13 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// Register mounts agent a on r: POST path runs it (see Handler) and GET
+// Register mounts agent a on r: POST path runs it (see Handler), GET,
+// PUT, PATCH and DELETE on path are answered 405 with an Allow: POST
+// header and the JSON error body of other refusals, and GET
 // path/capabilities serves its AG-UI 1.0 capabilities (WithCapabilities,
-// by default DefaultCapabilities). It fails, registering nothing, when
-// an option is invalid.
+// by default DefaultCapabilities). OPTIONS is left to CORS middleware. It
+// fails, registering nothing, when an option is invalid; like any Gin
+// route, it panics when one of these routes is already registered.
 func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...Option) error {
 	cfg := newConfig(opts)
 	h, err := core.NewHandler(a, cfg.handler...)
@@ -29,6 +32,7 @@ func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...Option
 		return err
 	}
 	r.POST(path, serve(h))
+	r.Match([]string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete}, path, methodNotAllowed)
 	r.GET(strings.TrimSuffix(path, "/")+"/capabilities", func(c *gin.Context) {
 		c.Header("Cache-Control", "no-cache")
 		c.Data(http.StatusOK, "application/json", body)
@@ -49,4 +53,12 @@ func DefaultCapabilities[S any]() core.Capabilities {
 		caps.State = &core.StateCapabilities{Snapshots: core.Bool(true), Deltas: core.Bool(true)}
 	}
 	return caps
+}
+
+// methodNotAllowed refuses a request to an agent route that is not a POST,
+// as core.ReadInput would, without ever running the agent.
+func methodNotAllowed(c *gin.Context) {
+	(&core.RequestError{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed,
+		Message: "a run is started with POST"}).WriteHTTP(c.Writer)
+	c.Abort()
 }

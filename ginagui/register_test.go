@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -67,4 +68,37 @@ func TestRegisterCapabilities(t *testing.T) {
 		t.Errorf("POST /plain: %d events", n)
 	}
 	resp.Body.Close()
+}
+
+// Methods other than POST on an agent route get 405 with Allow: POST and
+// the JSON refusal body, not Gin's 404; the capabilities route still
+// answers GET.
+func TestRegisterRefusesOtherMethods(t *testing.T) {
+	t.Parallel()
+	r := gin.New()
+	if err := ginagui.Register(r, "/agent", sayAgent("x")); err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, r)
+	for _, method := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		req, err := http.NewRequestWithContext(context.Background(), method, srv.URL+"/agent", strings.NewReader(runBody))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body struct{ Error, Code string }
+		err = json.NewDecoder(resp.Body).Decode(&body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != http.MethodPost {
+			t.Errorf("%s: %d, Allow %q; want 405 and POST", method, resp.StatusCode, resp.Header.Get("Allow"))
+		}
+		if err != nil || body.Code != core.CodeMethodNotAllowed || body.Error == "" {
+			t.Errorf("%s: body %+v (%v), want a METHOD_NOT_ALLOWED refusal", method, body, err)
+		}
+	}
+	getCapabilities(t, srv.URL+"/agent/capabilities")
 }

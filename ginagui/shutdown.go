@@ -13,8 +13,12 @@ import (
 // in-flight ones, whose clients each get a terminal RUN_ERROR (CANCELLED),
 // while srv stops listening; then srv waits for the finished streams'
 // connections. http.Server.Shutdown alone would wait for open streams
-// forever. Both are bounded by ctx.
+// forever. Both are bounded by ctx. A nil gate means there are no runs
+// to end: Shutdown is then srv.Shutdown.
 func Shutdown(ctx context.Context, srv *http.Server, gate *core.Gate) error {
+	if gate == nil {
+		return srv.Shutdown(ctx)
+	}
 	gateDone := make(chan error, 1)
 	go func() { gateDone <- gate.Shutdown(ctx) }()
 	srvErr := srv.Shutdown(ctx)

@@ -59,3 +59,21 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 	}
 	http.DefaultClient.CloseIdleConnections()
 }
+
+// Without a gate Shutdown is srv.Shutdown, not a crash.
+func TestShutdownNilGate(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: gin.New()}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	if err := ginagui.Shutdown(context.Background(), srv, nil); err != nil {
+		t.Fatalf("Shutdown = %v", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		t.Errorf("Serve = %v", err)
+	}
+}

@@ -48,3 +48,40 @@ func TestTransformComposesLikeMiddleware(t *testing.T) {
 		}
 	}
 }
+
+// A transformer's panic ends its run with RUN_ERROR (TRANSFORM_ERROR)
+// instead of the process, so the server serves the next request.
+func TestTransformerPanicThroughGin(t *testing.T) {
+	t.Parallel()
+	boom := core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
+		if ev.Type() == core.TypeTextMessageContent {
+			panic("transformer bug")
+		}
+		return emit(ev)
+	}))
+	r := gin.New()
+	if err := ginagui.Register(r.Group("/bad", ginagui.Transform(boom)), "/agent", sayAgent("x"),
+		ginagui.WithHandlerOptions(core.WithHandlerLogger(discardLogger()))); err != nil {
+		t.Fatal(err)
+	}
+	if err := ginagui.Register(r, "/agent", sayAgent("x")); err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, r)
+	for range 2 {
+		resp := postRun(t, srv.URL+"/bad/agent")
+		evs := readEvents(t, resp.Body)
+		resp.Body.Close()
+		if len(evs) == 0 {
+			t.Fatal("empty stream")
+		}
+		if e, ok := evs[len(evs)-1].(*core.RunError); !ok || e.Code != string(core.CodeTransform) {
+			t.Fatalf("last event %#v, want RUN_ERROR TRANSFORM_ERROR", evs[len(evs)-1])
+		}
+	}
+	resp := postRun(t, srv.URL+"/agent")
+	defer resp.Body.Close()
+	if got := text(readEvents(t, resp.Body)); got != "x" {
+		t.Errorf("the next run's text %q, want x", got)
+	}
+}

@@ -271,3 +271,54 @@ func TestApprovalStatusAloneDecides(t *testing.T) {
 		t.Fatalf("malformed payload: %v; want %s", err, CodeBadResume)
 	}
 }
+
+// A batch that pauses for approval but then aborts or fails (a call
+// running before the paused one) ends idle, with no stale approval left
+// in its checkpoint.
+func TestApprovalAbortedOrFailedBatchLeavesNoPending(t *testing.T) {
+	for _, end := range []string{"abort", "fail"} {
+		t.Run(end, func(t *testing.T) {
+			store := NewMemoryStore()
+			asked := make(chan struct{})
+			finish := make(chan error)
+			hold, err := NewTool("hold", "", func(ctx context.Context, in workArgs) (string, error) {
+				select {
+				case err := <-finish:
+					return "", err
+				case <-ctx.Done():
+					return "", ctx.Err()
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls := []ScriptedCall{{ID: "c1", Name: "hold", Args: `{"id":"c1"}`}, {ID: "c2", Name: "hold", Args: `{"id":"c2"}`}}
+			a := mustNew(t, Script(Turn{Calls: calls}), Tools(hold), Checkpoints(store),
+				NeedsApproval(func(c Call) bool {
+					if c.ID == "c2" {
+						close(asked)
+						return true
+					}
+					return false
+				}))
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			x := goExecute(ctx, a, Input{ThreadID: "t", Messages: []core.Message{UserText("go")}})
+			<-asked // c1 runs, c2 pauses the batch
+			if end == "abort" {
+				cancel()
+			} else {
+				finish <- Propagate(errors.New("disk on fire"))
+			}
+			res, err := x.wait()
+			if res.FinishReason == FinishAwaitingApproval {
+				t.Fatalf("finish %s %v", res.FinishReason, err)
+			}
+			assertResult(t, res)
+			cp, _, err := store.Load(t.Context(), "t")
+			if err != nil || cp.Status != StatusIdle || cp.Pending != nil {
+				t.Fatalf("checkpoint status %s, pending %+v (%v)", cp.Status, cp.Pending, err)
+			}
+		})
+	}
+}

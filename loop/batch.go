@@ -3,7 +3,6 @@ package loop
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/agui-go/agui/core"
@@ -67,7 +66,7 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 			grew = true
 		}
 		if grew && fatal == nil {
-			if err := r.save(ctx, StatusRunning); err != nil {
+			if err := r.checkpoint(ctx); err != nil {
 				fatal = err
 			}
 		}
@@ -82,13 +81,32 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 		switch {
 		case c.err == nil:
 			record(c.i, r.toolResult(calls[c.i].ID, c.out))
-		case ctx.Err() != nil && errors.Is(c.err, ctx.Err()):
+		case ctx.Err() != nil:
+			// The tool's context is done: whatever it returned (ctx.Err(),
+			// the cause, its own wrapping), it stopped on the abort.
 			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+c.err.Error()))
 		default:
 			if isPropagating(c.err) && fatal == nil {
 				fatal = runError(CodeTool, c.err)
 			}
 			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, c.err.Error()))
+		}
+	}
+	// await settles the next completion, renewing the run's lease while
+	// it waits; a failed renewal stops the batch like a propagating error.
+	await := func() {
+		for {
+			select {
+			case c := <-done:
+				settle(c)
+				return
+			case <-r.renewals():
+				if fatal == nil {
+					if err := r.checkpoint(ctx); err != nil {
+						fatal = err
+					}
+				}
+			}
 		}
 	}
 	drain := func() {
@@ -104,7 +122,7 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 
 	for i := 0; i < n; i++ {
 		for running >= r.a.cfg.concurrency {
-			settle(<-done)
+			await()
 		}
 		drain()
 		if fatal != nil || ctx.Err() != nil {
@@ -132,14 +150,18 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 		}()
 	}
 	for running > 0 {
-		settle(<-done)
+		await()
 	}
 
 	switch {
 	case fatal != nil:
+		// Every call got a result, so no approval (asked or answered)
+		// stays pending in the idle checkpoint.
+		r.cp.Pending = nil
 		r.fill(results, calls, &prefix, KindNotRun, "not run: the run failed first")
 		return batchFailed, fatal
 	case ctx.Err() != nil:
+		r.cp.Pending = nil
 		r.fill(results, calls, &prefix, KindCancelled, "cancelled: the run was aborted before this call started")
 		return batchAborted, nil
 	case paused >= 0:

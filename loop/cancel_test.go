@@ -230,3 +230,76 @@ func TestCancelDuringClaim(t *testing.T) {
 		t.Fatalf("%s %v", res.FinishReason, err)
 	}
 }
+
+// ctxStore is a store that honours its context, as an SQL or Redis store
+// does: a call on a done context fails with the context's error.
+type ctxStore struct{ *MemoryStore }
+
+func (s ctxStore) Load(ctx context.Context, thread string) (*Checkpoint, int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	return s.MemoryStore.Load(ctx, thread)
+}
+
+func (s ctxStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	return s.MemoryStore.Save(ctx, cp, expect)
+}
+
+// An abort mid-batch on a store that honours its context is an abort, not
+// a CHECKPOINT_ERROR: the loop writes no intermediate checkpoint with the
+// cancelled context, and the final write still lands.
+func TestCancelMidBatchContextStore(t *testing.T) {
+	b := newBlocker()
+	store := ctxStore{NewMemoryStore()}
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), Tools(b.tool(t)), ToolConcurrency(2), Checkpoints(store))
+	ctx, cancel := context.WithCancel(t.Context())
+	x := goExecute(ctx, a, Input{ThreadID: "t", Messages: []core.Message{UserText("go")}})
+	<-b.started
+	<-b.started
+	cancel()
+	res, err := x.wait()
+	if err != nil || res.FinishReason != FinishAborted {
+		t.Fatalf("%s %v, want aborted", res.FinishReason, err)
+	}
+	assertResult(t, res)
+	if k := errorKinds(res.Messages); k["c1"] != KindCancelled || k["c4"] != KindCancelled {
+		t.Fatalf("kinds %v", k)
+	}
+	cp, _, err := store.Load(t.Context(), "t")
+	if err != nil || cp.Status != StatusIdle {
+		t.Fatalf("final checkpoint %v %v", cp, err)
+	}
+	assertTranscript(t, cp.Messages)
+}
+
+// A tool that stops on the abort may return any error (here the context's
+// cause): once its context is done, its error result is "cancelled".
+func TestCancelToolReturningCause(t *testing.T) {
+	stop := errors.New("stop button")
+	started := make(chan struct{})
+	tool, err := NewTool("wait", "", func(ctx context.Context, in workArgs) (string, error) {
+		close(started)
+		<-ctx.Done()
+		return "", context.Cause(ctx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "wait", Args: `{"id":"c1"}`}}}), Tools(tool))
+	ctx, cancel := context.WithCancelCause(t.Context())
+	x := goExecute(ctx, a, user("go"))
+	<-started
+	cancel(stop)
+	res, err := x.wait()
+	if err != nil || res.FinishReason != FinishAborted || !errors.Is(res.Cause, stop) {
+		t.Fatalf("%s %v cause %v", res.FinishReason, err, res.Cause)
+	}
+	assertResult(t, res)
+	if k := errorKinds(res.Messages); k["c1"] != KindCancelled {
+		t.Fatalf("kinds %v", k)
+	}
+}

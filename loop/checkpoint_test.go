@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -274,5 +276,122 @@ func TestCheckpointStoreFailure(t *testing.T) {
 			t.Fatalf("after %d saves: %v", n, err)
 		}
 		assertResult(t, res)
+	}
+}
+
+// A run renews its lease while it waits on a tool or the model for longer
+// than the lease: a second request on the thread meanwhile gets
+// THREAD_BUSY, and nothing runs twice.
+func TestCheckpointLeaseRenewedWhileWaiting(t *testing.T) {
+	slowTool := func(t *testing.T) (*Agent, *atomic.Int64) {
+		var runs atomic.Int64
+		slow, err := NewTool("slow", "", func(ctx context.Context, in workArgs) (string, error) {
+			runs.Add(1)
+			time.Sleep(10 * time.Second)
+			return "done", nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "slow", Args: `{"id":"c1"}`}}}, Turn{Text: "ok"}, Turn{Text: "ok"})
+		return mustNew(t, p, Tools(slow), Lease(time.Second)), &runs
+	}
+	slowModel := func(t *testing.T) (*Agent, *atomic.Int64) {
+		var runs atomic.Int64
+		p := ProviderFunc(func(ctx context.Context, _ ModelRequest) iter.Seq2[Delta, error] {
+			return func(yield func(Delta, error) bool) {
+				runs.Add(1)
+				time.Sleep(10 * time.Second)
+				yield(Delta{Text: "thought long"}, nil)
+			}
+		})
+		return mustNew(t, p, Lease(time.Second)), &runs
+	}
+	for name, build := range map[string]func(*testing.T) (*Agent, *atomic.Int64){"tool": slowTool, "model": slowModel} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				a, runs := build(t)
+				x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []core.Message{UserText("one")}})
+				time.Sleep(5 * time.Second) // five leases into the slow wait
+				_, err := a.Execute(t.Context(), Input{ThreadID: "t", Messages: []core.Message{UserText("two")}})
+				if core.CodeOf(err) != CodeBusy {
+					t.Errorf("second request during the wait: %v, want %s", err, CodeBusy)
+				}
+				res, err := x.wait()
+				if err != nil || res.FinishReason != FinishStop {
+					t.Fatalf("first request: %s %v", res.FinishReason, err)
+				}
+				assertResult(t, res)
+				if n := runs.Load(); n != 1 {
+					t.Fatalf("ran %d times, want 1", n)
+				}
+			})
+		})
+	}
+}
+
+// A run whose renewal fails has lost its thread: it starts no new call, no
+// model turn is recorded, and it fails with THREAD_BUSY.
+func TestCheckpointLeaseLost(t *testing.T) {
+	slowTools := func(t *testing.T, store Store) (*Agent, *atomic.Int64) {
+		var runs atomic.Int64
+		slow, err := NewTool("slow", "", func(ctx context.Context, in workArgs) (string, error) {
+			runs.Add(1)
+			time.Sleep(10 * time.Second)
+			return "done", nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := []ScriptedCall{{ID: "c1", Name: "slow", Args: `{"id":"c1"}`}, {ID: "c2", Name: "slow", Args: `{"id":"c2"}`}}
+		return mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), Tools(slow), ToolConcurrency(1), Lease(time.Second), Checkpoints(store)), &runs
+	}
+	slowModel := func(t *testing.T, store Store) (*Agent, *atomic.Int64) {
+		var runs atomic.Int64
+		p := ProviderFunc(func(ctx context.Context, _ ModelRequest) iter.Seq2[Delta, error] {
+			return func(yield func(Delta, error) bool) {
+				runs.Add(1)
+				if !yield(Delta{Text: "thinking"}, nil) {
+					return
+				}
+				select {
+				case <-time.After(10 * time.Second):
+					yield(Delta{Text: " long"}, nil)
+				case <-ctx.Done(): // the lost run stops the model
+					yield(Delta{}, ctx.Err())
+				}
+			}
+		})
+		return mustNew(t, p, Lease(time.Second), Checkpoints(store)), &runs
+	}
+	for name, build := range map[string]func(*testing.T, Store) (*Agent, *atomic.Int64){"tool": slowTools, "model": slowModel} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				store := NewMemoryStore()
+				a, runs := build(t, store)
+				x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []core.Message{UserText("one")}})
+				time.Sleep(5 * time.Second)
+				// Another process writes the thread (say, after a stalled
+				// store let the lease run out).
+				cp, v, err := store.Load(t.Context(), "t")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := store.Save(t.Context(), cp, v); err != nil {
+					t.Fatal(err)
+				}
+				res, err := x.wait()
+				if core.CodeOf(err) != CodeBusy {
+					t.Fatalf("%s %v, want %s", res.FinishReason, err, CodeBusy)
+				}
+				assertResult(t, res)
+				if n := runs.Load(); n != 1 {
+					t.Fatalf("ran %d times: nothing new starts once the thread is lost", n)
+				}
+				if after, _, _ := store.Load(t.Context(), "t"); len(after.Messages) != len(cp.Messages) {
+					t.Fatalf("the lost run wrote the thread:\n%s", dump(after.Messages))
+				}
+			})
+		})
 	}
 }

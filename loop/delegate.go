@@ -18,8 +18,13 @@ type delegateArgs struct {
 // events are SUBAGENT_* events attributed to it, under the calling tool
 // call; it runs on the tool's context, so it is aborted with its parent.
 // A delegation deeper than the top-level agent's MaxDelegationDepth fails
-// the whole run with CodeDepth (a propagating error). A subagent that pauses
-// for approval fails the call: nested approvals are not supported.
+// the whole run with CodeDepth (a propagating error). The guard bounds
+// nesting, not fan-out: each level may still delegate once per tool call,
+// ToolConcurrency at a time, for up to MaxSteps turns, so the runs of a
+// tree multiply level by level; bound the breadth with MaxSteps,
+// ToolConcurrency, or a PreToolCall hook that counts delegations. A
+// subagent that pauses for approval fails the call: nested approvals are
+// not supported.
 func Delegate(name, description string, sub *Agent) (Tool, error) {
 	if sub == nil {
 		return Tool{}, errors.New("loop: Delegate " + name + ": nil agent")
@@ -44,9 +49,12 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 		if sc.delegated != nil {
 			sc.delegated.add(res.Usage)
 		}
-		if err == nil && res.FinishReason != FinishAborted {
-			// The subagent's thread lives as long as its call: a finished
-			// one is not resumed, so its checkpoint would only pile up.
+		if err == nil {
+			// The subagent's thread lives as long as its call: once the
+			// call has its result (even a cancelled one) the thread is
+			// never resumed, so its checkpoint would only pile up. A
+			// failed run may not own the thread (THREAD_BUSY), so it
+			// leaves it alone.
 			_ = sub.cfg.store.Delete(context.WithoutCancel(ctx), thread) // a leftover checkpoint is harmless
 		}
 		switch {

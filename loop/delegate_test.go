@@ -113,7 +113,9 @@ func TestDelegateCancelledWithParent(t *testing.T) {
 }
 
 // The depth guard is a propagating error: it fails the whole run with
-// DELEGATION_DEPTH (failure mode 10).
+// DELEGATION_DEPTH (failure mode 10). It bounds nesting only: fan-out
+// (many delegations per turn or per run) is bounded by MaxSteps and
+// ToolConcurrency, not by this guard, and this test does not cover it.
 func TestDelegateDepthGuard(t *testing.T) {
 	leaf := mustNew(t, Script(Turn{Text: "leaf"}))
 	level := func(sub *Agent) *Agent {
@@ -154,5 +156,25 @@ func TestDelegateCleansUpItsThread(t *testing.T) {
 	}
 	if _, _, err := store.Load(t.Context(), res.ThreadID+"/d1"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("subagent checkpoint: %v", err)
+	}
+}
+
+// An aborted subagent leaves no checkpoint behind either: its call gets a
+// cancelled result, so its thread is never resumed.
+func TestDelegateAbortedCleansUpItsThread(t *testing.T) {
+	store := NewMemoryStore()
+	entered := make(chan struct{})
+	sub := mustNew(t, blockingProvider(entered), Checkpoints(store))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "never"}), Tools(mustDelegate(t, sub)))
+	ctx, cancel := context.WithCancel(t.Context())
+	x := goExecute(ctx, a, user("go"))
+	<-entered
+	cancel()
+	res, err := x.wait()
+	if err != nil || res.FinishReason != FinishAborted {
+		t.Fatalf("%s %v", res.FinishReason, err)
+	}
+	if _, _, err := store.Load(t.Context(), res.ThreadID+"/d1"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("aborted subagent's checkpoint: %v", err)
 	}
 }

@@ -45,8 +45,9 @@
 // model turn is saved before any of its calls starts and again each time
 // the in-order prefix of finished calls grows, so a run resumed after a
 // crash never asks the model again for a saved turn and never runs a
-// recorded call again. Runs claim their thread with a versioned write: a
-// second run on a busy thread fails with THREAD_BUSY before anything runs,
+// recorded call again. Runs claim their thread with a versioned write, and
+// renew that lease while they wait on the model or tools: a second run on
+// a busy thread fails with THREAD_BUSY before anything runs,
 // and an approval's answer is recorded in the claiming write, so it is
 // acted on once.
 package loop

@@ -276,13 +276,32 @@ func echoCalls(ids ...string) []ScriptedCall {
 	return out
 }
 
+// mustNew builds an agent whose store checks every transcript the agent
+// saves, so that each test checks the transcripts it produces.
 func mustNew(t *testing.T, p Provider, opts ...Option) *Agent {
 	t.Helper()
 	a, err := New(p, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
+	a.cfg.store = checkedStore{Store: a.cfg.store, t: t}
 	return a
+}
+
+// checkedStore runs the transcript check on every checkpoint saved: each
+// tool call has exactly one result, in call order; only a running or
+// paused thread may have unanswered calls at its tail.
+type checkedStore struct {
+	Store
+	t *testing.T
+}
+
+func (s checkedStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
+	pendingOK := cp.Status == StatusRunning || cp.Status == StatusAwaitingApproval
+	if err := checkTranscript(cp.Messages, pendingOK); err != nil {
+		s.t.Errorf("saved %s transcript of thread %s is invalid: %v\n%s", cp.Status, cp.ThreadID, err, dump(cp.Messages))
+	}
+	return s.Store.Save(ctx, cp, expect)
 }
 
 // async runs Execute on its own goroutine; wait joins it.

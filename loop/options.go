@@ -65,7 +65,8 @@ func ToolConcurrency(n int) Option {
 }
 
 // MaxDelegationDepth caps how deep delegated runs nest (default 3): a
-// delegation below it fails the whole run with CodeDepth.
+// delegation below it fails the whole run with CodeDepth. It bounds
+// nesting, not fan-out (see Delegate).
 func MaxDelegationDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
@@ -76,9 +77,13 @@ func MaxDelegationDepth(n int) Option {
 	}
 }
 
-// Lease is how long a run holds its thread without writing a checkpoint
-// before another run may take it over (default 5 minutes). It only
-// matters after a crash: a run that ends releases its thread.
+// Lease is how long a run's claim on its thread lasts unless renewed
+// (default 5 minutes). A run renews it every third of that while it waits
+// on the model or its tools, so it runs out when its holder died (or spent
+// longer than the lease in a hook or a store call): another run may then
+// take the thread over, and runs the calls that had no result again. A run
+// whose renewal fails has lost its thread: it starts no new call and fails
+// with THREAD_BUSY. A run that ends releases its thread.
 func Lease(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {

@@ -34,6 +34,12 @@ type run struct {
 	// emitErr is the first event the sink refused; it aborts the run.
 	emitErr error
 	cancel  context.CancelCauseFunc
+	// renewal ticks while the run holds its thread: the loop renews its
+	// lease on each tick it sees while waiting on the model or tools.
+	renewal *time.Ticker
+	// lost is the error of a failed renewal during a model turn: another
+	// run may hold the thread, so this one must stop.
+	lost error
 }
 
 func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Result, error) {
@@ -54,6 +60,8 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 		}
 		return Result{ThreadID: thread, FinishReason: FinishError}, err
 	}
+	r.renewal = time.NewTicker(r.a.cfg.lease / 3)
+	defer r.renewal.Stop()
 	reason, err := r.loop(ctx)
 	if reason == FinishError {
 		// Whatever failed, the transcript stays valid for the provider.
@@ -164,6 +172,9 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		}
 		msg, err := r.modelTurn(ctx)
 		if err != nil {
+			if r.lost != nil {
+				return FinishError, r.lost
+			}
 			if ctx.Err() != nil {
 				return FinishAborted, nil
 			}
@@ -173,7 +184,7 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		r.cp.Messages = append(slices.Clip(r.cp.Messages), msg)
 		// The turn is checkpointed before any of its calls starts, so a
 		// resumed run never asks the model for it again.
-		if err := r.save(ctx, StatusRunning); err != nil {
+		if err := r.checkpoint(ctx); err != nil {
 			return FinishError, err
 		}
 		if len(msg.ToolCalls) == 0 {
@@ -250,6 +261,33 @@ func (r *run) save(ctx context.Context, status Status) error {
 		return runError(CodeCheckpoint, err)
 	}
 	r.version = v
+	if r.renewal != nil && status == StatusRunning {
+		r.renewal.Reset(r.a.cfg.lease / 3)
+	}
+	return nil
+}
+
+// renewals is the channel of lease renewal ticks (nil, never ready, before
+// the thread is claimed).
+func (r *run) renewals() <-chan time.Time {
+	if r.renewal == nil {
+		return nil
+	}
+	return r.renewal.C
+}
+
+// checkpoint saves the working checkpoint of a running run. An aborted run
+// skips it, and a save that fails once the run is aborted is no failure:
+// a store honouring its context fails any write on a cancelled one, and
+// the final write, made without the cancellation, records where the run
+// stopped.
+func (r *run) checkpoint(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err := r.save(ctx, StatusRunning); err != nil && ctx.Err() == nil {
+		return err
+	}
 	return nil
 }
 

@@ -49,7 +49,27 @@ func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
 		}
 	}
 	var streamErr error
-	for d, err := range r.a.provider.Stream(ctx, req) {
+	deltas, stop := r.pump(ctx, req)
+	defer stop()
+read:
+	for {
+		var (
+			it streamed
+			ok bool
+		)
+		select {
+		case it, ok = <-deltas:
+		case <-r.renewals():
+			if err := r.checkpoint(ctx); err != nil {
+				r.lost, streamErr = err, err
+				break read
+			}
+			continue
+		}
+		if !ok {
+			break
+		}
+		d, err := it.delta, it.err
 		if err != nil {
 			streamErr = err
 			break
@@ -120,6 +140,37 @@ func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
 		r.argDeltas[c.id] = c.deltas
 	}
 	return msg, nil
+}
+
+// streamed is one item of a provider's stream.
+type streamed struct {
+	delta Delta
+	err   error
+}
+
+// pump runs the provider's stream on its own goroutine and hands its items
+// over a channel, so that the loop goroutine can renew its lease while the
+// model is slow. stop cancels the stream and joins the goroutine.
+func (r *run) pump(ctx context.Context, req ModelRequest) (<-chan streamed, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	items := make(chan streamed)
+	quit := make(chan struct{})
+	go func() {
+		defer close(items)
+		for d, err := range r.a.provider.Stream(ctx, req) {
+			select {
+			case items <- streamed{d, err}:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	return items, func() {
+		close(quit)
+		cancel()
+		for range items {
+		}
+	}
 }
 
 // callIDs returns the ids of every tool call in the transcript.

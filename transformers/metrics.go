@@ -46,9 +46,12 @@ const OutcomeError = "error"
 // chain to count what the client receives. Each run gets its own counter
 // and clock reading (time.Now, which testing/synctest controls in tests).
 //
-// Metrics sees only what flows through the chain: when the chain itself
-// fails, the runner ends the run with a RUN_ERROR that bypasses it, and the
-// sink gets no RunEnded for that run.
+// Metrics sees only what flows through the chain. When a transformer
+// before it fails, the runner still passes the final RUN_ERROR through
+// Metrics, so the sink gets RunEnded with that error's code, and when the
+// consumer stops reading early it gets RunEnded with DISCONNECTED. The
+// sink gets no RunEnded only when the chain's own output breaks a protocol
+// rule: the RUN_ERROR then bypasses the whole chain.
 func Metrics(sink MetricsSink) core.NewTransformer {
 	return func(in *core.RunAgentInput) core.Transformer {
 		m := &runMetrics{sink: sink}

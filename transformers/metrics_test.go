@@ -1,6 +1,8 @@
 package transformers
 
 import (
+	"context"
+	"errors"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -96,5 +98,50 @@ func TestMetricsRunErrorFirst(t *testing.T) {
 	runChain(t, input(), evs(&core.RunError{Message: "bad input", Code: "PROTOCOL"}), Metrics(sink))
 	if len(sink.started) != 1 || len(sink.ended) != 1 || sink.ended[0].Code != "PROTOCOL" || sink.ended[0].Events != 1 {
 		t.Errorf("started %v, ended %+v", sink.started, sink.ended)
+	}
+}
+
+// When an inner transformer fails, the runner's final RUN_ERROR still
+// reaches Metrics after it, so a gauge of runs in flight goes back down.
+func TestMetricsSeesChainFailure(t *testing.T) {
+	failing := core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
+		if ev.Type() == core.TypeTextMessageContent {
+			return errors.New("boom")
+		}
+		return emit(ev)
+	}))
+	say := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		return core.Success(), rc.Say("hi")
+	})
+	sink := &recordingSink{}
+	// WithTransformers lists the innermost first: failing, then Metrics.
+	for _, err := range core.Run(context.Background(), say, input(), core.WithTransformers(failing, Metrics(sink))) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(sink.started) != 1 || len(sink.ended) != 1 {
+		t.Fatalf("started %v, ended %+v; want one of each", sink.started, sink.ended)
+	}
+	if e := sink.ended[0]; e.Outcome != OutcomeError || e.Code != string(core.CodeTransform) {
+		t.Errorf("ended %+v, want an error with TRANSFORM_ERROR", e)
+	}
+}
+
+// A consumer that leaves early still ends the run in Metrics, with
+// DISCONNECTED.
+func TestMetricsSeesConsumerLeave(t *testing.T) {
+	say := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		return core.Success(), rc.Say("hi")
+	})
+	sink := &recordingSink{}
+	for range core.Run(context.Background(), say, input(), core.WithTransformers(Metrics(sink))) {
+		break
+	}
+	if len(sink.started) != 1 || len(sink.ended) != 1 {
+		t.Fatalf("started %v, ended %+v; want one of each", sink.started, sink.ended)
+	}
+	if e := sink.ended[0]; e.Outcome != OutcomeError || e.Code != string(core.CodeDisconnected) {
+		t.Errorf("ended %+v, want an error with DISCONNECTED", e)
 	}
 }

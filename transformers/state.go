@@ -13,7 +13,10 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// StateMapping routes one tool's results into the shared state.
+// StateMapping routes one tool's results into the shared state. It is a
+// plain value, read and never modified by ToolResultToState, so one
+// mapping may serve many routes and runs at once (Merge must then be safe
+// for concurrent use, as its doc says).
 type StateMapping struct {
 	// Tool is the tool name whose TOOL_CALL_RESULTs are written.
 	Tool string

@@ -13,8 +13,9 @@ import (
 // the script from the start: turn 1 reasons, says what it will do and calls
 // get_weather and book_trip in parallel; book_trip needs approval, so the
 // run ends with a tool_approval interrupt. The resume (approved or not)
-// records book_trip's result and turn 2 answers.
-func newLoopAgent() (core.Agent[core.NoState], error) {
+// records book_trip's result and turn 2 answers. opts come after the
+// demo's own options (tests set the checkpoint store with them).
+func newLoopAgent(opts ...loop.Option) (core.Agent[core.NoState], error) {
 	type cityIn struct {
 		City string `json:"city" jsonschema:"the city"`
 	}
@@ -51,9 +52,9 @@ func newLoopAgent() (core.Agent[core.NoState], error) {
 			Usage: loop.Usage{InputTokens: 200, OutputTokens: 20},
 		},
 	)
-	return loop.New(model,
+	return loop.New(model, append([]loop.Option{
 		loop.Instructions("You are a travel assistant."),
 		loop.Tools(weather, book),
 		loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book_trip" }),
-	)
+	}, opts...)...)
 }

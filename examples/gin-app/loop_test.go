@@ -1,12 +1,66 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/loop"
 )
+
+// testLoopAgent is the demo agent on a store that checks every transcript
+// it saves: each tool call has exactly one result, in call order, except
+// at the tail of a running or paused thread.
+func testLoopAgent(t *testing.T) core.Agent[core.NoState] {
+	t.Helper()
+	a, err := newLoopAgent(loop.Checkpoints(checkedStore{loop.NewMemoryStore(), t}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+type checkedStore struct {
+	*loop.MemoryStore
+	t *testing.T
+}
+
+func (s checkedStore) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
+	pendingOK := cp.Status != loop.StatusIdle
+	if err := checkTranscript(cp.Messages, pendingOK); err != nil {
+		s.t.Errorf("saved %s transcript is invalid: %v", cp.Status, err)
+	}
+	return s.MemoryStore.Save(ctx, cp, expect)
+}
+
+// checkTranscript checks that every call's result directly follows its
+// turn, in call order; pendingOK lets the last turn's calls from some call
+// on go unanswered.
+func checkTranscript(msgs []core.Message, pendingOK bool) error {
+	for i := 0; i < len(msgs); i++ {
+		switch m := msgs[i].(type) {
+		case *core.ToolMessage:
+			return fmt.Errorf("message %d: result for %s without its call", i, m.ToolCallID)
+		case *core.AssistantMessage:
+			for k, c := range m.ToolCalls {
+				j := i + 1 + k
+				if j == len(msgs) && pendingOK {
+					return nil
+				}
+				if j >= len(msgs) {
+					return fmt.Errorf("call %s (#%d) has no result", c.ID, k)
+				}
+				if tm, ok := msgs[j].(*core.ToolMessage); !ok || tm.ToolCallID != c.ID {
+					return fmt.Errorf("call %s (#%d) has no result in call order", c.ID, k)
+				}
+			}
+			i += len(m.ToolCalls)
+		}
+	}
+	return nil
+}
 
 func runLoop(t *testing.T, a core.Agent[core.NoState], in *core.RunAgentInput) []core.Event {
 	t.Helper()
@@ -22,10 +76,7 @@ func runLoop(t *testing.T, a core.Agent[core.NoState], in *core.RunAgentInput) [
 
 // The demo pauses on book_trip and finishes after the resume.
 func TestLoopAgentApprovalRoundTrip(t *testing.T) {
-	a, err := newLoopAgent()
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := testLoopAgent(t)
 	in := core.NewInput("thread-1", "run-1")
 	in.Messages = []core.Message{loop.UserText("Plan a weekend in Oslo")}
 	evs := runLoop(t, a, in)
@@ -60,10 +111,7 @@ func TestLoopAgentApprovalRoundTrip(t *testing.T) {
 // TOOL_CALL_ARGS to the arguments it already has.
 func TestLoopResumeSendsArgumentsOnce(t *testing.T) {
 	for _, clientHasCall := range []bool{false, true} {
-		a, err := newLoopAgent()
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := testLoopAgent(t)
 		in := core.NewInput("thread-1", "run-1")
 		in.Messages = []core.Message{loop.UserText("Plan a weekend in Oslo")}
 		evs := runLoop(t, a, in)

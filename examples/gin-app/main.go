@@ -2,7 +2,8 @@
 //
 //	go run ./examples/gin-app -addr 127.0.0.1:8080
 //
-// See docs/example-routes.md for the routes and a curl line for each.
+// See "The example app" in the repository's README.md for the routes and a
+// curl line for each.
 package main
 
 import (

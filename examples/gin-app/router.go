@@ -48,8 +48,9 @@ func newRouter(cfg config) (*gin.Engine, error) {
 		return nil, err
 	}
 	r.GET("/metrics", metrics)
-	// Metrics is the outermost transformer, so it counts the events as the
-	// client receives them, after every inner group's transformers.
+	// Metrics is the outermost transformer, so it counts the events after
+	// every inner group's transformers have rewritten them; for a pre-1.0
+	// client it also counts events the downgrade then drops.
 	agents := r.Group("/agents", ginagui.Transform(transformers.Metrics(sink)))
 	// Authentication stays ordinary Gin middleware on a group.
 	private := agents.Group("/private", bearer("demo"))

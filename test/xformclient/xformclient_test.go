@@ -13,11 +13,13 @@ package xformclient_test
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agui-go/agui/core"
@@ -149,6 +151,8 @@ func TestOfficialClientAcceptsTransformerOutput(t *testing.T) {
 	supervise := func(v transformers.Visibility) []json.RawMessage {
 		return encode(t, supervisorAgent(), input(""), transformers.SubagentVisibility(v))
 	}
+	var logged strings.Builder
+	sink := &endSink{}
 	cases := []clientCase{
 		{Name: "deny", Client: "1.0", Events: encode(t, toolsAgent(), input(""), transformers.DenyToolCalls("lookup_customer"))},
 		{Name: "allow", Client: "1.0", Events: encode(t, toolsAgent(), input(""), transformers.AllowToolCalls("search"))},
@@ -160,6 +164,10 @@ func TestOfficialClientAcceptsTransformerOutput(t *testing.T) {
 		{Name: "inline-old", Client: "0.0.58", Events: supervise(transformers.VisibilityInline)},
 		{Name: "hidden", Client: "1.0", Events: supervise(transformers.VisibilityHidden)},
 		{Name: "hidden-old", Client: "0.0.58", Events: supervise(transformers.VisibilityHidden)},
+		{Name: "log", Client: "1.0", Events: encode(t, supervisorAgent(), input(""),
+			transformers.Log(slog.New(slog.NewTextHandler(&logged, nil)), slog.LevelInfo))},
+		{Name: "metrics", Client: "1.0", State: json.RawMessage(`{"keep":1}`), Events: encode(t, editorAgent(), input(`{"keep":1}`),
+			transformers.Metrics(sink))},
 		{Name: "all", Client: "1.0", State: json.RawMessage(bigState), Events: encode(t, toolsAgent(), input(bigState),
 			transformers.DenyToolCalls("lookup_customer"), toState,
 			transformers.SubagentVisibility(transformers.VisibilityHidden),
@@ -172,6 +180,12 @@ func TestOfficialClientAcceptsTransformerOutput(t *testing.T) {
 				t.Errorf("%s: no %s right after a TOOL_CALL_RESULT", name, want)
 			}
 		}
+	}
+	if !strings.Contains(logged.String(), "RUN_FINISHED") {
+		t.Errorf("Log logged no RUN_FINISHED:\n%s", logged.String())
+	}
+	if len(sink.ended) != 1 || sink.ended[0].Outcome != "success" || sink.events == 0 {
+		t.Errorf("Metrics: %d events, ended %+v; want one successful run", sink.events, sink.ended)
 	}
 	results := runClient(t, node, cases)
 
@@ -188,6 +202,8 @@ func TestOfficialClientAcceptsTransformerOutput(t *testing.T) {
 		"inline-old":  texts("Two tasks: scope, then risks.", "About a day each.", "Plan ready."),
 		"hidden":      texts("Plan ready."),
 		"hidden-old":  texts("Plan ready."),
+		"log":         texts("Two tasks: scope, then risks.", "About a day each.", "Plan ready."),
+		"metrics":     stateIs(`{"keep":1,"title":"second","revision":2}`),
 		"all":         noTool("lookup_customer", "customer-secret"),
 	}
 	for _, r := range results {
@@ -343,4 +359,25 @@ func ensureNodeModules(t *testing.T, npm string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("npm ci: %v\n%s", err, out)
 	}
+}
+
+// endSink is a MetricsSink counting events and recording run ends.
+type endSink struct {
+	mu     sync.Mutex
+	events int
+	ended  []transformers.RunEnd
+}
+
+func (*endSink) RunStarted(string, string) {}
+
+func (s *endSink) Event(core.EventType) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.events++
+}
+
+func (s *endSink) RunEnded(end transformers.RunEnd) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended = append(s.ended, end)
 }

@@ -1,0 +1,254 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+)
+
+// sink is the client-facing end of a run: it passes events through the
+// run's transformers, verifies their output with its own verifier and
+// yields it. It is used by the consumer's goroutine only.
+//
+// Every call into a transformer is guarded: a panic becomes a
+// TRANSFORM_ERROR, since on the consumer's goroutine it would otherwise end
+// the process, and the sink remembers which transformer failed, so the
+// run's final RUN_ERROR can still pass through the transformers after it.
+type sink struct {
+	yield    func(Event, error) bool
+	chain    []Transformer
+	verifier *Verifier
+	logger   *slog.Logger
+	in       *RunAgentInput
+	// feeds[i] passes an event to chain[i] and what follows it;
+	// feeds[len(chain)] is emit. They are made once per run: closures
+	// made per event would allocate per event.
+	feeds []func(Event) error
+	// failed is the index of the transformer whose error or panic stopped
+	// the stream, len(chain) when what left the chain did (the verifier
+	// refused it or the consumer left), and -1 until then.
+	failed int
+	// finished counts the transformers whose Finish has been called.
+	finished int
+	// yielding is set while the consumer's loop body runs: a panic
+	// unwinding through a transformer then is the consumer's, and goes on.
+	yielding bool
+	// ended: a terminal event reached the consumer. gone: the consumer
+	// stopped reading. failure: the chain failed or its output broke a rule.
+	ended   bool
+	gone    bool
+	failure error
+}
+
+func newSink(yield func(Event, error) bool, logger *slog.Logger, in *RunAgentInput) *sink {
+	k := &sink{yield: yield, verifier: NewVerifier(), logger: logger, in: in, failed: -1}
+	k.feeds = []func(Event) error{k.emit}
+	return k
+}
+
+// build makes the run's chain from factories, in order, skipping nil
+// factories and nil transformers. When a factory panics it returns the
+// error and leaves the chain empty.
+func (k *sink) build(ctx context.Context, factories []NewTransformer) error {
+	for _, nt := range factories {
+		if nt == nil {
+			continue
+		}
+		t, err := k.newTransformer(ctx, nt)
+		if err != nil {
+			k.chain = nil
+			return err
+		}
+		if t != nil {
+			k.chain = append(k.chain, t)
+		}
+	}
+	k.feeds = make([]func(Event) error, len(k.chain)+1)
+	k.feeds[len(k.chain)] = k.emit
+	for i := range k.chain {
+		k.feeds[i] = func(ev Event) error { return k.transform(ctx, i, ev) }
+	}
+	return nil
+}
+
+func (k *sink) newTransformer(ctx context.Context, nt NewTransformer) (t Transformer, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = k.panicked(ctx, p, "NewTransformer")
+		}
+	}()
+	return nt(k.in), nil
+}
+
+// transform calls chain[i].Transform.
+func (k *sink) transform(ctx context.Context, i int, ev Event) (err error) {
+	defer k.guard(ctx, i, "Transform", &err)
+	return k.chain[i].Transform(ev, k.feeds[i+1])
+}
+
+// finishAt calls chain[i].Finish.
+func (k *sink) finishAt(ctx context.Context, i int) (err error) {
+	defer k.guard(ctx, i, "Finish", &err)
+	k.finished = i + 1
+	return k.chain[i].Finish(k.feeds[i+1])
+}
+
+// guard runs deferred around every call into chain[i]: it turns the
+// transformer's panic into an error and records i as the transformer that
+// failed, unless the error came from further down the chain.
+func (k *sink) guard(ctx context.Context, i int, method string, err *error) {
+	if k.yielding {
+		return // the consumer's own panic: not the transformer's to hide
+	}
+	if p := recover(); p != nil {
+		*err = k.panicked(ctx, p, method)
+	}
+	if *err != nil && k.failed < 0 {
+		k.failed = i
+	}
+}
+
+// panicked logs a transformer's panic with its stack, as the runner does
+// for the agent's, and returns the error ending the run.
+func (k *sink) panicked(ctx context.Context, p any, method string) error {
+	k.logger.ErrorContext(ctx, "agui: transformer panicked",
+		slog.String("threadId", k.in.ThreadID),
+		slog.String("runId", k.in.RunID),
+		slog.String("method", method),
+		slog.Any("panic", p),
+		slog.String("stack", string(debug.Stack())))
+	return &Error{Code: CodeTransform, Message: "transformer panicked in " + method, Err: fmt.Errorf("panic: %v", p)}
+}
+
+// emit verifies ev and yields it; it is the emit function of the chain's
+// last transformer.
+func (k *sink) emit(ev Event) error {
+	err := k.pass(ev)
+	if err != nil && k.failed < 0 {
+		k.failed = len(k.chain)
+	}
+	return err
+}
+
+func (k *sink) pass(ev Event) error {
+	if k.gone || k.ended {
+		return NewError(CodeProtocol, "core: "+string(ev.Type())+" after the stream ended")
+	}
+	if err := k.verifier.Observe(ev); err != nil {
+		k.failure = err
+		return err
+	}
+	if isTerminal(ev) {
+		k.ended = true
+	}
+	if !k.yieldEvent(ev) {
+		k.gone = true
+		return NewError(CodeDisconnected, "core: the consumer stopped reading the event stream")
+	}
+	return nil
+}
+
+func (k *sink) yieldEvent(ev Event) bool {
+	k.yielding = true
+	more := k.yield(ev, nil)
+	k.yielding = false
+	return more
+}
+
+// deliver passes ev through the chain and reports whether the stream goes
+// on.
+func (k *sink) deliver(ev Event) bool { return k.check(k.feeds[0](ev)) }
+
+// check records a chain error and reports whether the stream goes on.
+func (k *sink) check(err error) bool {
+	switch {
+	case k.gone || k.ended || k.failure != nil:
+		return false
+	case err != nil:
+		k.failure = transformError(err)
+		return false
+	}
+	return true
+}
+
+// finish finishes the chain and delivers the terminal event; the stream
+// always ends with a terminal event unless the consumer left.
+func (k *sink) finish(ctx context.Context, term Event) {
+	if k.check(k.finishFrom(ctx, 0)) {
+		k.check(k.feeds[0](term))
+	}
+	if k.failure == nil && !k.ended && !k.gone {
+		k.failure = NewError(CodeTransform, "core: the transformer chain dropped the terminal event")
+	}
+	k.stop(ctx)
+}
+
+// finishFrom finishes chain[i:] in order, each one's output passing
+// through the rest of the chain.
+func (k *sink) finishFrom(ctx context.Context, i int) error {
+	for ; i < len(k.chain); i++ {
+		if err := k.finishAt(ctx, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stop ends a stream that stopped early with a RUN_ERROR. When a
+// transformer failed, the transformers after it are sound and are
+// finished and passed the RUN_ERROR, so that one such as Metrics still
+// sees the run end; the failed one and those before it are bypassed. The
+// RUN_ERROR bypasses the whole chain when what left the chain failed, when
+// the chain dropped the terminal event, or when passing it on fails.
+//
+// When the consumer left before the terminal event, no transformer failed:
+// they are all finished and passed a RUN_ERROR (DISCONNECTED) whose output
+// goes nowhere, for the same reason.
+func (k *sink) stop(ctx context.Context) {
+	switch {
+	case k.ended:
+	case k.gone:
+		k.passEnd(ctx, 0, NewError(CodeDisconnected, "core: the consumer stopped reading the event stream"))
+	case k.failure != nil:
+		failure := k.failure
+		if k.failed >= 0 {
+			k.passEnd(ctx, k.failed+1, failure)
+		}
+		k.fail(failure)
+	}
+}
+
+// passEnd finishes chain[i:], skipping those already finished, and passes
+// them the RUN_ERROR for err.
+func (k *sink) passEnd(ctx context.Context, i int, err error) {
+	if i >= len(k.chain) {
+		return
+	}
+	if k.finishFrom(ctx, max(i, k.finished)) == nil {
+		_ = k.feeds[i](runError(err))
+	}
+}
+
+// fail yields the RUN_ERROR for err, bypassing the chain, unless the
+// stream already ended.
+func (k *sink) fail(err error) {
+	if k.ended || k.gone {
+		return
+	}
+	re := runError(err)
+	_ = k.verifier.Observe(re)
+	k.ended = true
+	k.yieldEvent(re)
+}
+
+// transformError returns the error ending a run whose transformer failed:
+// TRANSFORM_ERROR unless err carries its own code.
+func transformError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return asError(err)
+	}
+	return &Error{Code: CodeTransform, Message: "transformer error: " + err.Error(), Err: err}
+}

@@ -1,0 +1,173 @@
+package core
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// panicking panics in the method named by where, after passing on a few
+// events when it panics in Transform.
+type panicking struct {
+	where string
+	n     int
+}
+
+func (p *panicking) Transform(ev Event, emit func(Event) error) error {
+	if p.n++; p.where == "Transform" && p.n == 5 {
+		panic("transformer bug")
+	}
+	return emit(ev)
+}
+
+func (p *panicking) Finish(func(Event) error) error {
+	if p.where == "Finish" {
+		panic("transformer bug")
+	}
+	return nil
+}
+
+// A panic in a transformer runs on the consumer's goroutine, where nothing
+// else would recover it: the runner turns it into a TRANSFORM_ERROR, logs
+// the stack and still joins the agent.
+func TestTransformerPanicEndsRun(t *testing.T) {
+	for _, where := range []string{"Transform", "Finish", "NewTransformer"} {
+		t.Run(where, func(t *testing.T) {
+			var log bytes.Buffer
+			var returned atomic.Bool
+			agent := loopingAgent(&returned)
+			factory := func(*RunAgentInput) Transformer {
+				if where == "NewTransformer" {
+					panic("transformer bug")
+				}
+				return &panicking{where: where}
+			}
+			if where == "Finish" {
+				agent = func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+					defer returned.Store(true)
+					return Success(), rc.Say("hi")
+				}
+			}
+			evs := run(t, agent, WithTransformers(factory), WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
+			e := last[*RunError](t, evs)
+			if e.Code != string(CodeTransform) || !strings.Contains(e.Message, "panicked") {
+				t.Errorf("RUN_ERROR = %+v, want TRANSFORM_ERROR for a panic", e)
+			}
+			if evs[0].Type() != TypeRunStarted {
+				t.Errorf("stream starts with %s", evs[0].Type())
+			}
+			if where != "NewTransformer" && !returned.Load() {
+				t.Error("the stream ended before the agent returned")
+			}
+			for _, want := range []string{"transformer panicked", "transformer bug", "method=" + where, "sink_test.go"} {
+				if !strings.Contains(log.String(), want) {
+					t.Errorf("log lacks %q:\n%s", want, log.String())
+				}
+			}
+		})
+	}
+}
+
+// A panic in the consumer's loop body is the consumer's: the chain does
+// not swallow it, and the agent is still joined (goleak checks).
+func TestConsumerPanicPassesThroughChain(t *testing.T) {
+	var returned atomic.Bool
+	defer func() {
+		if p := recover(); p != "consumer bug" {
+			t.Errorf("recovered %v, want the consumer's panic", p)
+		}
+		if !returned.Load() {
+			t.Error("the agent was not joined")
+		}
+	}()
+	for ev := range Run[NoState](context.Background(), loopingAgent(&returned), NewInput("t", "r"), WithTransformers(upper())) {
+		if ev.Type() == TypeTextMessageContent {
+			panic("consumer bug")
+		}
+	}
+}
+
+// ending records how one transformer saw the run end.
+type ending struct {
+	finishes  int
+	terminals []Event
+}
+
+func (e *ending) Transform(ev Event, emit func(Event) error) error {
+	if isTerminal(ev) {
+		e.terminals = append(e.terminals, ev)
+	}
+	return emit(ev)
+}
+
+func (e *ending) Finish(func(Event) error) error { e.finishes++; return nil }
+
+func (e *ending) factory() NewTransformer { return func(*RunAgentInput) Transformer { return e } }
+
+// When a transformer fails, the final RUN_ERROR still goes through the
+// transformers after it (which see events later), finishing them once,
+// and bypasses it and those before it.
+func TestRunErrorPassesTransformersAfterFailure(t *testing.T) {
+	say := func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) { return Success(), rc.Say("hi") }
+	failOn := func(typ EventType, err error) NewTransformer {
+		return Stateless(TransformerFunc(func(ev Event, emit func(Event) error) error {
+			if ev.Type() == typ {
+				return err
+			}
+			return emit(ev)
+		}))
+	}
+	failFinish := func(*RunAgentInput) Transformer { return finishFails{} }
+	panicFinish := func(*RunAgentInput) Transformer { return &panicking{where: "Finish"} }
+	cases := map[string]NewTransformer{
+		"Transform":          failOn(TypeTextMessageContent, errors.New("boom")),
+		"Transform terminal": failOn(TypeRunFinished, errors.New("boom")),
+		"Finish":             failFinish,
+		"Finish panic":       panicFinish,
+	}
+	for name, failing := range cases {
+		t.Run(name, func(t *testing.T) {
+			inner, outer := &ending{}, &ending{}
+			evs := run(t, say, WithTransformers(inner.factory(), failing, outer.factory(), upper()),
+				WithLogger(slog.New(slog.DiscardHandler)))
+			e := last[*RunError](t, evs)
+			if e.Code != string(CodeTransform) {
+				t.Errorf("RUN_ERROR = %+v", e)
+			}
+			if outer.finishes != 1 || len(outer.terminals) != 1 || outer.terminals[0] != Event(e) {
+				t.Errorf("the transformer after the failed one: %d Finish, terminals %v; want 1 and the RUN_ERROR", outer.finishes, outer.terminals)
+			}
+			if n := len(inner.terminals); n != 0 && inner.terminals[0].Type() != TypeRunFinished {
+				t.Errorf("the transformer before the failed one saw %v", inner.terminals)
+			}
+		})
+	}
+}
+
+// A consumer that stops reading gets nothing more, but every transformer
+// is still finished and sees the run end, with DISCONNECTED.
+func TestTransformersSeeConsumerLeave(t *testing.T) {
+	var returned atomic.Bool
+	inner, outer := &ending{}, &ending{}
+	for ev := range Run[NoState](context.Background(), loopingAgent(&returned), NewInput("t", "r"),
+		WithTransformers(inner.factory(), upper(), outer.factory())) {
+		if ev.Type() == TypeTextMessageContent {
+			break
+		}
+	}
+	if !returned.Load() {
+		t.Fatal("the loop ended before the agent returned")
+	}
+	for name, e := range map[string]*ending{"inner": inner, "outer": outer} {
+		if e.finishes != 1 || len(e.terminals) != 1 {
+			t.Fatalf("%s: %d Finish, terminals %v; want 1 and a RUN_ERROR", name, e.finishes, e.terminals)
+		}
+		if re, ok := e.terminals[0].(*RunError); !ok || re.Code != string(CodeDisconnected) {
+			t.Errorf("%s saw %#v, want RUN_ERROR DISCONNECTED", name, e.terminals[0])
+		}
+	}
+}
