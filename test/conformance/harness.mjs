@@ -226,7 +226,15 @@ export async function fetchSSE(url, input) {
 // order of first appearance, so two runs of one agent compare equal.
 export function normalise(events) {
   const names = new Map();
-  const idKeys = new Set(["messageId", "toolCallId", "parentMessageId", "subagentRunId", "parentSubagentRunId", "entityId"]);
+  const idKeys = new Set([
+    "threadId",
+    "messageId",
+    "toolCallId",
+    "parentMessageId",
+    "subagentRunId",
+    "parentSubagentRunId",
+    "entityId",
+  ]);
   const walk = (v, key) => {
     if (Array.isArray(v)) return v.map((x) => walk(x));
     if (v && typeof v === "object") {

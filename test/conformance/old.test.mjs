@@ -122,3 +122,18 @@ test("old client: editor and flaky", async () => {
   assert.equal(out.raw.at(-1).type, "RUN_ERROR");
   assert.equal(out.raw.at(-1).code, "AGENT_ERROR");
 });
+
+test("old client: loop with its approval interrupt and resume", async (t) => {
+  if ((await fetch(`${app.url}/agents/loop/capabilities`)).status === 404) {
+    t.skip("no /agents/loop in this build");
+    return;
+  }
+  const sent = [user("trip")];
+  const agent = agentFor("loop", { initialMessages: sent });
+  const first = await run(agent);
+  assertOldClean(agent, first);
+  assert.equal(agent.pendingInterrupts.length, 1);
+  const second = await run(agent, { resume: [{ interruptId: agent.pendingInterrupts[0].id, status: "resolved", payload: { approved: true } }] });
+  assertOldClean(agent, second);
+  assert.equal(agent.messages.at(-1).content, "Oslo is sunny at 21°C. Your trip is settled as you decided.");
+});

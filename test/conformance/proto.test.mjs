@@ -115,3 +115,31 @@ test("slow over protobuf: abortRun mid-stream, and the server sees the disconnec
   const line = await app.waitForLog((l) => l.includes('msg="agui run"') && l.includes(`run_id=${runId}`));
   assert.match(line, /outcome=disconnected/);
 });
+
+test("loop: protobuf frames equal the SSE events, first run and resume", async (t) => {
+  if ((await fetch(`${app.url}/agents/loop/capabilities`)).status === 404) {
+    t.skip("no /agents/loop in this build");
+    return;
+  }
+  // The loop keeps a thread's pending approval on the server, so each
+  // encoding gets its own thread.
+  const url = `${app.url}/agents/loop`;
+  const proto = await fetchProto(url, input({ threadId: "t-loop-proto" }));
+  const sse = await fetchSSE(url, input({ threadId: "t-loop-sse" }));
+  assertSchemaValid(proto.events);
+  assert.deepEqual(normalise(proto.events), normalise(sse.events));
+  // Resume each stream's own interrupt.
+  const resume = (events) => {
+    const [interrupt] = events.at(-1).outcome.interrupts;
+    return input({
+      threadId: events[0].threadId,
+      runId: "r2",
+      resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }],
+    });
+  };
+  const proto2 = await fetchProto(url, resume(proto.events));
+  const sse2 = await fetchSSE(url, resume(sse.events));
+  assertSchemaValid(proto2.events);
+  assert.equal(proto2.events.at(-1).type, "RUN_FINISHED");
+  assert.deepEqual(normalise(proto2.events), normalise(sse2.events));
+});

@@ -315,28 +315,61 @@ test("slow: abortRun mid-stream ends the run, and the server sees the disconnect
   assert.match(metrics, /^agui_runs_in_flight 0$/m);
 });
 
-test("loop: the agent loop route, when the app has it", async (t) => {
+test("loop: the agent loop with a scripted model, its approval interrupt and resume", async (t) => {
   const caps = await capabilities(app.url, "loop");
   if (caps.status === 404) {
     t.skip("POST /agents/loop is not in this build of the example app");
     return;
   }
-  const sent = [user("what is the weather in Paris?")];
-  const agent = agentFor("loop", { initialMessages: sent });
-  let out = await run(agent);
-  assertClean(out);
-  assertSchemaValid(out.raw);
-  assert.equal(out.raw.at(-1).type, "RUN_FINISHED");
-  // A scripted model may pause for approval; approve everything and go on.
-  for (let turn = 0; agent.pendingInterrupts.length > 0 && turn < 5; turn++) {
-    const resume = agent.pendingInterrupts.map((i) => ({ interruptId: i.id, status: "resolved" }));
-    out = await run(agent, { resume });
-    assertClean(out);
-    assertSchemaValid(out.raw);
-    assert.equal(out.raw.at(-1).type, "RUN_FINISHED");
+  for (const [status, payload] of [
+    ["resolved", { approved: true }],
+    ["cancelled", undefined],
+  ]) {
+    const sent = [user("a trip to Oslo, please")];
+    const agent = agentFor("loop", { initialMessages: sent });
+    const first = await run(agent);
+    assertClean(first);
+    assertSchemaValid(first.raw);
+    const fin = first.raw.at(-1);
+    assert.equal(fin.type, "RUN_FINISHED");
+    assert.equal(first.finished[0].outcome, "interrupt");
+    assert.deepEqual(fin.usage, [{ inputTokens: 120, outputTokens: 40, totalTokens: 160 }]);
+    const msgs = newMessages(agent, sent);
+    assert.deepEqual(
+      msgs.map((m) => m.role),
+      ["reasoning", "assistant", "tool"],
+    );
+    assert.equal(msgs[0].content, "The user wants a trip: check the weather, then book.");
+    assert.equal(msgs[1].content, "Let me check the weather and book your trip.");
+    const [weather, book] = msgs[1].toolCalls;
+    assert.deepEqual(
+      [weather.function.name, JSON.parse(weather.function.arguments)],
+      ["get_weather", { city: "Oslo" }],
+    );
+    assert.deepEqual(
+      [book.function.name, JSON.parse(book.function.arguments)],
+      ["book_trip", { city: "Oslo", nights: 2 }],
+    );
+    assert.equal(msgs[2].toolCallId, weather.id, "only the call that needs no approval has run");
+    assert.deepEqual(JSON.parse(msgs[2].content), { city: "Oslo", sky: "sunny", tempC: 21 });
+    assert.equal(agent.pendingInterrupts.length, 1);
+    const [pending] = agent.pendingInterrupts;
+    assert.equal(pending.reason, "tool_approval");
+    assert.equal(pending.toolCallId, book.id);
+
+    const second = await run(agent, { resume: [{ interruptId: pending.id, status, ...(payload && { payload }) }] });
+    assertClean(second);
+    assertSchemaValid(second.raw);
+    assert.equal(second.finished[0].outcome, "success");
+    assert.deepEqual(agent.pendingInterrupts, []);
+    const after = newMessages(agent, sent);
+    const bookResult = after.find((m) => m.role === "tool" && m.toolCallId === book.id);
+    assert.ok(bookResult, `${status}: no result for book_trip`);
+    if (status === "resolved") assert.equal(bookResult.content, "booked 2 nights in Oslo");
+    else assert.notEqual(bookResult.content, "booked 2 nights in Oslo", "a cancelled call must not run");
+    assert.equal(after.at(-1).role, "assistant");
+    assert.equal(after.at(-1).content, "Oslo is sunny at 21°C. Your trip is settled as you decided.");
   }
-  assert.deepEqual(agent.pendingInterrupts, []);
-  assert.ok(newMessages(agent, sent).some((m) => m.role === "assistant" && m.content), "no assistant answer");
 });
 
 test("capabilities: every route answers the official 1.0 shape", async () => {
@@ -349,4 +382,36 @@ test("capabilities: every route answers the official 1.0 shape", async () => {
     assert.equal(caps.body.transport?.streaming, true, r);
   }
   assert.equal((await capabilities(app.url, "editor")).body.state?.deltas, true);
+});
+
+test("concurrency: 60 simultaneous runs over every route, each rebuilt exactly", async () => {
+  const routes = [
+    ["echo", (i) => `echo number ${i}`],
+    ["editor", () => 'Naming it "Q3 plan".'],
+    ["supervisor", () => parentText],
+    ["compat/supervisor", () => parentText],
+    ["hidden/supervisor", () => parentText],
+    ["tools", () => "Found 2 plans."],
+  ];
+  const warnings = [];
+  const ow = console.warn;
+  const oe = console.error;
+  console.warn = (...a) => warnings.push(a.join(" "));
+  console.error = (...a) => warnings.push(a.join(" "));
+  try {
+    const jobs = Array.from({ length: 60 }, async (_, i) => {
+      const [route, expect] = routes[i % routes.length];
+      const agent = agentFor(route, { initialMessages: [user(`echo number ${i}`)] });
+      await agent.runAgent();
+      assertSchemaValid(agent.raw);
+      assert.equal(agent.messages.at(-1).content, expect(i), `${route} #${i}`);
+      return agent.raw.at(-1).type;
+    });
+    const ends = await Promise.all(jobs);
+    assert.ok(ends.every((t) => t === "RUN_FINISHED"), ends.join(","));
+  } finally {
+    console.warn = ow;
+    console.error = oe;
+  }
+  assert.deepEqual(warnings, []);
 });
