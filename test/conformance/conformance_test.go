@@ -15,35 +15,12 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agui-go/agui/test/internal/nodetest"
 )
 
-// nodeWithModules returns node's path once the pinned packages are
-// installed, running npm ci on a fresh clone. It skips the test only when
-// node is not on PATH.
-func nodeWithModules(t *testing.T) string {
-	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not on PATH; the conformance suite needs Node.js 20 or later")
-	}
-	if _, err := os.Stat(filepath.Join("node_modules", "@ag-ui", "client", "package.json")); err == nil {
-		return node
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Fatal("node is on PATH but npm is not; npm ci is needed to install the pinned client")
-	}
-	// --ignore-scripts: no dependency needs an install script, and none
-	// should run as a side effect of go test.
-	out, err := exec.CommandContext(t.Context(), npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund").CombinedOutput()
-	if err != nil {
-		t.Fatalf("npm ci: %v\n%s", err, out)
-	}
-	return node
-}
-
 func TestOfficialClient(t *testing.T) {
-	node := nodeWithModules(t)
+	node := nodetest.Node(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 

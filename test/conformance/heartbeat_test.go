@@ -16,6 +16,7 @@ import (
 
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/test/internal/nodetest"
 )
 
 // TestHeartbeatsIgnoredByOfficialClient serves an agent that goes quiet
@@ -23,7 +24,7 @@ import (
 // carries ": ping" comments between events; the official client must run
 // it without a warning and rebuild the message whole.
 func TestHeartbeatsIgnoredByOfficialClient(t *testing.T) {
-	node := nodeWithModules(t)
+	node := nodetest.Node(t)
 	quiet := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {

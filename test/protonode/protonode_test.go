@@ -25,12 +25,12 @@ import (
 	"testing"
 
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/test/internal/nodetest"
 	"github.com/agui-go/agui/test/samples"
 )
 
 func TestOfficialDecoderReadsOurFrames(t *testing.T) {
-	node, npm := lookPath(t, "node"), lookPath(t, "npm")
-	ensureNodeModules(t, npm)
+	node := nodetest.Node(t)
 
 	dir := t.TempDir()
 	var frames, lines []byte
@@ -142,36 +142,12 @@ func jsonOf(t *testing.T, ev core.Event) string {
 // type and presence, and every enum value, including the fields no sample
 // event exercises.
 func TestSchemaMatchesOfficial(t *testing.T) {
-	node, npm := lookPath(t, "node"), lookPath(t, "npm")
-	ensureNodeModules(t, npm)
+	node := nodetest.Node(t)
 	out, err := run(t.Context(), node, "schema.mjs", filepath.Join("..", "..", "core", "internal", "pb", "agui.proto"))
 	if err != nil {
 		t.Fatalf("node schema.mjs: %v\n%s", err, out)
 	}
 	t.Logf("%s", bytes.TrimSpace(out))
-}
-
-func lookPath(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s is not on PATH; this test needs Node.js and npm to run the official decoder", name)
-	}
-	return p
-}
-
-// ensureNodeModules installs the locked dependencies on a fresh clone.
-func ensureNodeModules(t *testing.T, npm string) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join("node_modules", "@ag-ui", "proto", "package.json")); err == nil {
-		return
-	}
-	// --ignore-scripts: nothing here needs an install script, and none
-	// should run on a developer's machine as a side effect of go test.
-	out, err := run(t.Context(), npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
-	if err != nil {
-		t.Fatalf("npm ci: %v\n%s", err, out)
-	}
 }
 
 // run runs a command in the package directory (go test's working

@@ -22,6 +22,7 @@ import (
 	"testing"
 
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/test/internal/nodetest"
 )
 
 // board is the agent's typed view of the state.
@@ -113,8 +114,7 @@ func cases() []stateCase {
 }
 
 func TestStateAppliesOnOfficialClient(t *testing.T) {
-	node, npm := lookPath(t, "node"), lookPath(t, "npm")
-	ensureNodeModules(t, npm)
+	node := nodetest.Node(t)
 
 	type clientCase struct {
 		Name   string            `json:"name"`
@@ -200,24 +200,4 @@ func runClient(t *testing.T, node string, cases any) []clientResult {
 		t.Fatal(err)
 	}
 	return results
-}
-
-func lookPath(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s is not on PATH: the official client cannot run", name)
-	}
-	return p
-}
-
-// ensureNodeModules installs the pinned Node dependencies when missing.
-func ensureNodeModules(t *testing.T, npm string) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join("node_modules", "@ag-ui", "client")); err == nil {
-		return
-	}
-	if out, err := exec.CommandContext(t.Context(), npm, "ci", "--no-audit", "--no-fund").CombinedOutput(); err != nil {
-		t.Fatalf("npm ci: %v\n%s", err, out)
-	}
 }

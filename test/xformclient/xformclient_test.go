@@ -23,6 +23,7 @@ import (
 	"testing"
 
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/test/internal/nodetest"
 	"github.com/agui-go/agui/transformers"
 )
 
@@ -133,8 +134,7 @@ func encode[S any](t *testing.T, a core.Agent[S], in *core.RunAgentInput, ts ...
 }
 
 func TestOfficialClientAcceptsTransformerOutput(t *testing.T) {
-	node, npm := lookPath(t, "node"), lookPath(t, "npm")
-	ensureNodeModules(t, npm)
+	node := nodetest.Node(t)
 
 	toState, err := transformers.ToolResultToState(transformers.StateMapping{Tool: "search", Path: "/search/results"})
 	if err != nil {
@@ -338,27 +338,6 @@ func runClient(t *testing.T, node string, cases []clientCase) []clientResult {
 		t.Fatal(err)
 	}
 	return results
-}
-
-func lookPath(t *testing.T, name string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err != nil {
-		t.Skipf("%s is not on PATH: the official client cannot run", name)
-	}
-	return p
-}
-
-// ensureNodeModules installs the pinned Node dependencies when missing.
-func ensureNodeModules(t *testing.T, npm string) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join("node_modules", "@ag-ui", "client")); err == nil {
-		return
-	}
-	cmd := exec.CommandContext(t.Context(), npm, "ci", "--no-audit", "--no-fund")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci: %v\n%s", err, out)
-	}
 }
 
 // endSink is a MetricsSink counting events and recording run ends.
