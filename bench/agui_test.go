@@ -3,11 +3,11 @@ package bench
 import (
 	"time"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core/coretest"
 )
 
-// aguiImpl frames events with core.AppendSSE into one reused buffer,
+// aguiImpl frames events with agui.AppendSSE into one reused buffer,
 // writing and flushing each frame, as the SDK's transports do.
 func aguiImpl() impl {
 	return impl{
@@ -18,7 +18,7 @@ func aguiImpl() impl {
 			return func(w sink) error {
 				for _, ev := range evs {
 					var err error
-					if buf, err = core.AppendSSE(buf[:0], ev); err != nil {
+					if buf, err = agui.AppendSSE(buf[:0], ev); err != nil {
 						return err
 					}
 					if _, err := w.Write(buf); err != nil {
@@ -34,9 +34,9 @@ func aguiImpl() impl {
 			state := coretest.FixtureState()
 			buf := make([]byte, 0, 16<<10)
 			return func(w sink) error {
-				emit := func(ev core.Event) error {
+				emit := func(ev agui.Event) error {
 					var err error
-					if buf, err = core.AppendSSE(buf[:0], ev); err != nil {
+					if buf, err = agui.AppendSSE(buf[:0], ev); err != nil {
 						return err
 					}
 					if _, err := w.Write(buf); err != nil {
@@ -45,41 +45,41 @@ func aguiImpl() impl {
 					w.Flush()
 					return nil
 				}
-				now := func() core.Base { return core.Base{Timestamp: time.Now().UnixMilli()} }
-				if err := emit(&core.RunStarted{Base: now(), ThreadID: coretest.FixtureThreadID, RunID: coretest.FixtureRunID}); err != nil {
+				now := func() agui.Base { return agui.Base{Timestamp: time.Now().UnixMilli()} }
+				if err := emit(&agui.RunStarted{Base: now(), ThreadID: coretest.FixtureThreadID, RunID: coretest.FixtureRunID}); err != nil {
 					return err
 				}
-				if err := emit(&core.TextMessageStart{Base: now(), MessageID: coretest.FixtureMessageID, Role: core.RoleAssistant}); err != nil {
+				if err := emit(&agui.TextMessageStart{Base: now(), MessageID: coretest.FixtureMessageID, Role: agui.RoleAssistant}); err != nil {
 					return err
 				}
 				for _, d := range deltas {
-					if err := emit(&core.TextMessageContent{Base: now(), MessageID: coretest.FixtureMessageID, Delta: d}); err != nil {
+					if err := emit(&agui.TextMessageContent{Base: now(), MessageID: coretest.FixtureMessageID, Delta: d}); err != nil {
 						return err
 					}
 				}
-				if err := emit(&core.TextMessageEnd{Base: now(), MessageID: coretest.FixtureMessageID}); err != nil {
+				if err := emit(&agui.TextMessageEnd{Base: now(), MessageID: coretest.FixtureMessageID}); err != nil {
 					return err
 				}
-				if err := emit(&core.ToolCallStart{Base: now(), ToolCallID: coretest.FixtureToolCallID, ToolCallName: coretest.FixtureToolName}); err != nil {
+				if err := emit(&agui.ToolCallStart{Base: now(), ToolCallID: coretest.FixtureToolCallID, ToolCallName: coretest.FixtureToolName}); err != nil {
 					return err
 				}
 				for _, a := range args {
-					if err := emit(&core.ToolCallArgs{Base: now(), ToolCallID: coretest.FixtureToolCallID, Delta: a}); err != nil {
+					if err := emit(&agui.ToolCallArgs{Base: now(), ToolCallID: coretest.FixtureToolCallID, Delta: a}); err != nil {
 						return err
 					}
 				}
-				if err := emit(&core.ToolCallEnd{Base: now(), ToolCallID: coretest.FixtureToolCallID}); err != nil {
+				if err := emit(&agui.ToolCallEnd{Base: now(), ToolCallID: coretest.FixtureToolCallID}); err != nil {
 					return err
 				}
-				if err := emit(&core.ToolCallResult{Base: now(), MessageID: coretest.FixtureToolMessageID, ToolCallID: coretest.FixtureToolCallID,
-					Content: core.TextContent(coretest.FixtureToolResult), Role: core.RoleTool}); err != nil {
+				if err := emit(&agui.ToolCallResult{Base: now(), MessageID: coretest.FixtureToolMessageID, ToolCallID: coretest.FixtureToolCallID,
+					Content: agui.TextContent(coretest.FixtureToolResult), Role: agui.RoleTool}); err != nil {
 					return err
 				}
-				if err := emit(&core.StateSnapshot{Base: now(), Snapshot: state}); err != nil {
+				if err := emit(&agui.StateSnapshot{Base: now(), Snapshot: state}); err != nil {
 					return err
 				}
-				return emit(&core.RunFinished{Base: now(), ThreadID: coretest.FixtureThreadID, RunID: coretest.FixtureRunID,
-					Outcome: &core.Outcome{Type: core.OutcomeSuccess}})
+				return emit(&agui.RunFinished{Base: now(), ThreadID: coretest.FixtureThreadID, RunID: coretest.FixtureRunID,
+					Outcome: &agui.Outcome{Type: agui.OutcomeSuccess}})
 			}
 		},
 	}

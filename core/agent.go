@@ -1,6 +1,9 @@
 package core
 
-import "context"
+import (
+	"context"
+	"github.com/agui-go/agui"
+)
 
 // Agent is an AG-UI agent whose shared state has type S (NoState for an
 // agent that publishes none).
@@ -16,15 +19,15 @@ import "context"
 // One Agent value may serve many runs at the same time, so Run must be safe
 // for concurrent use; per-run state belongs in the RunContext.
 type Agent[S any] interface {
-	Run(ctx context.Context, rc *RunContext[S]) (Outcome, error)
+	Run(ctx context.Context, rc *RunContext[S]) (agui.Outcome, error)
 }
 
 // AgentFunc adapts a function to an Agent. It is as safe for concurrent
 // use as the function is.
-type AgentFunc[S any] func(ctx context.Context, rc *RunContext[S]) (Outcome, error)
+type AgentFunc[S any] func(ctx context.Context, rc *RunContext[S]) (agui.Outcome, error)
 
 // Run calls f.
-func (f AgentFunc[S]) Run(ctx context.Context, rc *RunContext[S]) (Outcome, error) {
+func (f AgentFunc[S]) Run(ctx context.Context, rc *RunContext[S]) (agui.Outcome, error) {
 	return f(ctx, rc)
 }
 

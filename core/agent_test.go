@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"fmt"
+	"github.com/agui-go/agui"
 	"reflect"
 	"sync"
 	"testing"
@@ -13,11 +14,11 @@ import (
 // RunContext.
 type greeter struct{ greeting string }
 
-func (g greeter) Run(ctx context.Context, rc *RunContext[tally]) (Outcome, error) {
+func (g greeter) Run(ctx context.Context, rc *RunContext[tally]) (agui.Outcome, error) {
 	if err := rc.UpdateState(func(t *tally) { t.Runs++ }); err != nil {
-		return Outcome{}, err
+		return agui.Outcome{}, err
 	}
-	return Success(), rc.Say(g.greeting + " " + rc.Input().RunID)
+	return agui.Success(), rc.Say(g.greeting + " " + rc.Input().RunID)
 }
 
 type tally struct {
@@ -30,10 +31,10 @@ func TestAgentServesConcurrentRuns(t *testing.T) {
 	var a Agent[tally] = greeter{greeting: "hello"}
 	const runs = 20
 	var wg sync.WaitGroup
-	streams := make([][]Event, runs)
+	streams := make([][]agui.Event, runs)
 	for i := range runs {
 		wg.Go(func() {
-			in := NewInput("t", fmt.Sprint("run-", i))
+			in := agui.NewInput("t", fmt.Sprint("run-", i))
 			in.State = map[string]any{"runs": i}
 			for ev, err := range Run(context.Background(), a, in) {
 				if err != nil {
@@ -46,14 +47,14 @@ func TestAgentServesConcurrentRuns(t *testing.T) {
 	}
 	wg.Wait()
 	for i, evs := range streams {
-		equalTypes(t, evs, TypeRunStarted, TypeStateSnapshot, TypeTextMessageStart, TypeTextMessageContent, TypeTextMessageEnd, TypeRunFinished)
-		if got, want := evs[0].(*RunStarted).RunID, fmt.Sprint("run-", i); got != want {
+		equalTypes(t, evs, agui.TypeRunStarted, agui.TypeStateSnapshot, agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd, agui.TypeRunFinished)
+		if got, want := evs[0].(*agui.RunStarted).RunID, fmt.Sprint("run-", i); got != want {
 			t.Errorf("run %d started as %q", i, got)
 		}
 		if got := applyState(t, nil, evs[1]); !reflect.DeepEqual(got, map[string]any{"runs": float64(i + 1)}) {
 			t.Errorf("run %d: state %v, want runs=%d", i, got, i+1)
 		}
-		if got, want := evs[3].(*TextMessageContent).Delta, fmt.Sprint("hello run-", i); got != want {
+		if got, want := evs[3].(*agui.TextMessageContent).Delta, fmt.Sprint("hello run-", i); got != want {
 			t.Errorf("run %d said %q, want %q", i, got, want)
 		}
 	}
@@ -61,12 +62,12 @@ func TestAgentServesConcurrentRuns(t *testing.T) {
 
 func TestAgentFuncCallsFunction(t *testing.T) {
 	called := false
-	f := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	f := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		called = true
-		return Cancelled(), nil
+		return agui.Cancelled(), nil
 	})
 	o, err := f.Run(context.Background(), nil)
-	if !called || err != nil || o.Type != OutcomeCancelled {
+	if !called || err != nil || o.Type != agui.OutcomeCancelled {
 		t.Errorf("Run = %+v, %v; called %v", o, err, called)
 	}
 }

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/agui-go/agui"
+
 // RunContext is what an agent is handed for one run: the run's input, its
 // shared state of type S, and (embedded) the Emitter of the run's own
 // agent.
@@ -8,24 +10,24 @@ package core
 // agent's Run is executing; emits after Run has returned fail.
 type RunContext[S any] struct {
 	*Emitter
-	in     *RunAgentInput
+	in     *agui.RunAgentInput
 	state  state[S]
 	report report
 }
 
 // Input returns the run's input. It is shared, not copied: treat it as
 // read-only.
-func (rc *RunContext[S]) Input() *RunAgentInput { return rc.in }
+func (rc *RunContext[S]) Input() *agui.RunAgentInput { return rc.in }
 
 // ResumeFor returns the client's answer to the interrupt with the given id,
 // if the input's resume carries one.
-func (rc *RunContext[S]) ResumeFor(id string) (ResumeEntry, bool) {
+func (rc *RunContext[S]) ResumeFor(id string) (agui.ResumeEntry, bool) {
 	for _, r := range rc.in.Resume {
 		if r.InterruptID == id {
 			return r, true
 		}
 	}
-	return ResumeEntry{}, false
+	return agui.ResumeEntry{}, false
 }
 
 // ResumeCovers reports whether the input's resume answers every one of

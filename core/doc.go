@@ -1,6 +1,7 @@
-// Package core hosts an AG-UI agent: implement Agent, hand it to Run, and
-// range over the typed event stream a transport serialises. Nothing here
-// depends on a web framework or a model client: NewHandler serves an agent
+// Package core runs AG-UI agents: implement [Agent], hand it to [Run], and
+// range over the typed event stream (the vocabulary of package
+// [github.com/agui-go/agui]) that a transport serialises. Nothing here
+// depends on a web framework or a model client: [NewHandler] serves an agent
 // over net/http, and package ginagui mounts one on a Gin route.
 //
 // # Quick start
@@ -10,25 +11,25 @@
 //		Title    string `json:"title"`
 //	}
 //
-//	editor := core.AgentFunc[Draft](func(ctx context.Context, rc *core.RunContext[Draft]) (core.Outcome, error) {
+//	editor := core.AgentFunc[Draft](func(ctx context.Context, rc *core.RunContext[Draft]) (agui.Outcome, error) {
 //		step, err := rc.Step("draft") // STEP_STARTED
 //		if err != nil {
-//			return core.Outcome{}, err
+//			return agui.Outcome{}, err
 //		}
 //		defer step.End() // STEP_FINISHED on every path
 //
 //		if err := rc.Think("The user wants a title."); err != nil { // REASONING_*
-//			return core.Outcome{}, err
+//			return agui.Outcome{}, err
 //		}
 //		if err := rc.Say(`Naming it "Q3 plan".`); err != nil { // TEXT_MESSAGE_*
-//			return core.Outcome{}, err
+//			return agui.Outcome{}, err
 //		}
 //		// STATE_SNAPSHOT or STATE_DELTA, whichever is smaller.
 //		err = rc.UpdateState(func(d *Draft) { d.Revision++; d.Title = "Q3 plan" })
-//		return core.Success(), err
+//		return agui.Success(), err
 //	})
 //
-//	for ev, err := range core.Run(ctx, editor, core.NewInput("thread-1", "run-1")) {
+//	for ev, err := range core.Run(ctx, editor, agui.NewInput("thread-1", "run-1")) {
 //		if err != nil {
 //			return err // invalid input; nothing was started
 //		}

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 
+	"github.com/agui-go/agui"
 	"github.com/google/uuid"
 )
 
@@ -42,20 +43,20 @@ func (e *Emitter) within(scope *Emitter) bool {
 
 // tag attributes ev to e's subagent unless ev already names an owner. This
 // is the one place attribution is added.
-func (e *Emitter) tag(ev Event) Event {
+func (e *Emitter) tag(ev agui.Event) agui.Event {
 	if e.subagent == "" {
 		return ev
 	}
-	if a, ok := ev.(Attributed); ok && a.Subagent() == "" {
+	if a, ok := ev.(agui.Attributed); ok && a.Subagent() == "" {
 		a.SetSubagent(e.subagent)
 	}
 	return ev
 }
 
-func (e *Emitter) send(ev Event) error { return e.s.send(e.tag(ev)) }
+func (e *Emitter) send(ev agui.Event) error { return e.s.send(e.tag(ev)) }
 
 // open emits starts and registers what they open; ends are its terminators.
-func (e *Emitter) open(inner *Emitter, starts, ends []Event) (uint64, error) {
+func (e *Emitter) open(inner *Emitter, starts, ends []agui.Event) (uint64, error) {
 	for _, ev := range starts {
 		e.tag(ev)
 	}
@@ -89,13 +90,13 @@ func (e *Emitter) NewID(prefix string) string {
 // The run's lifecycle events (RUN_STARTED, RUN_FINISHED, RUN_ERROR) belong
 // to the runner: Emit refuses them with a PROTOCOL error. End a run by
 // returning an Outcome or an error instead.
-func (e *Emitter) Emit(ev Event) error {
+func (e *Emitter) Emit(ev agui.Event) error {
 	if ev == nil {
-		return NewError(CodeProtocol, "core: Emit of a nil event")
+		return agui.NewError(agui.CodeProtocol, "core: Emit of a nil event")
 	}
 	switch ev.Type() {
-	case TypeRunStarted, TypeRunFinished, TypeRunError:
-		return NewError(CodeProtocol, "core: "+string(ev.Type())+" is emitted by the runner; return an Outcome or an error instead")
+	case agui.TypeRunStarted, agui.TypeRunFinished, agui.TypeRunError:
+		return agui.NewError(agui.CodeProtocol, "core: "+string(ev.Type())+" is emitted by the runner; return an Outcome or an error instead")
 	}
 	return e.send(ev)
 }
@@ -121,8 +122,8 @@ func (e *Emitter) Say(text string) error {
 func (e *Emitter) Message() (*MessageHandle, error) {
 	id := e.NewID("msg")
 	key, err := e.open(nil,
-		[]Event{&TextMessageStart{MessageID: id, Role: RoleAssistant}},
-		[]Event{&TextMessageEnd{MessageID: id}})
+		[]agui.Event{&agui.TextMessageStart{MessageID: id, Role: agui.RoleAssistant}},
+		[]agui.Event{&agui.TextMessageEnd{MessageID: id}})
 	if err != nil {
 		return nil, err
 	}
@@ -134,8 +135,8 @@ func (e *Emitter) Message() (*MessageHandle, error) {
 // the same name open.
 func (e *Emitter) Step(name string) (*StepHandle, error) {
 	key, err := e.open(nil,
-		[]Event{&StepStarted{StepName: name}},
-		[]Event{&StepFinished{StepName: name}})
+		[]agui.Event{&agui.StepStarted{StepName: name}},
+		[]agui.Event{&agui.StepFinished{StepName: name}})
 	if err != nil {
 		return nil, err
 	}
@@ -163,8 +164,8 @@ func (e *Emitter) Think(text string) error {
 func (e *Emitter) Reasoning() (*ReasoningHandle, error) {
 	id := e.NewID("reasoning")
 	key, err := e.open(nil,
-		[]Event{&ReasoningStart{MessageID: id}, &ReasoningMessageStart{MessageID: id}},
-		[]Event{&ReasoningMessageEnd{MessageID: id}, &ReasoningEnd{MessageID: id}})
+		[]agui.Event{&agui.ReasoningStart{MessageID: id}, &agui.ReasoningMessageStart{MessageID: id}},
+		[]agui.Event{&agui.ReasoningMessageEnd{MessageID: id}, &agui.ReasoningEnd{MessageID: id}})
 	if err != nil && key == 0 {
 		return nil, err
 	}
@@ -192,8 +193,8 @@ func (e *Emitter) ToolCall(name string, opts ...ToolCallOption) (*ToolCallHandle
 		id = e.NewID("call")
 	}
 	key, err := e.open(nil,
-		[]Event{&ToolCallStart{ToolCallID: id, ToolCallName: name, ParentMessageID: o.parentMessageID}},
-		[]Event{&ToolCallEnd{ToolCallID: id}})
+		[]agui.Event{&agui.ToolCallStart{ToolCallID: id, ToolCallName: name, ParentMessageID: o.parentMessageID}},
+		[]agui.Event{&agui.ToolCallEnd{ToolCallID: id}})
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +216,7 @@ func (e *Emitter) Subagent(name string, opts ...SubagentOption) (*Subagent, erro
 	id := e.NewID("sub")
 	inner := &Emitter{s: e.s, subagent: id, parent: e}
 	key, err := e.open(inner,
-		[]Event{&SubagentStarted{
+		[]agui.Event{&agui.SubagentStarted{
 			SubagentRunID:       id,
 			Name:                name,
 			Description:         o.description,
@@ -223,7 +224,7 @@ func (e *Emitter) Subagent(name string, opts ...SubagentOption) (*Subagent, erro
 			ParentToolCallID:    o.parentToolCallID,
 			ParentMessageID:     o.parentMessageID,
 		}},
-		[]Event{&SubagentFinished{SubagentRunID: id}})
+		[]agui.Event{&agui.SubagentFinished{SubagentRunID: id}})
 	if err != nil {
 		return nil, err
 	}

@@ -2,54 +2,55 @@ package core
 
 import (
 	"context"
+	"github.com/agui-go/agui"
 	"strings"
 	"testing"
 )
 
 func TestSayShape(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		if err := rc.Say("hello"); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return Success(), rc.Say("")
+		return agui.Success(), rc.Say("")
 	})
-	equalTypes(t, evs, TypeRunStarted,
-		TypeTextMessageStart, TypeTextMessageContent, TypeTextMessageEnd,
-		TypeTextMessageStart, TypeTextMessageEnd,
-		TypeRunFinished)
-	start := evs[1].(*TextMessageStart)
-	if start.Role != RoleAssistant || !strings.HasPrefix(start.MessageID, "msg-") {
+	equalTypes(t, evs, agui.TypeRunStarted,
+		agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd,
+		agui.TypeTextMessageStart, agui.TypeTextMessageEnd,
+		agui.TypeRunFinished)
+	start := evs[1].(*agui.TextMessageStart)
+	if start.Role != agui.RoleAssistant || !strings.HasPrefix(start.MessageID, "msg-") {
 		t.Errorf("TEXT_MESSAGE_START = %+v", start)
 	}
-	if c := evs[2].(*TextMessageContent); c.MessageID != start.MessageID || c.Delta != "hello" {
+	if c := evs[2].(*agui.TextMessageContent); c.MessageID != start.MessageID || c.Delta != "hello" {
 		t.Errorf("TEXT_MESSAGE_CONTENT = %+v", c)
 	}
-	if evs[4].(*TextMessageStart).MessageID == start.MessageID {
+	if evs[4].(*agui.TextMessageStart).MessageID == start.MessageID {
 		t.Error("two messages share an id")
 	}
 }
 
 func TestThinkShape(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
-		return Success(), rc.Think("hmm")
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Think("hmm")
 	})
-	equalTypes(t, evs, TypeRunStarted,
-		TypeReasoningStart, TypeReasoningMessageStart, TypeReasoningMessageContent,
-		TypeReasoningMessageEnd, TypeReasoningEnd, TypeRunFinished)
-	id := evs[1].(*ReasoningStart).MessageID
+	equalTypes(t, evs, agui.TypeRunStarted,
+		agui.TypeReasoningStart, agui.TypeReasoningMessageStart, agui.TypeReasoningMessageContent,
+		agui.TypeReasoningMessageEnd, agui.TypeReasoningEnd, agui.TypeRunFinished)
+	id := evs[1].(*agui.ReasoningStart).MessageID
 	if !strings.HasPrefix(id, "reasoning-") {
 		t.Errorf("reasoning id %q", id)
 	}
 	for _, ev := range evs[2:6] {
 		var got string
 		switch ev := ev.(type) {
-		case *ReasoningMessageStart:
+		case *agui.ReasoningMessageStart:
 			got = ev.MessageID
-		case *ReasoningMessageContent:
+		case *agui.ReasoningMessageContent:
 			got = ev.MessageID
-		case *ReasoningMessageEnd:
+		case *agui.ReasoningMessageEnd:
 			got = ev.MessageID
-		case *ReasoningEnd:
+		case *agui.ReasoningEnd:
 			got = ev.MessageID
 		}
 		if got != id {
@@ -75,36 +76,38 @@ func TestNewID(t *testing.T) {
 
 // Ids are fresh in every run: a second turn never reuses the first's.
 func TestIDsFreshAcrossRuns(t *testing.T) {
-	say := func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) { return Success(), rc.Say("x") }
-	a := run(t, say)[1].(*TextMessageStart).MessageID
-	b := run(t, say)[1].(*TextMessageStart).MessageID
+	say := func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("x")
+	}
+	a := run(t, say)[1].(*agui.TextMessageStart).MessageID
+	b := run(t, say)[1].(*agui.TextMessageStart).MessageID
 	if a == b {
 		t.Errorf("both runs used message id %q", a)
 	}
 }
 
 func TestEmitTagsForSubagent(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		sub, err := rc.Subagent("helper")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		if err := sub.Emit(&Custom{Name: "mine"}); err != nil {
-			return Outcome{}, err
+		if err := sub.Emit(&agui.Custom{Name: "mine"}); err != nil {
+			return agui.Outcome{}, err
 		}
 		// An event that already names an owner keeps it.
-		if err := sub.Emit(&Custom{Name: "tagged", Attribution: Attribution{SubagentRunID: "elsewhere"}}); err != nil {
-			return Outcome{}, err
+		if err := sub.Emit(&agui.Custom{Name: "tagged", Attribution: agui.Attribution{SubagentRunID: "elsewhere"}}); err != nil {
+			return agui.Outcome{}, err
 		}
-		if err := rc.Emit(&Custom{Name: "parent"}); err != nil {
-			return Outcome{}, err
+		if err := rc.Emit(&agui.Custom{Name: "parent"}); err != nil {
+			return agui.Outcome{}, err
 		}
-		return Success(), sub.Finish(nil)
+		return agui.Success(), sub.Finish(nil)
 	})
-	sub := evs[1].(*SubagentStarted).SubagentRunID
+	sub := evs[1].(*agui.SubagentStarted).SubagentRunID
 	want := map[string]string{"mine": sub, "tagged": "elsewhere", "parent": ""}
 	for _, ev := range evs {
-		if c, ok := ev.(*Custom); ok && c.SubagentRunID != want[c.Name] {
+		if c, ok := ev.(*agui.Custom); ok && c.SubagentRunID != want[c.Name] {
 			t.Errorf("CUSTOM %s tagged %q, want %q", c.Name, c.SubagentRunID, want[c.Name])
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -19,39 +20,39 @@ type Draft struct {
 // block, a streamed message and a state update happen inside it. Deferred
 // End closes the step on every path.
 func Example() {
-	editor := core.AgentFunc[Draft](func(ctx context.Context, rc *core.RunContext[Draft]) (core.Outcome, error) {
+	editor := core.AgentFunc[Draft](func(ctx context.Context, rc *core.RunContext[Draft]) (agui.Outcome, error) {
 		step, err := rc.Step("draft")
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		defer step.End()
 
 		if err := rc.Think("The user wants a title."); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := m.Delta("Naming it "); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := m.Delta(`"Q3 plan".`); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := m.End(); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 
 		err = rc.UpdateState(func(d *Draft) {
 			d.Revision++
 			d.Title = "Q3 plan"
 		})
-		return core.Success(), err
+		return agui.Success(), err
 	})
 
-	for ev, err := range core.Run(context.Background(), editor, core.NewInput("thread-1", "run-1")) {
+	for ev, err := range core.Run(context.Background(), editor, agui.NewInput("thread-1", "run-1")) {
 		if err != nil {
 			panic(err)
 		}
@@ -77,24 +78,24 @@ func Example() {
 // The Approver of seed 003: the first run pauses on an interrupt; the
 // client answers in the next run's resume, and the agent goes on.
 func Example_interrupt() {
-	approver := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	approver := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		answer, ok := rc.ResumeFor("delete-everything")
 		switch {
 		case !ok:
-			return core.Interrupted(core.NewInterrupt("delete-everything", "tool_approval")), nil
-		case answer.Status == core.ResumeResolved:
-			return core.Success(), rc.Say("Done.")
+			return agui.Interrupted(agui.NewInterrupt("delete-everything", "tool_approval")), nil
+		case answer.Status == agui.ResumeResolved:
+			return agui.Success(), rc.Say("Done.")
 		default:
-			return core.Success(), rc.Say("Cancelled.")
+			return agui.Success(), rc.Say("Cancelled.")
 		}
 	})
 
-	show := func(in *core.RunAgentInput) {
+	show := func(in *agui.RunAgentInput) {
 		for ev := range core.Run(context.Background(), approver, in) {
 			switch ev := ev.(type) {
-			case *core.TextMessageContent:
+			case *agui.TextMessageContent:
 				fmt.Println("said:", ev.Delta)
-			case *core.RunFinished:
+			case *agui.RunFinished:
 				fmt.Print("outcome: ", ev.Outcome.Type)
 				for _, i := range ev.Outcome.Interrupts {
 					fmt.Print(" ", i.ID, " (", i.Reason, ")")
@@ -104,14 +105,14 @@ func Example_interrupt() {
 		}
 	}
 
-	show(core.NewInput("thread-1", "run-1"))
+	show(agui.NewInput("thread-1", "run-1"))
 
-	resumed := core.NewInput("thread-1", "run-2")
-	resumed.Resume = []core.ResumeEntry{{InterruptID: "delete-everything", Status: core.ResumeResolved}}
+	resumed := agui.NewInput("thread-1", "run-2")
+	resumed.Resume = []agui.ResumeEntry{{InterruptID: "delete-everything", Status: agui.ResumeResolved}}
 	show(resumed)
 
-	declined := core.NewInput("thread-1", "run-3")
-	declined.Resume = []core.ResumeEntry{{InterruptID: "delete-everything", Status: core.ResumeCancelled}}
+	declined := agui.NewInput("thread-1", "run-3")
+	declined.Resume = []agui.ResumeEntry{{InterruptID: "delete-everything", Status: agui.ResumeCancelled}}
 	show(declined)
 	// Output:
 	// outcome: interrupt delete-everything (tool_approval)
@@ -125,40 +126,40 @@ func Example_interrupt() {
 // parent's own message. Every event is attributed to the invocation that
 // emitted it.
 func Example_subagents() {
-	supervisor := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	supervisor := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		planner, err := rc.Subagent("planner")
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := planner.Say("Two tasks: scope, then risks."); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		estimator, err := planner.Subagent("estimator") // nested
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := estimator.Say("About a day each."); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := estimator.Finish(nil); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := planner.Finish(map[string]int{"tasks": 2}); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), rc.Say("Plan ready.") // the parent's own
+		return agui.Success(), rc.Say("Plan ready.") // the parent's own
 	})
 
 	names := map[string]string{"": "supervisor"}
-	for ev := range core.Run(context.Background(), supervisor, core.NewInput("t", "r")) {
+	for ev := range core.Run(context.Background(), supervisor, agui.NewInput("t", "r")) {
 		switch ev := ev.(type) {
-		case *core.SubagentStarted:
+		case *agui.SubagentStarted:
 			names[ev.SubagentRunID] = ev.Name
 			fmt.Printf("%s %s (parent %s)\n", ev.Type(), ev.Name, names[ev.ParentSubagentRunID])
-		case *core.SubagentFinished:
+		case *agui.SubagentFinished:
 			fmt.Printf("%s %s result=%v\n", ev.Type(), names[ev.SubagentRunID], ev.Result)
-		case *core.TextMessageContent:
-			fmt.Printf("%s %s: %s\n", ev.Type(), names[core.SubagentOf(ev)], ev.Delta)
+		case *agui.TextMessageContent:
+			fmt.Printf("%s %s: %s\n", ev.Type(), names[agui.SubagentOf(ev)], ev.Delta)
 		}
 	}
 	// Output:
@@ -174,18 +175,18 @@ func Example_subagents() {
 // Flaky, from seed 000: an error the agent returns ends the run with
 // RUN_ERROR, carrying its message and code.
 func ExampleAgentError() {
-	flaky := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	flaky := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		if err := rc.Say("Looking that up."); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Outcome{}, core.AgentError(errors.New("the weather service is down"))
+		return agui.Outcome{}, agui.AgentError(errors.New("the weather service is down"))
 	})
 
-	var end core.Event
-	for ev := range core.Run(context.Background(), flaky, core.NewInput("t", "r")) {
+	var end agui.Event
+	for ev := range core.Run(context.Background(), flaky, agui.NewInput("t", "r")) {
 		end = ev
 	}
-	e := end.(*core.RunError)
+	e := end.(*agui.RunError)
 	fmt.Println(e.Message)
 	fmt.Println(e.Code)
 	// Output:
@@ -199,35 +200,35 @@ func ExampleAgentError() {
 // before the stream starts.
 func ExampleRunner_Cancel() {
 	var runner *core.Runner[core.NoState]
-	chatty := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	chatty := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		if err := rc.Say("one"); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		// Standing in for the transport noticing the client hung up.
 		runner.Cancel(errors.New("client hung up"))
 		if err := rc.Say("two"); err != nil {
-			return core.Outcome{}, err // CANCELLED: returns here
+			return agui.Outcome{}, err // CANCELLED: returns here
 		}
 		if err := rc.Say("three"); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 
-	runner, err := core.NewRunner(chatty, core.NewInput("t", "r"))
+	runner, err := core.NewRunner(chatty, agui.NewInput("t", "r"))
 	if err != nil {
 		panic(err)
 	}
 	var said []string
-	var end core.Event
+	var end agui.Event
 	for ev := range runner.Events(context.Background()) {
-		if c, ok := ev.(*core.TextMessageContent); ok {
+		if c, ok := ev.(*agui.TextMessageContent); ok {
 			said = append(said, c.Delta)
 		}
 		end = ev
 	}
 	fmt.Println(said)
-	fmt.Println(end.Type(), end.(*core.RunError).Code)
+	fmt.Println(end.Type(), end.(*agui.RunError).Code)
 	// Output:
 	// [one]
 	// RUN_ERROR CANCELLED
@@ -253,20 +254,20 @@ func ExampleRunner_Events() {
 		}
 	}
 	slow := func(m model) core.Agent[core.NoState] {
-		return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+		return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 			reply, err := call(ctx, m)
 			if err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
-			return core.Success(), rc.Say(reply)
+			return agui.Success(), rc.Say(reply)
 		})
 	}
 
 	// A model that answers.
 	answers := model{reply: make(chan string, 1), inFlight: make(chan struct{})}
 	answers.reply <- "the model's reply"
-	for ev := range core.Run(context.Background(), slow(answers), core.NewInput("t", "r1")) {
-		if c, ok := ev.(*core.TextMessageContent); ok {
+	for ev := range core.Run(context.Background(), slow(answers), agui.NewInput("t", "r1")) {
+		if c, ok := ev.(*agui.TextMessageContent); ok {
 			fmt.Println("said:", c.Delta)
 		}
 	}
@@ -274,16 +275,16 @@ func ExampleRunner_Events() {
 	// A model that never answers, in a run the transport cancels while the
 	// call is in flight.
 	silent := model{reply: nil, inFlight: make(chan struct{})}
-	runner, err := core.NewRunner(slow(silent), core.NewInput("t", "r2"))
+	runner, err := core.NewRunner(slow(silent), agui.NewInput("t", "r2"))
 	if err != nil {
 		panic(err)
 	}
 	for ev := range runner.Events(context.Background()) {
-		if ev.Type() == core.TypeRunStarted {
+		if ev.Type() == agui.TypeRunStarted {
 			<-silent.inFlight
 			runner.Cancel(errors.New("the client went away"))
 		}
-		if e, ok := ev.(*core.RunError); ok {
+		if e, ok := ev.(*agui.RunError); ok {
 			fmt.Println(e.Type(), e.Code)
 		}
 	}
@@ -300,15 +301,15 @@ func ExampleRunContext_UpdateState() {
 		Done  int `json:"done"`
 		Total int `json:"total"`
 	}
-	in := core.NewInput("t", "r")
+	in := agui.NewInput("t", "r")
 	in.State = json.RawMessage(`{"done":1,"total":3,"notes":"the client's own key, which Progress does not model"}`)
 
-	worker := core.AgentFunc[Progress](func(ctx context.Context, rc *core.RunContext[Progress]) (core.Outcome, error) {
+	worker := core.AgentFunc[Progress](func(ctx context.Context, rc *core.RunContext[Progress]) (agui.Outcome, error) {
 		fmt.Println("starting from", rc.State())
-		return core.Success(), rc.UpdateState(func(p *Progress) { p.Done++ })
+		return agui.Success(), rc.UpdateState(func(p *Progress) { p.Done++ })
 	})
 	for ev := range core.Run(context.Background(), worker, in) {
-		if d, ok := ev.(*core.StateDelta); ok {
+		if d, ok := ev.(*agui.StateDelta); ok {
 			for _, op := range d.Delta {
 				fmt.Println(op.Op, op.Path, op.Value)
 			}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -14,17 +15,17 @@ import (
 // started is rejected by the emit that sends it, and the agent can see
 // which rule it broke.
 func ExampleEmitter_Emit() {
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		err := rc.Emit(&core.TextMessageContent{MessageID: "msg-1", Delta: "hello"})
-		var failure *core.VerificationError
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		err := rc.Emit(&agui.TextMessageContent{MessageID: "msg-1", Delta: "hello"})
+		var failure *agui.VerificationError
 		if errors.As(err, &failure) {
 			fmt.Println(failure.Rule)
-			fmt.Println(core.CodeOf(err))
+			fmt.Println(agui.CodeOf(err))
 		}
-		return core.Outcome{}, err
+		return agui.Outcome{}, err
 	})
-	for ev := range core.Run(context.Background(), agent, core.NewInput("t", "r")) {
-		if e, ok := ev.(*core.RunError); ok {
+	for ev := range core.Run(context.Background(), agent, agui.NewInput("t", "r")) {
+		if e, ok := ev.(*agui.RunError); ok {
 			fmt.Println(e.Type(), e.Code)
 		}
 	}

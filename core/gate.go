@@ -2,13 +2,14 @@ package core
 
 import (
 	"context"
+	"github.com/agui-go/agui"
 	"sync"
 )
 
 // ErrShuttingDown is the cause a Gate cancels in-flight runs with: a
 // CANCELLED error, so each client gets a terminal RUN_ERROR whose code is
 // CANCELLED.
-var ErrShuttingDown error = &Error{Code: CodeCancelled, Message: "server shutting down"}
+var ErrShuttingDown error = &agui.Error{Code: agui.CodeCancelled, Message: "server shutting down"}
 
 // Gate admits runs until it is shut down. Net/http's Server.Shutdown waits
 // for open streams without cancelling them, so a server with long runs

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"github.com/agui-go/agui"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -27,7 +28,7 @@ func TestGateShutdownCancelsAndWaits(t *testing.T) {
 		go func() { done <- g.Shutdown(context.Background()) }()
 		synctest.Wait()
 		mu.Lock()
-		if len(causes) != 2 || !IsCancelled(causes[0]) || !IsCancelled(causes[1]) {
+		if len(causes) != 2 || !agui.IsCancelled(causes[0]) || !agui.IsCancelled(causes[1]) {
 			t.Errorf("cancel causes = %v, want two CANCELLED", causes)
 		}
 		mu.Unlock()

@@ -1,6 +1,9 @@
 package core
 
-import "errors"
+import (
+	"errors"
+	"github.com/agui-go/agui"
+)
 
 // MessageHandle is an open assistant message. Its methods are safe for
 // concurrent use, though deltas from several goroutines interleave in the
@@ -17,7 +20,7 @@ func (m *MessageHandle) ID() string { return m.id }
 
 // Delta appends text to the message (TEXT_MESSAGE_CONTENT).
 func (m *MessageHandle) Delta(text string) error {
-	return m.e.send(&TextMessageContent{MessageID: m.id, Delta: text})
+	return m.e.send(&agui.TextMessageContent{MessageID: m.id, Delta: text})
 }
 
 // End closes the message (TEXT_MESSAGE_END) unless it is closed already.
@@ -52,7 +55,7 @@ func (r *ReasoningHandle) ID() string { return r.id }
 
 // Delta appends text to the reasoning message (REASONING_MESSAGE_CONTENT).
 func (r *ReasoningHandle) Delta(text string) error {
-	return r.e.send(&ReasoningMessageContent{MessageID: r.id, Delta: text})
+	return r.e.send(&agui.ReasoningMessageContent{MessageID: r.id, Delta: text})
 }
 
 // End closes the message and the span (REASONING_MESSAGE_END,
@@ -77,7 +80,7 @@ func (t *ToolCallHandle) Name() string { return t.name }
 
 // Args appends delta to the call's JSON arguments (TOOL_CALL_ARGS).
 func (t *ToolCallHandle) Args(delta string) error {
-	return t.e.send(&ToolCallArgs{ToolCallID: t.id, Delta: delta})
+	return t.e.send(&agui.ToolCallArgs{ToolCallID: t.id, Delta: delta})
 }
 
 // End closes the call's arguments (TOOL_CALL_END) unless they are closed
@@ -86,20 +89,20 @@ func (t *ToolCallHandle) End() error { return t.e.s.closeEntry(t.key, nil) }
 
 // Result ends the call if needed and emits its result as a new tool
 // message (TOOL_CALL_RESULT with a fresh message id and role tool).
-func (t *ToolCallHandle) Result(content Content) error {
+func (t *ToolCallHandle) Result(content agui.Content) error {
 	if err := t.End(); err != nil {
 		return err
 	}
-	return t.e.send(&ToolCallResult{
+	return t.e.send(&agui.ToolCallResult{
 		MessageID:  t.e.NewID("result"),
 		ToolCallID: t.id,
 		Content:    content,
-		Role:       RoleTool,
+		Role:       agui.RoleTool,
 	})
 }
 
 // ResultText is Result with string content.
-func (t *ToolCallHandle) ResultText(text string) error { return t.Result(TextContent(text)) }
+func (t *ToolCallHandle) ResultText(text string) error { return t.Result(agui.TextContent(text)) }
 
 // ToolCallOption configures a tool call. Options are plain values, safe
 // to share between goroutines.
@@ -149,16 +152,16 @@ func (s *Subagent) ID() string { return s.subagent }
 // its return value, omitted when nil. Finish takes ownership of result: it
 // is encoded after Finish returns, so the caller must not modify it.
 func (s *Subagent) Finish(result any) error {
-	return s.s.closeEntry(s.key, []Event{&SubagentFinished{SubagentRunID: s.subagent, Result: result}})
+	return s.s.closeEntry(s.key, []agui.Event{&agui.SubagentFinished{SubagentRunID: s.subagent, Result: result}})
 }
 
 // Suspend closes the invocation as suspended on the interrupts named
 // (SUBAGENT_FINISHED with outcome suspended). Return an interrupt outcome
 // from the agent carrying those interrupts.
 func (s *Subagent) Suspend(interruptIDs ...string) error {
-	return s.s.closeEntry(s.key, []Event{&SubagentFinished{
+	return s.s.closeEntry(s.key, []agui.Event{&agui.SubagentFinished{
 		SubagentRunID: s.subagent,
-		Outcome:       &SubagentOutcome{Type: "suspended", InterruptIDs: interruptIDs},
+		Outcome:       &agui.SubagentOutcome{Type: "suspended", InterruptIDs: interruptIDs},
 	}})
 }
 
@@ -169,7 +172,7 @@ func (s *Subagent) Fail(err error) error {
 		err = errors.New("subagent failed")
 	}
 	e := asError(err)
-	return s.s.closeEntry(s.key, []Event{&SubagentError{
+	return s.s.closeEntry(s.key, []agui.Event{&agui.SubagentError{
 		SubagentRunID: s.subagent,
 		Message:       e.Message,
 		Code:          string(e.Code),

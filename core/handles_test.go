@@ -4,146 +4,147 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agui-go/agui"
 	"strings"
 	"sync"
 	"testing"
 )
 
 func TestEndIsIdempotent(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		s, err := rc.Step("s")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		r, err := rc.Reasoning()
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		tc, err := rc.ToolCall("search")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		for range 3 {
 			for _, end := range []func() error{tc.End, r.End, s.End, m.End} {
 				if err := end(); err != nil {
-					return Outcome{}, err
+					return agui.Outcome{}, err
 				}
 			}
 		}
-		return Success(), nil
+		return agui.Success(), nil
 	})
-	equalTypes(t, evs, TypeRunStarted,
-		TypeTextMessageStart, TypeStepStarted, TypeReasoningStart, TypeReasoningMessageStart, TypeToolCallStart,
-		TypeToolCallEnd, TypeReasoningMessageEnd, TypeReasoningEnd, TypeStepFinished, TypeTextMessageEnd,
-		TypeRunFinished)
+	equalTypes(t, evs, agui.TypeRunStarted,
+		agui.TypeTextMessageStart, agui.TypeStepStarted, agui.TypeReasoningStart, agui.TypeReasoningMessageStart, agui.TypeToolCallStart,
+		agui.TypeToolCallEnd, agui.TypeReasoningMessageEnd, agui.TypeReasoningEnd, agui.TypeStepFinished, agui.TypeTextMessageEnd,
+		agui.TypeRunFinished)
 }
 
 func TestToolCall(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		tc, err := rc.ToolCall("search", WithToolCallID("call-model-1"), WithParentMessage(m.ID()))
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if tc.ID() != "call-model-1" || tc.Name() != "search" {
-			return Outcome{}, fmt.Errorf("handle %q %q", tc.ID(), tc.Name())
+			return agui.Outcome{}, fmt.Errorf("handle %q %q", tc.ID(), tc.Name())
 		}
 		for _, part := range []string{`{"q":`, `"go"}`} {
 			if err := tc.Args(part); err != nil {
-				return Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
 		// Result ends the arguments first.
 		if err := tc.ResultText("42 results"); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		frontend, err := rc.ToolCall("confirm")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := frontend.End(); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return Success(frontend.ID()), m.End()
+		return agui.Success(frontend.ID()), m.End()
 	})
-	equalTypes(t, evs, TypeRunStarted, TypeTextMessageStart,
-		TypeToolCallStart, TypeToolCallArgs, TypeToolCallArgs, TypeToolCallEnd, TypeToolCallResult,
-		TypeToolCallStart, TypeToolCallEnd, TypeTextMessageEnd, TypeRunFinished)
-	msg := evs[1].(*TextMessageStart).MessageID
-	if s := evs[2].(*ToolCallStart); s.ToolCallID != "call-model-1" || s.ToolCallName != "search" || s.ParentMessageID != msg {
+	equalTypes(t, evs, agui.TypeRunStarted, agui.TypeTextMessageStart,
+		agui.TypeToolCallStart, agui.TypeToolCallArgs, agui.TypeToolCallArgs, agui.TypeToolCallEnd, agui.TypeToolCallResult,
+		agui.TypeToolCallStart, agui.TypeToolCallEnd, agui.TypeTextMessageEnd, agui.TypeRunFinished)
+	msg := evs[1].(*agui.TextMessageStart).MessageID
+	if s := evs[2].(*agui.ToolCallStart); s.ToolCallID != "call-model-1" || s.ToolCallName != "search" || s.ParentMessageID != msg {
 		t.Errorf("TOOL_CALL_START = %+v", s)
 	}
-	res := evs[6].(*ToolCallResult)
-	if res.ToolCallID != "call-model-1" || res.Content.Text != "42 results" || res.Role != RoleTool || !strings.HasPrefix(res.MessageID, "result-") {
+	res := evs[6].(*agui.ToolCallResult)
+	if res.ToolCallID != "call-model-1" || res.Content.Text != "42 results" || res.Role != agui.RoleTool || !strings.HasPrefix(res.MessageID, "result-") {
 		t.Errorf("TOOL_CALL_RESULT = %+v", res)
 	}
-	pending := evs[7].(*ToolCallStart).ToolCallID
-	if o := last[*RunFinished](t, evs).Outcome; len(o.PendingToolCallIDs) != 1 || o.PendingToolCallIDs[0] != pending {
+	pending := evs[7].(*agui.ToolCallStart).ToolCallID
+	if o := last[*agui.RunFinished](t, evs).Outcome; len(o.PendingToolCallIDs) != 1 || o.PendingToolCallIDs[0] != pending {
 		t.Errorf("outcome = %+v", o)
 	}
 }
 
 func TestSubagentTerminators(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		a, err := rc.Subagent("a", WithDescription("does a"), WithParentToolCall("call-1"), WithParentMessage("msg-1"))
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := a.Finish("done"); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		// Only the first terminator counts.
 		if err := a.Fail(errors.New("late")); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		b, err := rc.Subagent("b")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := b.Suspend("i1", "i2"); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		c, err := rc.Subagent("c")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := c.Fail(errors.New("tool broke")); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		d, err := rc.Subagent("d")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return Success(), d.Fail(NewError(CodeSerialization, "bad args"))
+		return agui.Success(), d.Fail(agui.NewError(agui.CodeSerialization, "bad args"))
 	})
-	equalTypes(t, evs, TypeRunStarted,
-		TypeSubagentStarted, TypeSubagentFinished,
-		TypeSubagentStarted, TypeSubagentFinished,
-		TypeSubagentStarted, TypeSubagentError,
-		TypeSubagentStarted, TypeSubagentError,
-		TypeRunFinished)
-	a := evs[1].(*SubagentStarted)
+	equalTypes(t, evs, agui.TypeRunStarted,
+		agui.TypeSubagentStarted, agui.TypeSubagentFinished,
+		agui.TypeSubagentStarted, agui.TypeSubagentFinished,
+		agui.TypeSubagentStarted, agui.TypeSubagentError,
+		agui.TypeSubagentStarted, agui.TypeSubagentError,
+		agui.TypeRunFinished)
+	a := evs[1].(*agui.SubagentStarted)
 	if a.Name != "a" || a.Description != "does a" || a.ParentToolCallID != "call-1" || a.ParentMessageID != "msg-1" ||
 		a.ParentSubagentRunID != "" || !strings.HasPrefix(a.SubagentRunID, "sub-") {
 		t.Errorf("SUBAGENT_STARTED = %+v", a)
 	}
-	if f := evs[2].(*SubagentFinished); f.SubagentRunID != a.SubagentRunID || f.Result != "done" || f.Outcome != nil {
+	if f := evs[2].(*agui.SubagentFinished); f.SubagentRunID != a.SubagentRunID || f.Result != "done" || f.Outcome != nil {
 		t.Errorf("SUBAGENT_FINISHED = %+v", f)
 	}
-	if f := evs[4].(*SubagentFinished); f.Outcome == nil || f.Outcome.Type != "suspended" || fmt.Sprint(f.Outcome.InterruptIDs) != "[i1 i2]" {
+	if f := evs[4].(*agui.SubagentFinished); f.Outcome == nil || f.Outcome.Type != "suspended" || fmt.Sprint(f.Outcome.InterruptIDs) != "[i1 i2]" {
 		t.Errorf("suspended SUBAGENT_FINISHED = %+v", f)
 	}
-	if e := evs[6].(*SubagentError); e.Message != "agent error: tool broke" || e.Code != string(CodeAgent) {
+	if e := evs[6].(*agui.SubagentError); e.Message != "agent error: tool broke" || e.Code != string(agui.CodeAgent) {
 		t.Errorf("SUBAGENT_ERROR = %+v", e)
 	}
-	if e := evs[8].(*SubagentError); e.Message != "bad args" || e.Code != string(CodeSerialization) {
+	if e := evs[8].(*agui.SubagentError); e.Message != "bad args" || e.Code != string(agui.CodeSerialization) {
 		t.Errorf("SUBAGENT_ERROR = %+v", e)
 	}
 }
@@ -152,31 +153,31 @@ func TestSubagentTerminators(t *testing.T) {
 // parent.
 func TestSubagentNestingDepth(t *testing.T) {
 	const depth = 5
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		e := rc.Emitter
 		for i := range depth {
 			sub, err := e.Subagent(fmt.Sprint("level", i))
 			if err != nil {
-				return Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			if err := sub.Say(fmt.Sprint("at ", i)); err != nil {
-				return Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			e = sub.Emitter
 		}
-		return Success(), nil // the runner finishes all five, innermost first
+		return agui.Success(), nil // the runner finishes all five, innermost first
 	})
 	var ids []string
 	parent := ""
 	for _, ev := range evs {
 		switch ev := ev.(type) {
-		case *SubagentStarted:
+		case *agui.SubagentStarted:
 			if ev.ParentSubagentRunID != parent {
 				t.Errorf("%s: parent %q, want %q", ev.Name, ev.ParentSubagentRunID, parent)
 			}
 			parent = ev.SubagentRunID
 			ids = append(ids, ev.SubagentRunID)
-		case *TextMessageContent:
+		case *agui.TextMessageContent:
 			if ev.SubagentRunID != parent {
 				t.Errorf("content %q tagged %q, want %q", ev.Delta, ev.SubagentRunID, parent)
 			}
@@ -184,7 +185,7 @@ func TestSubagentNestingDepth(t *testing.T) {
 	}
 	var finished []string
 	for _, ev := range evs {
-		if f, ok := ev.(*SubagentFinished); ok {
+		if f, ok := ev.(*agui.SubagentFinished); ok {
 			finished = append(finished, f.SubagentRunID)
 		}
 	}
@@ -201,92 +202,92 @@ func TestSubagentNestingDepth(t *testing.T) {
 // When the agent returns, whatever is open is closed innermost first,
 // within a subagent before the subagent, and before RUN_FINISHED.
 func TestAutoCloseInnermostFirst(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		if _, err := rc.Step("outer"); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		sub, err := rc.Subagent("helper")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if _, err := sub.Step("inner"); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if _, err := sub.Message(); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if _, err := rc.Reasoning(); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if _, err := rc.ToolCall("t"); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if _, err := rc.Message(); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return Success(), nil
+		return agui.Success(), nil
 	})
-	equalTypes(t, evs, TypeRunStarted,
-		TypeStepStarted, TypeSubagentStarted, TypeStepStarted, TypeTextMessageStart,
-		TypeReasoningStart, TypeReasoningMessageStart, TypeToolCallStart, TypeTextMessageStart,
+	equalTypes(t, evs, agui.TypeRunStarted,
+		agui.TypeStepStarted, agui.TypeSubagentStarted, agui.TypeStepStarted, agui.TypeTextMessageStart,
+		agui.TypeReasoningStart, agui.TypeReasoningMessageStart, agui.TypeToolCallStart, agui.TypeTextMessageStart,
 		// closing, innermost first
-		TypeTextMessageEnd, TypeToolCallEnd, TypeReasoningMessageEnd, TypeReasoningEnd,
-		TypeTextMessageEnd, TypeStepFinished, TypeSubagentFinished, TypeStepFinished,
-		TypeRunFinished)
-	sub := evs[2].(*SubagentStarted).SubagentRunID
-	if m := evs[13].(*TextMessageEnd); m.SubagentRunID != sub || m.MessageID != evs[4].(*TextMessageStart).MessageID {
+		agui.TypeTextMessageEnd, agui.TypeToolCallEnd, agui.TypeReasoningMessageEnd, agui.TypeReasoningEnd,
+		agui.TypeTextMessageEnd, agui.TypeStepFinished, agui.TypeSubagentFinished, agui.TypeStepFinished,
+		agui.TypeRunFinished)
+	sub := evs[2].(*agui.SubagentStarted).SubagentRunID
+	if m := evs[13].(*agui.TextMessageEnd); m.SubagentRunID != sub || m.MessageID != evs[4].(*agui.TextMessageStart).MessageID {
 		t.Errorf("the subagent's message closed as %+v", m)
 	}
-	if s := evs[14].(*StepFinished); s.SubagentRunID != sub || s.StepName != "inner" {
+	if s := evs[14].(*agui.StepFinished); s.SubagentRunID != sub || s.StepName != "inner" {
 		t.Errorf("the subagent's step closed as %+v", s)
 	}
-	if s := evs[16].(*StepFinished); s.SubagentRunID != "" || s.StepName != "outer" {
+	if s := evs[16].(*agui.StepFinished); s.SubagentRunID != "" || s.StepName != "outer" {
 		t.Errorf("the parent's step closed as %+v", s)
 	}
 }
 
 // A subagent's terminator closes what is still open inside it first.
 func TestSubagentFinishClosesItsOwn(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		parentMsg, err := rc.Message()
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		sub, err := rc.Subagent("helper")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		nested, err := sub.Subagent("nested")
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if _, err := nested.Message(); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if _, err := sub.ToolCall("t"); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := sub.Finish(nil); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return Success(), parentMsg.Delta("still open")
+		return agui.Success(), parentMsg.Delta("still open")
 	})
-	equalTypes(t, evs, TypeRunStarted,
-		TypeTextMessageStart, TypeSubagentStarted, TypeSubagentStarted, TypeTextMessageStart, TypeToolCallStart,
-		TypeToolCallEnd, TypeTextMessageEnd, TypeSubagentFinished, TypeSubagentFinished,
-		TypeTextMessageContent, TypeTextMessageEnd, TypeRunFinished)
+	equalTypes(t, evs, agui.TypeRunStarted,
+		agui.TypeTextMessageStart, agui.TypeSubagentStarted, agui.TypeSubagentStarted, agui.TypeTextMessageStart, agui.TypeToolCallStart,
+		agui.TypeToolCallEnd, agui.TypeTextMessageEnd, agui.TypeSubagentFinished, agui.TypeSubagentFinished,
+		agui.TypeTextMessageContent, agui.TypeTextMessageEnd, agui.TypeRunFinished)
 }
 
 // Nothing is closed before RUN_ERROR: the protocol does not need it, and a
 // failed run may not be able to.
 func TestNoAutoCloseOnError(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		if _, err := rc.Message(); err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return Outcome{}, errors.New("failed mid-message")
+		return agui.Outcome{}, errors.New("failed mid-message")
 	})
-	equalTypes(t, evs, TypeRunStarted, TypeTextMessageStart, TypeRunError)
+	equalTypes(t, evs, agui.TypeRunStarted, agui.TypeTextMessageStart, agui.TypeRunError)
 }
 
 // Tool calls run in parallel: 50 goroutines stream through their own
@@ -294,7 +295,7 @@ func TestNoAutoCloseOnError(t *testing.T) {
 // each call's events in the order its goroutine emitted them.
 func TestConcurrentToolCalls(t *testing.T) {
 	const calls, parts = 50, 10
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		var wg sync.WaitGroup
 		errs := make(chan error, calls)
 		for i := range calls {
@@ -317,21 +318,21 @@ func TestConcurrentToolCalls(t *testing.T) {
 		}
 		wg.Wait()
 		close(errs)
-		return Success(), <-errs
+		return agui.Success(), <-errs
 	})
-	last[*RunFinished](t, evs)
+	last[*agui.RunFinished](t, evs)
 	next := map[string]int{} // per call: 0 start, 1..parts args, parts+1 end, parts+2 result
 	for _, ev := range evs {
 		var id string
 		var step int
 		switch ev := ev.(type) {
-		case *ToolCallStart:
+		case *agui.ToolCallStart:
 			id, step = ev.ToolCallID, 0
-		case *ToolCallArgs:
+		case *agui.ToolCallArgs:
 			id, step = ev.ToolCallID, 1+int(ev.Delta[0]-'0')
-		case *ToolCallEnd:
+		case *agui.ToolCallEnd:
 			id, step = ev.ToolCallID, parts+1
-		case *ToolCallResult:
+		case *agui.ToolCallResult:
 			id, step = ev.ToolCallID, parts+2
 		default:
 			continue

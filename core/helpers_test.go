@@ -2,14 +2,15 @@ package core
 
 import (
 	"context"
+	"github.com/agui-go/agui"
 	"iter"
 	"testing"
 )
 
 // collect ranges over a stream to its end, failing on a yielded error.
-func collect(t *testing.T, seq iter.Seq2[Event, error]) []Event {
+func collect(t *testing.T, seq iter.Seq2[agui.Event, error]) []agui.Event {
 	t.Helper()
-	var evs []Event
+	var evs []agui.Event
 	for ev, err := range seq {
 		if err != nil {
 			t.Fatalf("stream error: %v", err)
@@ -20,20 +21,20 @@ func collect(t *testing.T, seq iter.Seq2[Event, error]) []Event {
 }
 
 // run runs an agent function on a fresh input and collects its stream.
-func run[S any](t *testing.T, f AgentFunc[S], opts ...Option) []Event {
+func run[S any](t *testing.T, f AgentFunc[S], opts ...Option) []agui.Event {
 	t.Helper()
-	return collect(t, Run[S](context.Background(), f, NewInput("t", "r"), opts...))
+	return collect(t, Run[S](context.Background(), f, agui.NewInput("t", "r"), opts...))
 }
 
-func types(evs []Event) []EventType {
-	out := make([]EventType, len(evs))
+func types(evs []agui.Event) []agui.EventType {
+	out := make([]agui.EventType, len(evs))
 	for i, ev := range evs {
 		out[i] = ev.Type()
 	}
 	return out
 }
 
-func equalTypes(t *testing.T, got []Event, want ...EventType) {
+func equalTypes(t *testing.T, got []agui.Event, want ...agui.EventType) {
 	t.Helper()
 	g := types(got)
 	if len(g) != len(want) {
@@ -47,7 +48,7 @@ func equalTypes(t *testing.T, got []Event, want ...EventType) {
 }
 
 // last returns the stream's last event as T, failing when it is not one.
-func last[T Event](t *testing.T, evs []Event) T {
+func last[T agui.Event](t *testing.T, evs []agui.Event) T {
 	t.Helper()
 	if len(evs) == 0 {
 		t.Fatal("empty stream")
@@ -61,5 +62,5 @@ func last[T Event](t *testing.T, evs []Event) T {
 
 // noop is an agent that succeeds at once.
 func noop[S any]() AgentFunc[S] {
-	return func(context.Context, *RunContext[S]) (Outcome, error) { return Success(), nil }
+	return func(context.Context, *RunContext[S]) (agui.Outcome, error) { return agui.Success(), nil }
 }

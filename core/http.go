@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agui-go/agui"
 	"iter"
 	"log/slog"
 	"net/http"
@@ -43,7 +44,7 @@ type transport struct {
 // runHandle is the part of a *Runner the transport uses.
 type runHandle interface {
 	Cancel(cause error)
-	Events(ctx context.Context) iter.Seq2[Event, error]
+	Events(ctx context.Context) iter.Seq2[agui.Event, error]
 }
 
 var _ http.Handler = (*Handler[NoState])(nil)
@@ -60,7 +61,7 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	}
 	// Check the run options now: once requests come, a failing NewRunner
 	// is taken for bad input.
-	if _, err := NewRunner(a, NewInput("check", "check"), cfg.runOptions...); err != nil {
+	if _, err := NewRunner(a, agui.NewInput("check", "check"), cfg.runOptions...); err != nil {
 		return nil, fmt.Errorf("agui: run options: %w", err)
 	}
 	return &Handler[S]{agent: a, t: transport{cfg: cfg}}, nil
@@ -74,7 +75,7 @@ func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve
 // connection's write deadline as every write of a stream does (see
 // WithWriteTimeout): a server's WriteTimeout runs from the request's
 // headers, and a slow upload must not use it up before the answer starts.
-func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*RunAgentInput, error) {
+func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.RunAgentInput, error) {
 	h.t.extendDeadline(w)
 	return ReadInput(w, r, h.t.cfg.maxBodyBytes, h.t.cfg.decode...)
 }
@@ -129,12 +130,12 @@ func (t *transport) extendDeadline(w http.ResponseWriter) {
 
 // errClientGone is the cause a run is cancelled with when its client goes
 // away.
-var errClientGone error = &Error{Code: CodeDisconnected, Message: "client disconnected"}
+var errClientGone error = &agui.Error{Code: agui.CodeDisconnected, Message: "client disconnected"}
 
 // item is one element of a run's event sequence, as passed from the
 // goroutine ranging over it to the handler goroutine.
 type item struct {
-	ev  Event
+	ev  agui.Event
 	err error
 }
 
@@ -144,16 +145,16 @@ const streamQueue = 64
 
 // stream runs the agent and writes its events until the run ends or the
 // client goes away.
-func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.Request, in *RunAgentInput, run runHandle) {
+func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.Request, in *agui.RunAgentInput, run runHandle) {
 	start := time.Now()
 	legacy := in.ProtocolVersion == ""
-	format := FormatSSE
+	format := agui.FormatSSE
 	if !legacy {
 		// Protobuf only for 1.x consumers: a 0.0.x decoder reads a
 		// cancelled outcome as success.
-		format = Negotiate(strings.Join(r.Header.Values("Accept"), ","))
+		format = agui.Negotiate(strings.Join(r.Header.Values("Accept"), ","))
 		if newerMinor(in.ProtocolVersion) {
-			t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: client speaks a newer protocol minor; serving "+ProtocolVersion,
+			t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: client speaks a newer protocol minor; serving "+agui.ProtocolVersion,
 				slog.String("protocol_version", in.ProtocolVersion), slog.String("run_id", in.RunID))
 		}
 	}
@@ -202,7 +203,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 }
 
 // logRun writes the one log line of a finished run.
-func (t *transport) logRun(ctx context.Context, in *RunAgentInput, sw *streamWriter, d time.Duration) {
+func (t *transport) logRun(ctx context.Context, in *agui.RunAgentInput, sw *streamWriter, d time.Duration) {
 	attrs := []slog.Attr{
 		slog.String("thread_id", in.ThreadID),
 		slog.String("run_id", in.RunID),

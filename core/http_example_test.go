@@ -8,12 +8,13 @@ import (
 	"net/http/httptest"
 	"strings"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
 func ExampleNewHandler() {
-	greeter := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), rc.Say("Hello!")
+	greeter := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("Hello!")
 	})
 	var gate core.Gate // shut down next to http.Server.Shutdown
 	h, err := core.NewHandler(greeter, core.WithGate(&gate))
@@ -37,7 +38,7 @@ func ExampleNewHandler() {
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
 		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
-			ev, _ := core.DecodeEvent([]byte(data))
+			ev, _ := agui.DecodeEvent([]byte(data))
 			fmt.Println(ev.Type())
 		}
 	}

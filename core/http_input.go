@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/agui-go/agui"
 	"io"
 	"mime"
 	"net/http"
@@ -60,7 +61,7 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 // returned as a *RequestError. The whole body is read before the function
 // returns, so an HTTP/1 server can stream the response afterwards. opts
 // are passed to DecodeInput.
-func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...DecodeOption) (*RunAgentInput, error) {
+func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...agui.DecodeOption) (*agui.RunAgentInput, error) {
 	if r.Method != http.MethodPost {
 		return nil, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
 			Message: "a run is started with POST"}
@@ -78,7 +79,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...D
 		return nil, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
 			Message: "reading the body: " + err.Error()}
 	}
-	in, err := DecodeInput(body, opts...)
+	in, err := agui.DecodeInput(body, opts...)
 	if err != nil {
 		return nil, inputRequestError(err)
 	}
@@ -88,7 +89,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...D
 // inputRequestError maps a decode or input validation error to a
 // RequestError: malformed JSON is a 400, anything else a 422.
 func inputRequestError(err error) *RequestError {
-	if ie := (*InputError)(nil); errors.As(err, &ie) {
+	if ie := (*agui.InputError)(nil); errors.As(err, &ie) {
 		if ie.Malformed {
 			return &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput, Field: ie.Field, Message: ie.Error()}
 		}
@@ -102,12 +103,12 @@ type inputKey struct{}
 // ContextWithInput returns a copy of ctx carrying in. Handler.Serve puts
 // the decoded input on the run's context this way, and streams an input
 // already found there instead of reading the body again.
-func ContextWithInput(ctx context.Context, in *RunAgentInput) context.Context {
+func ContextWithInput(ctx context.Context, in *agui.RunAgentInput) context.Context {
 	return context.WithValue(ctx, inputKey{}, in)
 }
 
 // InputFrom returns the run input carried by ctx, if any.
-func InputFrom(ctx context.Context) (*RunAgentInput, bool) {
-	in, ok := ctx.Value(inputKey{}).(*RunAgentInput)
+func InputFrom(ctx context.Context) (*agui.RunAgentInput, bool) {
+	in, ok := ctx.Value(inputKey{}).(*agui.RunAgentInput)
 	return in, ok && in != nil
 }

@@ -8,14 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
 // neverAgent fails the test if a refused request reaches it.
 func neverAgent(t *testing.T) core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		t.Error("the agent ran for a refused request")
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 }
 
@@ -101,7 +102,7 @@ func TestInputFromContext(t *testing.T) {
 	if _, ok := core.InputFrom(context.Background()); ok {
 		t.Error("InputFrom found an input on an empty context")
 	}
-	in := core.NewInput("t", "r")
+	in := agui.NewInput("t", "r")
 	got, ok := core.InputFrom(core.ContextWithInput(context.Background(), in))
 	if !ok || got != in {
 		t.Errorf("InputFrom = %v, %v; want the input put there", got, ok)

@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+	"github.com/agui-go/agui"
 	"log/slog"
 	"time"
 )
@@ -17,7 +18,7 @@ type handlerConfig struct {
 	logger       *slog.Logger
 	gate         *Gate
 	runOptions   []Option
-	decode       []DecodeOption
+	decode       []agui.DecodeOption
 }
 
 type handlerOptionFunc func(*handlerConfig)
@@ -104,5 +105,5 @@ func WithRunOptions(opts ...Option) HandlerOption {
 // describe (422, see Strict). The default is lenient, as the protocol asks
 // of servers, so that newer clients keep working.
 func WithStrictInput() HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.decode = append(c.decode, Strict()) })
+	return handlerOptionFunc(func(c *handlerConfig) { c.decode = append(c.decode, agui.Strict()) })
 }

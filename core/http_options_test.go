@@ -4,13 +4,14 @@ import (
 	"context"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
 func TestNewHandlerRejectsBadOptions(t *testing.T) {
 	t.Parallel()
-	a := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), nil
+	a := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), nil
 	})
 	for name, opt := range map[string]core.HandlerOption{
 		"body":      core.WithMaxBodyBytes(0),

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"github.com/agui-go/agui"
 	"log/slog"
 	"net/http"
 	"sync/atomic"
@@ -15,12 +16,12 @@ import (
 type streamWriter struct {
 	w      http.ResponseWriter
 	rc     *http.ResponseController
-	format Format
+	format agui.Format
 	legacy bool
 	cfg    *handlerConfig
 	warned *warnings
 	cancel func(error)
-	in     *RunAgentInput
+	in     *agui.RunAgentInput
 	logCtx context.Context
 
 	buf         []byte
@@ -105,7 +106,7 @@ func (s *streamWriter) drain(items <-chan item) bool {
 // not fire between events.
 func (s *streamWriter) idlePeriod() time.Duration {
 	var p time.Duration
-	if s.format == FormatSSE {
+	if s.format == agui.FormatSSE {
 		p = s.cfg.heartbeat
 	}
 	if half := s.cfg.writeTimeout / 2; half > 0 && (p == 0 || half < p) {
@@ -118,8 +119,8 @@ func (s *streamWriter) idlePeriod() time.Duration {
 // deadline ahead.
 func (s *streamWriter) idle() {
 	hb := s.cfg.heartbeat
-	if s.format == FormatSSE && hb > 0 && time.Since(s.lastWrite) >= hb {
-		s.buf = append(s.buf[:0], SSEHeartbeat...)
+	if s.format == agui.FormatSSE && hb > 0 && time.Since(s.lastWrite) >= hb {
+		s.buf = append(s.buf[:0], agui.SSEHeartbeat...)
 		s.write()
 		s.flush()
 		return
@@ -141,13 +142,13 @@ func (s *streamWriter) handle(it item) bool {
 	}
 	ev := it.ev
 	if s.legacy {
-		if !s.lossyWarned && DowngradeLossy(ev) {
+		if !s.lossyWarned && agui.DowngradeLossy(ev) {
 			s.lossyWarned = true
 			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "agui: lossy downgrade for a pre-1.0 client",
 				slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())))
 		}
 		var keep bool
-		if ev, keep = Downgrade(ev); !keep {
+		if ev, keep = agui.Downgrade(ev); !keep {
 			return true
 		}
 	}
@@ -158,15 +159,15 @@ func (s *streamWriter) handle(it item) bool {
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "agui: event not encodable",
 			slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
 		switch ev.(type) {
-		case *RunFinished, *RunError:
+		case *agui.RunFinished, *agui.RunError:
 			// Nothing follows a terminal event, so its stand-in is ours
 			// to send.
-			ev = &RunError{Message: "the run's last event could not be encoded", Code: string(CodeSerialization)}
+			ev = &agui.RunError{Message: "the run's last event could not be encoded", Code: string(agui.CodeSerialization)}
 			if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
 				return false
 			}
 		default:
-			s.cancel(&Error{Code: CodeSerialization, Message: "an event could not be encoded", Err: err})
+			s.cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
 			return true
 		}
 	}
@@ -182,13 +183,13 @@ func (s *streamWriter) handle(it item) bool {
 	}
 	s.events++
 	switch e := ev.(type) {
-	case *RunFinished:
+	case *agui.RunFinished:
 		s.terminal = true
-		s.outcome, s.code = string(OutcomeSuccess), ""
+		s.outcome, s.code = string(agui.OutcomeSuccess), ""
 		if e.Outcome != nil {
 			s.outcome = string(e.Outcome.Type)
 		}
-	case *RunError:
+	case *agui.RunError:
 		s.terminal = true
 		s.outcome, s.code = "error", e.Code
 	}
@@ -259,6 +260,6 @@ func (s *streamWriter) gone() {
 	s.broken = true
 	s.cancel(errClientGone)
 	if !s.terminal {
-		s.outcome, s.code = "disconnected", string(CodeDisconnected)
+		s.outcome, s.code = "disconnected", string(agui.CodeDisconnected)
 	}
 }

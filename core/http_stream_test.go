@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/agui-go/agui"
 	"iter"
 	"log/slog"
 	"net/http"
@@ -93,7 +94,7 @@ func (p *swPlainWriter) WriteHeader(int)             {}
 
 // newTestStreamWriter returns a streamWriter over w with default settings and a
 // cancel function recording its cause.
-func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format Format) (*streamWriter, *swCancel) {
+func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format agui.Format) (*streamWriter, *swCancel) {
 	cr := &swCancel{}
 	return &streamWriter{
 		w:       w,
@@ -102,7 +103,7 @@ func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format Forma
 		cfg:     cfg,
 		warned:  new(warnings),
 		cancel:  cr.cancel,
-		in:      NewInput("t", "r"),
+		in:      agui.NewInput("t", "r"),
 		logCtx:  context.Background(),
 		outcome: "disconnected",
 	}, cr
@@ -136,19 +137,19 @@ func swConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
 	return &cfg
 }
 
-func swStarted() Event {
-	return &RunStarted{ThreadID: "t", RunID: "r", ProtocolVersion: ProtocolVersion}
+func swStarted() agui.Event {
+	return &agui.RunStarted{ThreadID: "t", RunID: "r", ProtocolVersion: agui.ProtocolVersion}
 }
-func swDelta(s string) Event {
-	return &TextMessageContent{MessageID: "m1", Delta: s}
+func swDelta(s string) agui.Event {
+	return &agui.TextMessageContent{MessageID: "m1", Delta: s}
 }
-func swFinished() Event { return &RunFinished{ThreadID: "t", RunID: "r"} }
+func swFinished() agui.Event { return &agui.RunFinished{ThreadID: "t", RunID: "r"} }
 
 func TestStreamWriterBurstIsOneFlush(t *testing.T) {
 	rec := newSWRecorder()
-	sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+	sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
 	items := make(chan item, 8)
-	evs := []Event{swStarted(), &TextMessageStart{MessageID: "m1", Role: RoleAssistant}, swDelta("a"), swDelta("b"), &TextMessageEnd{MessageID: "m1"}, swFinished()}
+	evs := []agui.Event{swStarted(), &agui.TextMessageStart{MessageID: "m1", Role: agui.RoleAssistant}, swDelta("a"), swDelta("b"), &agui.TextMessageEnd{MessageID: "m1"}, swFinished()}
 	for _, ev := range evs {
 		items <- item{ev: ev}
 	}
@@ -175,14 +176,14 @@ func TestStreamWriterBurstIsOneFlush(t *testing.T) {
 func TestStreamWriterTrickleFlushesEachEvent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
-		sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+		sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
 		items := make(chan item) // unbuffered: nothing is ever queued
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), items)
 		}()
-		for i, ev := range []Event{swStarted(), swDelta("a"), swDelta("b")} {
+		for i, ev := range []agui.Event{swStarted(), swDelta("a"), swDelta("b")} {
 			items <- item{ev: ev}
 			synctest.Wait()
 			if w, f := rec.counts(); w != i+1 || f != i+1 {
@@ -197,7 +198,7 @@ func TestStreamWriterTrickleFlushesEachEvent(t *testing.T) {
 func TestStreamWriterCoalescesWhatIsQueued(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
-		sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+		sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
 		items := make(chan item, 8)
 		done := make(chan struct{})
 		items <- item{ev: swStarted()}
@@ -220,9 +221,9 @@ func TestStreamWriterCoalescesWhatIsQueued(t *testing.T) {
 
 func TestStreamWriterHeaders(t *testing.T) {
 	for _, tc := range []struct {
-		format Format
+		format agui.Format
 		want   string
-	}{{FormatSSE, "text/event-stream"}, {FormatProto, FormatProto.ContentType()}} {
+	}{{agui.FormatSSE, "text/event-stream"}, {agui.FormatProto, agui.FormatProto.ContentType()}} {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t), tc.format)
 		items := make(chan item, 1)
@@ -248,7 +249,7 @@ func TestStreamWriterHeaders(t *testing.T) {
 func TestStreamWriterHeartbeat(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
-		sw, _ := newTestStreamWriter(rec, swConfig(t, WithHeartbeat(15*time.Second)), FormatSSE)
+		sw, _ := newTestStreamWriter(rec, swConfig(t, WithHeartbeat(15*time.Second)), agui.FormatSSE)
 		items := make(chan item)
 		done := make(chan struct{})
 		go func() {
@@ -263,7 +264,7 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 		synctest.Wait()
-		if got := strings.Count(rec.body(), SSEHeartbeat); got != 1 {
+		if got := strings.Count(rec.body(), agui.SSEHeartbeat); got != 1 {
 			t.Fatalf("%d heartbeats after 15 s idle, want 1; body %q", got, rec.body())
 		}
 		// An event resets the idle clock.
@@ -271,12 +272,12 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 		items <- item{ev: swDelta("x")}
 		time.Sleep(14 * time.Second)
 		synctest.Wait()
-		if got := strings.Count(rec.body(), SSEHeartbeat); got != 1 {
+		if got := strings.Count(rec.body(), agui.SSEHeartbeat); got != 1 {
 			t.Fatalf("%d heartbeats 14 s after an event, want still 1", got)
 		}
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if got := strings.Count(rec.body(), SSEHeartbeat); got != 2 {
+		if got := strings.Count(rec.body(), agui.SSEHeartbeat); got != 2 {
 			t.Fatalf("%d heartbeats 15 s after an event, want 2", got)
 		}
 		_, flushes := rec.counts()
@@ -291,7 +292,7 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 func TestStreamWriterNoHeartbeatOnProtobuf(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
-		sw, _ := newTestStreamWriter(rec, swConfig(t), FormatProto)
+		sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatProto)
 		items := make(chan item)
 		done := make(chan struct{})
 		go func() {
@@ -320,7 +321,7 @@ func TestStreamWriterNoHeartbeatOnProtobuf(t *testing.T) {
 func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
-		sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(5*time.Second), WithHeartbeat(0)), FormatSSE)
+		sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(5*time.Second), WithHeartbeat(0)), agui.FormatSSE)
 		items := make(chan item)
 		done := make(chan struct{})
 		go func() {
@@ -345,7 +346,7 @@ func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 
 func TestStreamWriterZeroWriteTimeoutClearsDeadlineOnce(t *testing.T) {
 	rec := newSWRecorder()
-	sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(0)), FormatSSE)
+	sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(0)), agui.FormatSSE)
 	items := make(chan item, 3)
 	items <- item{ev: swStarted()}
 	items <- item{ev: swDelta("a")}
@@ -363,7 +364,7 @@ func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 	warned := new(warnings)
 	for range 2 {
 		w := &swPlainWriter{header: http.Header{}}
-		sw, _ := newTestStreamWriter(w, cfg, FormatSSE)
+		sw, _ := newTestStreamWriter(w, cfg, agui.FormatSSE)
 		sw.warned = warned
 		items := make(chan item, 2)
 		items <- item{ev: swStarted()}
@@ -382,35 +383,35 @@ func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 func TestStreamWriterWriteFailureCancelsRun(t *testing.T) {
 	rec := newSWRecorder()
 	rec.failWrites = true
-	sw, cr := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+	sw, cr := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
 	items := make(chan item, 2)
 	items <- item{ev: swStarted()}
 	items <- item{ev: swDelta("a")}
 	sw.loop(context.Background(), items) // returns without items being closed
-	if !IsDisconnected(cr.get()) {
+	if !agui.IsDisconnected(cr.get()) {
 		t.Errorf("cancel cause = %v, want DISCONNECTED", cr.get())
 	}
-	if sw.outcome != "disconnected" || sw.code != string(CodeDisconnected) {
+	if sw.outcome != "disconnected" || sw.code != string(agui.CodeDisconnected) {
 		t.Errorf("outcome, code = %q, %q", sw.outcome, sw.code)
 	}
 }
 
 func TestStreamWriterRequestDoneCancelsRun(t *testing.T) {
 	rec := newSWRecorder()
-	sw, cr := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+	sw, cr := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	sw.loop(ctx, make(chan item))
-	if !IsDisconnected(cr.get()) {
+	if !agui.IsDisconnected(cr.get()) {
 		t.Errorf("cancel cause = %v, want DISCONNECTED", cr.get())
 	}
 }
 
 func TestStreamWriterRefusedBeforeStart(t *testing.T) {
 	rec := newSWRecorder()
-	sw, _ := newTestStreamWriter(rec, swConfig(t), FormatSSE)
+	sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
 	items := make(chan item, 1)
-	items <- item{err: &InputError{Field: "runId", Reason: "required"}}
+	items <- item{err: &agui.InputError{Field: "runId", Reason: "required"}}
 	sw.loop(context.Background(), items)
 	if sw.refused == nil || sw.refused.Status != http.StatusUnprocessableEntity || sw.refused.Field != "runId" {
 		t.Fatalf("refused = %+v, want a 422 on runId", sw.refused)
@@ -424,7 +425,7 @@ func TestStreamWriterRefusedBeforeStart(t *testing.T) {
 // RUN_ERROR carrying the cancel cause's code when cancelled, as the runner
 // does.
 type swFakeRun struct {
-	events    chan Event
+	events    chan agui.Event
 	cancelled chan struct{}
 	once      sync.Once
 	cause     error
@@ -432,7 +433,7 @@ type swFakeRun struct {
 }
 
 func newSWFakeRun() *swFakeRun {
-	return &swFakeRun{events: make(chan Event), cancelled: make(chan struct{}), exited: make(chan struct{})}
+	return &swFakeRun{events: make(chan agui.Event), cancelled: make(chan struct{}), exited: make(chan struct{})}
 }
 
 func (f *swFakeRun) Cancel(cause error) {
@@ -442,8 +443,8 @@ func (f *swFakeRun) Cancel(cause error) {
 	})
 }
 
-func (f *swFakeRun) Events(context.Context) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
+func (f *swFakeRun) Events(context.Context) iter.Seq2[agui.Event, error] {
+	return func(yield func(agui.Event, error) bool) {
 		defer close(f.exited)
 		for {
 			select {
@@ -456,7 +457,7 @@ func (f *swFakeRun) Events(context.Context) iter.Seq2[Event, error] {
 					return
 				}
 			case <-f.cancelled:
-				yield(&RunError{Message: f.cause.Error(), Code: string(CodeOf(f.cause))}, nil)
+				yield(&agui.RunError{Message: f.cause.Error(), Code: string(agui.CodeOf(f.cause))}, nil)
 				return
 			}
 		}
@@ -474,7 +475,7 @@ func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			tr.stream(ctx, rec, req, NewInput("t", "r"), run)
+			tr.stream(ctx, rec, req, agui.NewInput("t", "r"), run)
 		}()
 		run.events <- swStarted()
 		synctest.Wait()
@@ -485,7 +486,7 @@ func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 		default:
 			t.Fatal("stream returned before the run's sequence ended")
 		}
-		if !IsDisconnected(run.cause) {
+		if !agui.IsDisconnected(run.cause) {
 			t.Errorf("run cancelled with %v, want DISCONNECTED", run.cause)
 		}
 		if !strings.Contains(logs.String(), `"outcome":"disconnected"`) {
@@ -500,14 +501,14 @@ func TestTransportLogLine(t *testing.T) {
 	rec := newSWRecorder()
 	req, _ := http.NewRequest(http.MethodPost, "/", nil)
 	run := newSWFakeRun()
-	in := NewInput("thread-9", "run-7")
+	in := agui.NewInput("thread-9", "run-7")
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		tr.stream(context.Background(), rec, req, in, run)
 	}()
-	run.events <- &RunStarted{ThreadID: "thread-9", RunID: "run-7"}
-	run.events <- &RunError{Message: "boom", Code: string(CodeAgent)}
+	run.events <- &agui.RunStarted{ThreadID: "thread-9", RunID: "run-7"}
+	run.events <- &agui.RunError{Message: "boom", Code: string(agui.CodeAgent)}
 	close(run.events)
 	<-done
 	line := logs.String()
@@ -523,14 +524,14 @@ func TestTransportLogLine(t *testing.T) {
 
 func TestStreamWriterUnencodableEvents(t *testing.T) {
 	rec := newSWRecorder()
-	sw, cr := newTestStreamWriter(rec, swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler))), FormatSSE)
+	sw, cr := newTestStreamWriter(rec, swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler))), agui.FormatSSE)
 	items := make(chan item, 4)
 	items <- item{ev: swStarted()}
-	items <- item{ev: &Custom{Name: "bad", Value: make(chan int)}}
-	items <- item{ev: &RunFinished{ThreadID: "t", RunID: "r", Result: func() {}}}
+	items <- item{ev: &agui.Custom{Name: "bad", Value: make(chan int)}}
+	items <- item{ev: &agui.RunFinished{ThreadID: "t", RunID: "r", Result: func() {}}}
 	close(items)
 	sw.loop(context.Background(), items)
-	if CodeOf(cr.get()) != CodeSerialization {
+	if agui.CodeOf(cr.get()) != agui.CodeSerialization {
 		t.Errorf("run cancelled with %v, want SERIALIZATION", cr.get())
 	}
 	body := rec.body()
@@ -540,7 +541,7 @@ func TestStreamWriterUnencodableEvents(t *testing.T) {
 	if !strings.HasSuffix(body, `{"type":"RUN_ERROR","message":"the run's last event could not be encoded","code":"SERIALIZATION"}`+"\n\n") {
 		t.Errorf("stream does not end with a SERIALIZATION RUN_ERROR: %q", body)
 	}
-	if sw.outcome != "error" || sw.code != string(CodeSerialization) {
+	if sw.outcome != "error" || sw.code != string(agui.CodeSerialization) {
 		t.Errorf("outcome, code = %q, %q", sw.outcome, sw.code)
 	}
 }

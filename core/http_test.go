@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -54,12 +55,12 @@ type sseReader struct {
 
 func newSSEReader(r io.Reader) *sseReader {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), core.MaxEventSize+64)
+	sc.Buffer(make([]byte, 0, 64<<10), agui.MaxEventSize+64)
 	return &sseReader{sc: sc}
 }
 
 // next returns the next event, or nil at the end of the body.
-func (s *sseReader) next(t *testing.T) core.Event {
+func (s *sseReader) next(t *testing.T) agui.Event {
 	t.Helper()
 	for s.sc.Scan() {
 		line := s.sc.Text()
@@ -68,7 +69,7 @@ func (s *sseReader) next(t *testing.T) core.Event {
 		case strings.HasPrefix(line, ":"):
 			s.pings++
 		case strings.HasPrefix(line, "data: "):
-			ev, err := core.DecodeEvent([]byte(line[len("data: "):]))
+			ev, err := agui.DecodeEvent([]byte(line[len("data: "):]))
 			if err != nil {
 				t.Fatalf("undecodable frame %q: %v", line, err)
 			}
@@ -81,11 +82,11 @@ func (s *sseReader) next(t *testing.T) core.Event {
 }
 
 // readAll reads and verifies the whole stream.
-func readAll(t *testing.T, body io.Reader) []core.Event {
+func readAll(t *testing.T, body io.Reader) []agui.Event {
 	t.Helper()
 	r := newSSEReader(body)
-	v := core.NewVerifier()
-	var evs []core.Event
+	v := agui.NewVerifier()
+	var evs []agui.Event
 	for ev := r.next(t); ev != nil; ev = r.next(t) {
 		if err := v.Observe(ev); err != nil {
 			t.Fatalf("stream rejected by the verifier at %s: %v", ev.Type(), err)
@@ -95,8 +96,8 @@ func readAll(t *testing.T, body io.Reader) []core.Event {
 	return evs
 }
 
-func typesOf(evs []core.Event) []core.EventType {
-	out := make([]core.EventType, len(evs))
+func typesOf(evs []agui.Event) []agui.EventType {
+	out := make([]agui.EventType, len(evs))
 	for i, ev := range evs {
 		out[i] = ev.Type()
 	}
@@ -123,18 +124,18 @@ func mustHandler[S any](t *testing.T, a core.Agent[S], opts ...core.HandlerOptio
 }
 
 func sayAgent(text string) core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), rc.Say(text)
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say(text)
 	})
 }
 
 func TestHandlerStreams(t *testing.T) {
 	t.Parallel()
 	var sawInput atomic.Bool
-	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		in, ok := core.InputFrom(ctx)
 		sawInput.Store(ok && in.RunID == "r")
-		return core.Success(), rc.Say("hi")
+		return agui.Success(), rc.Say("hi")
 	})
 	srv := newServer(t, mustHandler(t, a))
 	resp := post(context.Background(), t, srv.URL, runBody(""))
@@ -152,11 +153,11 @@ func TestHandlerStreams(t *testing.T) {
 		}
 	}
 	evs := readAll(t, resp.Body)
-	want := []core.EventType{core.TypeRunStarted, core.TypeTextMessageStart, core.TypeTextMessageContent, core.TypeTextMessageEnd, core.TypeRunFinished}
+	want := []agui.EventType{agui.TypeRunStarted, agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd, agui.TypeRunFinished}
 	if got := typesOf(evs); !equalTypes(got, want) {
 		t.Errorf("types = %v, want %v", got, want)
 	}
-	if rs := evs[0].(*core.RunStarted); rs.ThreadID != "t" || rs.RunID != "r" || rs.ProtocolVersion != "1.0" {
+	if rs := evs[0].(*agui.RunStarted); rs.ThreadID != "t" || rs.RunID != "r" || rs.ProtocolVersion != "1.0" {
 		t.Errorf("RUN_STARTED = %+v", rs)
 	}
 	if !sawInput.Load() {
@@ -164,7 +165,7 @@ func TestHandlerStreams(t *testing.T) {
 	}
 }
 
-func equalTypes(a, b []core.EventType) bool {
+func equalTypes(a, b []agui.EventType) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -182,11 +183,11 @@ func TestHandlerNegotiatesProtobuf(t *testing.T) {
 	for _, tc := range []struct {
 		name, body, accept, want string
 	}{
-		{"1.0 client asking for protobuf", runBody(""), core.FormatProto.ContentType(), core.FormatProto.ContentType()},
+		{"1.0 client asking for protobuf", runBody(""), agui.FormatProto.ContentType(), agui.FormatProto.ContentType()},
 		{"1.0 client asking for SSE", runBody(""), "text/event-stream", "text/event-stream"},
 		// A 0.0.x decoder reads a cancelled outcome as success: never
 		// protobuf for a client without protocolVersion.
-		{"pre-1.0 client asking for protobuf", legacyBody(), core.FormatProto.ContentType(), "text/event-stream"},
+		{"pre-1.0 client asking for protobuf", legacyBody(), agui.FormatProto.ContentType(), "text/event-stream"},
 	} {
 		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(tc.body))
 		req.Header.Set("Content-Type", "application/json")
@@ -196,8 +197,8 @@ func TestHandlerNegotiatesProtobuf(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := resp.Header.Get("Content-Type")
-		var evs []core.Event
-		if got == core.ProtoContentType {
+		var evs []agui.Event
+		if got == agui.ProtoContentType {
 			evs = readProto(t, resp.Body)
 		} else {
 			evs = readAll(t, resp.Body)
@@ -206,7 +207,7 @@ func TestHandlerNegotiatesProtobuf(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%s: Content-Type = %q, want %q", tc.name, got, tc.want)
 		}
-		if len(evs) != 5 || evs[4].Type() != core.TypeRunFinished {
+		if len(evs) != 5 || evs[4].Type() != agui.TypeRunFinished {
 			t.Errorf("%s: stream %v", tc.name, typesOf(evs))
 		}
 	}
@@ -214,9 +215,9 @@ func TestHandlerNegotiatesProtobuf(t *testing.T) {
 
 // readProto decodes a stream of length-prefixed protobuf frames
 // (DecodeProto takes a frame with its prefix).
-func readProto(t *testing.T, body io.Reader) []core.Event {
+func readProto(t *testing.T, body io.Reader) []agui.Event {
 	t.Helper()
-	var evs []core.Event
+	var evs []agui.Event
 	var size [4]byte
 	for {
 		if _, err := io.ReadFull(body, size[:]); err == io.EOF {
@@ -229,7 +230,7 @@ func readProto(t *testing.T, body io.Reader) []core.Event {
 		if _, err := io.ReadFull(body, frame[4:]); err != nil {
 			t.Fatalf("frame: %v", err)
 		}
-		ev, err := core.DecodeProto(frame)
+		ev, err := agui.DecodeProto(frame)
 		if err != nil {
 			t.Fatalf("DecodeProto: %v", err)
 		}
@@ -244,10 +245,10 @@ func readProto(t *testing.T, body io.Reader) []core.Event {
 func TestHandlerOutlivesWriteTimeout(t *testing.T) {
 	t.Parallel()
 	const writeTimeout = 100 * time.Millisecond
-	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		tick := time.NewTicker(writeTimeout / 10)
 		defer tick.Stop()
@@ -257,10 +258,10 @@ func TestHandlerOutlivesWriteTimeout(t *testing.T) {
 				break
 			}
 			if err := m.Delta("."); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return core.Success(), m.End()
+		return agui.Success(), m.End()
 	})
 	srv := httptest.NewUnstartedServer(mustHandler(t, a, core.WithWriteTimeout(time.Second)))
 	srv.Config.WriteTimeout = writeTimeout
@@ -273,7 +274,7 @@ func TestHandlerOutlivesWriteTimeout(t *testing.T) {
 	defer resp.Body.Close()
 	start := time.Now()
 	evs := readAll(t, resp.Body)
-	if len(evs) == 0 || evs[len(evs)-1].Type() != core.TypeRunFinished {
+	if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
 		t.Fatalf("stream cut after %v: %v", time.Since(start), typesOf(evs))
 	}
 }
@@ -284,7 +285,7 @@ func TestHandlerOutlivesWriteTimeout(t *testing.T) {
 func TestHandlerConcurrentDisconnects(t *testing.T) {
 	t.Parallel()
 	var started, cancelled atomic.Int64
-	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		started.Add(1)
 		m, err := rc.Message()
 		// A delta per tick: fast enough that clients abort mid-stream,
@@ -300,10 +301,10 @@ func TestHandlerConcurrentDisconnects(t *testing.T) {
 			}
 		}
 		<-ctx.Done() // the emit failed because the run was cancelled
-		if core.IsDisconnected(context.Cause(ctx)) {
+		if agui.IsDisconnected(context.Cause(ctx)) {
 			cancelled.Add(1)
 		}
-		return core.Outcome{}, err
+		return agui.Outcome{}, err
 	})
 	srv := newServer(t, mustHandler(t, a))
 	rng := rand.New(rand.NewPCG(4, 100))
@@ -347,17 +348,17 @@ func TestHandlerGateShutdown(t *testing.T) {
 	t.Parallel()
 	var gate core.Gate
 	running := make(chan struct{}, 3)
-	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		if err := rc.Say("working"); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		running <- struct{}{}
 		<-ctx.Done()
-		return core.Outcome{}, context.Cause(ctx)
+		return agui.Outcome{}, context.Cause(ctx)
 	})
 	srv := newServer(t, mustHandler(t, a, core.WithGate(&gate)))
 	type result struct {
-		evs []core.Event
+		evs []agui.Event
 		err error
 	}
 	results := make(chan result, 3)
@@ -381,8 +382,8 @@ func TestHandlerGateShutdown(t *testing.T) {
 	}
 	for range 3 {
 		r := <-results
-		last, ok := r.evs[len(r.evs)-1].(*core.RunError)
-		if !ok || last.Code != string(core.CodeCancelled) {
+		last, ok := r.evs[len(r.evs)-1].(*agui.RunError)
+		if !ok || last.Code != string(agui.CodeCancelled) {
 			t.Errorf("in-flight run ended with %v, want RUN_ERROR CANCELLED", typesOf(r.evs))
 		}
 	}
@@ -397,18 +398,18 @@ func TestHandlerGateShutdown(t *testing.T) {
 func TestHandlerDowngradesForOlderClients(t *testing.T) {
 	t.Parallel()
 	var logs syncBuffer
-	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		sub, err := rc.Subagent("helper")
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := sub.Say("from the helper"); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := sub.Finish(nil); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Cancelled(), nil
+		return agui.Cancelled(), nil
 	})
 	srv := newServer(t, mustHandler(t, a, core.WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil)))))
 
@@ -417,11 +418,11 @@ func TestHandlerDowngradesForOlderClients(t *testing.T) {
 	resp.Body.Close()
 	for _, ev := range evs {
 		switch ev.Type() {
-		case core.TypeSubagentStarted, core.TypeSubagentFinished, core.TypeSubagentError:
+		case agui.TypeSubagentStarted, agui.TypeSubagentFinished, agui.TypeSubagentError:
 			t.Errorf("a pre-1.0 client got %s", ev.Type())
 		}
 	}
-	if last, ok := evs[len(evs)-1].(*core.RunError); !ok || last.Code != string(core.CodeCancelled) {
+	if last, ok := evs[len(evs)-1].(*agui.RunError); !ok || last.Code != string(agui.CodeCancelled) {
 		t.Errorf("cancelled outcome for a pre-1.0 client ended with %v, want RUN_ERROR CANCELLED", evs[len(evs)-1])
 	}
 	if n := strings.Count(logs.String(), "lossy downgrade"); n != 1 {
@@ -432,7 +433,7 @@ func TestHandlerDowngradesForOlderClients(t *testing.T) {
 	resp = post(context.Background(), t, srv.URL, runBody(""))
 	evs = readAll(t, resp.Body)
 	resp.Body.Close()
-	if evs[1].Type() != core.TypeSubagentStarted {
+	if evs[1].Type() != agui.TypeSubagentStarted {
 		t.Errorf("a 1.0 client got %v, want SUBAGENT_STARTED second", typesOf(evs))
 	}
 }
@@ -440,23 +441,23 @@ func TestHandlerDowngradesForOlderClients(t *testing.T) {
 func TestHandlerPanickingAgent(t *testing.T) {
 	t.Parallel()
 	var calls atomic.Int64
-	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		if calls.Add(1) == 1 {
 			panic("agent bug")
 		}
-		return core.Success(), rc.Say("fine")
+		return agui.Success(), rc.Say("fine")
 	})
 	srv := newServer(t, mustHandler(t, a, core.WithHandlerLogger(slog.New(slog.DiscardHandler))))
 	resp := post(context.Background(), t, srv.URL, runBody(""))
 	evs := readAll(t, resp.Body)
 	resp.Body.Close()
-	if last, ok := evs[len(evs)-1].(*core.RunError); !ok || last.Code != string(core.CodePanic) {
+	if last, ok := evs[len(evs)-1].(*agui.RunError); !ok || last.Code != string(agui.CodePanic) {
 		t.Fatalf("panicking agent: %v, want RUN_ERROR AGENT_PANIC", typesOf(evs))
 	}
 	resp = post(context.Background(), t, srv.URL, runBody(""))
 	evs = readAll(t, resp.Body)
 	resp.Body.Close()
-	if evs[len(evs)-1].Type() != core.TypeRunFinished {
+	if evs[len(evs)-1].Type() != agui.TypeRunFinished {
 		t.Errorf("the next run: %v, want RUN_FINISHED", typesOf(evs))
 	}
 }
@@ -492,9 +493,9 @@ func TestHandlerLogsEachRun(t *testing.T) {
 func TestHandlerStateMismatchIs422(t *testing.T) {
 	t.Parallel()
 	type counter struct{ N int }
-	a := core.AgentFunc[counter](func(context.Context, *core.RunContext[counter]) (core.Outcome, error) {
+	a := core.AgentFunc[counter](func(context.Context, *core.RunContext[counter]) (agui.Outcome, error) {
 		t.Error("the agent ran on a state it cannot decode")
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 	srv := newServer(t, mustHandler(t, a))
 	resp := post(context.Background(), t, srv.URL, runBody(`,"state":[1,2]`))
@@ -532,23 +533,23 @@ func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
 	// Wide enough that scheduling delays on a loaded 2-core CI machine stay
 	// well inside the refresh period (timeout/2).
 	const timeout = time.Second
-	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := m.Delta("before"); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		select { // silence, as while a model thinks
 		case <-time.After(3 * timeout):
 		case <-ctx.Done():
-			return core.Outcome{}, context.Cause(ctx)
+			return agui.Outcome{}, context.Cause(ctx)
 		}
 		if err := m.Delta(" after"); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), m.End()
+		return agui.Success(), m.End()
 	})
 	h := mustHandler(t, a, core.WithWriteTimeout(timeout), core.WithHeartbeat(0),
 		core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
@@ -591,7 +592,7 @@ func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
 		resp.Body.Close()
 		client.CloseIdleConnections()
 		srv.Close()
-		if len(evs) == 0 || evs[len(evs)-1].Type() != core.TypeRunFinished {
+		if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
 			t.Errorf("%s: idle stream cut: %v", resp.Proto, typesOf(evs))
 		}
 	}

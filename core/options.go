@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"github.com/agui-go/agui"
 	"log/slog"
 )
 
@@ -28,7 +29,7 @@ func newOptions(opts []Option) (options, error) {
 		}
 	}
 	if o.queue < 0 {
-		return o, NewError(CodeProtocol, fmt.Sprintf("core: queue size %d is negative", o.queue))
+		return o, agui.NewError(agui.CodeProtocol, fmt.Sprintf("core: queue size %d is negative", o.queue))
 	}
 	if o.logger == nil {
 		o.logger = slog.Default()

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"github.com/agui-go/agui"
 	"log/slog"
 	"testing"
 )
@@ -18,7 +19,7 @@ func TestOptionDefaults(t *testing.T) {
 	if err != nil || o.queue != 3 || o.logger != slog.Default() {
 		t.Errorf("options = %+v, %v", o, err)
 	}
-	nt := Stateless(TransformerFunc(func(ev Event, emit func(Event) error) error { return emit(ev) }))
+	nt := Stateless(TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error { return emit(ev) }))
 	o, _ = newOptions([]Option{WithTransformers(nt), WithTransformers(nt, nt)})
 	if len(o.transformers) != 3 {
 		t.Errorf("WithTransformers does not append: %d", len(o.transformers))
@@ -27,13 +28,13 @@ func TestOptionDefaults(t *testing.T) {
 
 // A queue of 0 hands each event over directly; the run still completes.
 func TestUnbufferedQueue(t *testing.T) {
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		for range 10 {
 			if err := rc.Say("x"); err != nil {
-				return Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return Success(), nil
+		return agui.Success(), nil
 	}, WithQueueSize(0))
 	if len(evs) != 32 {
 		t.Errorf("%d events, want 32", len(evs))

@@ -1,13 +1,16 @@
 package core
 
-import "sync"
+import (
+	"github.com/agui-go/agui"
+	"sync"
+)
 
 // report is what the terminal event carries besides the outcome: the run's
 // result and the tokens it spent.
 type report struct {
 	mu     sync.Mutex
 	result any
-	usage  []TokenUsage
+	usage  []agui.TokenUsage
 }
 
 // SetResult sets the run's result, which RUN_FINISHED carries for a
@@ -23,7 +26,7 @@ func (rc *RunContext[S]) SetResult(v any) {
 // (RUN_FINISHED or RUN_ERROR) reports the total. Usage with the same
 // provider and model is summed into one entry; a count no call reported
 // stays absent rather than 0.
-func (rc *RunContext[S]) AddUsage(usage ...TokenUsage) {
+func (rc *RunContext[S]) AddUsage(usage ...agui.TokenUsage) {
 	rc.report.mu.Lock()
 	defer rc.report.mu.Unlock()
 	for _, u := range usage {
@@ -31,7 +34,7 @@ func (rc *RunContext[S]) AddUsage(usage ...TokenUsage) {
 	}
 }
 
-func addUsage(list []TokenUsage, u TokenUsage) []TokenUsage {
+func addUsage(list []agui.TokenUsage, u agui.TokenUsage) []agui.TokenUsage {
 	for i := range list {
 		t := &list[i]
 		if t.Provider == u.Provider && t.Model == u.Model {
@@ -44,7 +47,7 @@ func addUsage(list []TokenUsage, u TokenUsage) []TokenUsage {
 			return list
 		}
 	}
-	return append(list, TokenUsage{
+	return append(list, agui.TokenUsage{
 		Provider:              u.Provider,
 		Model:                 u.Model,
 		InputTokens:           sumTokens(nil, u.InputTokens),
@@ -63,15 +66,15 @@ func sumTokens(a, b *int64) *int64 {
 	case a == nil && b == nil:
 		return nil
 	case a == nil:
-		return Tokens(*b)
+		return agui.Tokens(*b)
 	case b == nil:
-		return Tokens(*a)
+		return agui.Tokens(*a)
 	}
-	return Tokens(*a + *b)
+	return agui.Tokens(*a + *b)
 }
 
 // finished returns the result and usage for the terminal event.
-func (rp *report) finished() (any, []TokenUsage) {
+func (rp *report) finished() (any, []agui.TokenUsage) {
 	rp.mu.Lock()
 	defer rp.mu.Unlock()
 	return rp.result, rp.usage

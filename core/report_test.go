@@ -3,23 +3,24 @@ package core
 import (
 	"context"
 	"errors"
+	"github.com/agui-go/agui"
 	"testing"
 )
 
 func TestResultAndUsage(t *testing.T) {
-	gpt := func(in, out int64) TokenUsage {
-		return TokenUsage{Provider: "openai", Model: "gpt", InputTokens: Tokens(in), OutputTokens: Tokens(out)}
+	gpt := func(in, out int64) agui.TokenUsage {
+		return agui.TokenUsage{Provider: "openai", Model: "gpt", InputTokens: agui.Tokens(in), OutputTokens: agui.Tokens(out)}
 	}
-	agent := func(outcome Outcome, err error) AgentFunc[NoState] {
-		return func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	agent := func(outcome agui.Outcome, err error) AgentFunc[NoState] {
+		return func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 			rc.SetResult("first")
 			rc.SetResult(map[string]int{"answer": 42})
 			rc.AddUsage(gpt(10, 5))
-			rc.AddUsage(gpt(1, 2), TokenUsage{Provider: "anthropic", Model: "claude", ReasoningTokens: Tokens(7)})
+			rc.AddUsage(gpt(1, 2), agui.TokenUsage{Provider: "anthropic", Model: "claude", ReasoningTokens: agui.Tokens(7)})
 			return outcome, err
 		}
 	}
-	check := func(t *testing.T, usage []TokenUsage) {
+	check := func(t *testing.T, usage []agui.TokenUsage) {
 		t.Helper()
 		if len(usage) != 2 {
 			t.Fatalf("usage = %+v", usage)
@@ -33,24 +34,24 @@ func TestResultAndUsage(t *testing.T) {
 		}
 	}
 
-	fin := last[*RunFinished](t, run(t, agent(Success(), nil)))
+	fin := last[*agui.RunFinished](t, run(t, agent(agui.Success(), nil)))
 	if m, ok := fin.Result.(map[string]int); !ok || m["answer"] != 42 {
 		t.Errorf("result = %v", fin.Result)
 	}
 	check(t, fin.Usage)
 
-	fin = last[*RunFinished](t, run(t, agent(Cancelled(), nil)))
+	fin = last[*agui.RunFinished](t, run(t, agent(agui.Cancelled(), nil)))
 	if fin.Result != nil {
 		t.Errorf("a cancelled run carries result %v", fin.Result)
 	}
 
-	re := last[*RunError](t, run(t, agent(Outcome{}, errors.New("x"))))
+	re := last[*agui.RunError](t, run(t, agent(agui.Outcome{}, errors.New("x"))))
 	check(t, re.Usage)
 }
 
 // With nothing recorded, RUN_FINISHED carries neither.
 func TestNoResultNoUsage(t *testing.T) {
-	fin := last[*RunFinished](t, run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) { return Success(), nil }))
+	fin := last[*agui.RunFinished](t, run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) { return agui.Success(), nil }))
 	if fin.Result != nil || fin.Usage != nil {
 		t.Errorf("RUN_FINISHED = %+v", fin)
 	}

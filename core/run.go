@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agui-go/agui"
 	"iter"
 	"log/slog"
 	"runtime/debug"
@@ -22,10 +23,10 @@ import (
 // Cancelling ctx cancels the run: the agent's emits fail and the stream
 // ends with RUN_ERROR code CANCELLED. A transport that must cancel the run
 // from elsewhere uses NewRunner and Runner.Cancel.
-func Run[S any](ctx context.Context, a Agent[S], in *RunAgentInput, opts ...Option) iter.Seq2[Event, error] {
+func Run[S any](ctx context.Context, a Agent[S], in *agui.RunAgentInput, opts ...Option) iter.Seq2[agui.Event, error] {
 	r, err := NewRunner(a, in, opts...)
 	if err != nil {
-		return func(yield func(Event, error) bool) { yield(nil, err) }
+		return func(yield func(agui.Event, error) bool) { yield(nil, err) }
 	}
 	return r.Events(ctx)
 }
@@ -40,7 +41,7 @@ func Run[S any](ctx context.Context, a Agent[S], in *RunAgentInput, opts ...Opti
 // stream.
 type Runner[S any] struct {
 	agent Agent[S]
-	in    *RunAgentInput
+	in    *agui.RunAgentInput
 	opts  options
 	rc    *RunContext[S]
 
@@ -55,19 +56,19 @@ type Runner[S any] struct {
 // when a (or an AgentFunc) or in is nil or in has no threadId or runId, with a SERIALIZATION
 // *Error when in's state does not decode into S, and with a PROTOCOL
 // *Error for an invalid option. in is shared with the agent, not copied.
-func NewRunner[S any](a Agent[S], in *RunAgentInput, opts ...Option) (*Runner[S], error) {
+func NewRunner[S any](a Agent[S], in *agui.RunAgentInput, opts ...Option) (*Runner[S], error) {
 	if f, ok := a.(AgentFunc[S]); ok && f == nil {
 		a = nil
 	}
 	switch {
 	case a == nil:
-		return nil, NewError(CodeProtocol, "core: nil agent")
+		return nil, agui.NewError(agui.CodeProtocol, "core: nil agent")
 	case in == nil:
-		return nil, NewError(CodeProtocol, "core: nil input")
+		return nil, agui.NewError(agui.CodeProtocol, "core: nil input")
 	case in.ThreadID == "":
-		return nil, NewError(CodeProtocol, "core: input has no threadId")
+		return nil, agui.NewError(agui.CodeProtocol, "core: input has no threadId")
 	case in.RunID == "":
-		return nil, NewError(CodeProtocol, "core: input has no runId")
+		return nil, agui.NewError(agui.CodeProtocol, "core: input has no runId")
 	}
 	o, err := newOptions(opts)
 	if err != nil {
@@ -100,8 +101,8 @@ func (r *Runner[S]) Cancel(cause error) {
 // iteration starts. It has Run's contract. The stream can be ranged over
 // once: a second iteration yields a single (nil, err) with a PROTOCOL
 // *Error.
-func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
+func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[agui.Event, error] {
+	return func(yield func(agui.Event, error) bool) {
 		ctx, cancel, err := r.start(ctx)
 		if err != nil {
 			yield(nil, err)
@@ -116,7 +117,7 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.started {
-		return nil, nil, NewError(CodeProtocol, "core: a Runner's events can be ranged over once")
+		return nil, nil, agui.NewError(agui.CodeProtocol, "core: a Runner's events can be ranged over once")
 	}
 	r.started = true
 	ctx, cancel := context.WithCancelCause(parent)
@@ -130,17 +131,17 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 // drive is the consumer side of a run: it starts the agent's goroutine,
 // passes what the agent emits through the transformer chain to yield, and
 // always joins the goroutine before returning.
-func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, yield func(Event, error) bool) {
+func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, yield func(agui.Event, error) bool) {
 	out := newSink(yield, r.opts.logger, r.in)
 	chainErr := out.build(ctx, r.opts.transformers)
 	s := newStream(ctx, r.opts.queue)
 	r.rc.Emitter = &Emitter{s: s}
 
-	started := &RunStarted{
+	started := &agui.RunStarted{
 		ThreadID:        r.in.ThreadID,
 		RunID:           r.in.RunID,
 		ParentRunID:     r.in.ParentRunID,
-		ProtocolVersion: ProtocolVersion,
+		ProtocolVersion: agui.ProtocolVersion,
 	}
 	if err := s.observe(started); err != nil {
 		out.fail(err)
@@ -165,7 +166,7 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 	}()
 	// However drive ends (the consumer left, a transformer failed, a panic
 	// in the consumer's loop body), the agent is cancelled and joined.
-	cause := error(NewError(CodeDisconnected, "core: the consumer stopped reading the event stream"))
+	cause := error(agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream"))
 	defer func() {
 		cancel(cause)
 		<-agentDone
@@ -174,7 +175,7 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 		if out.failure != nil {
 			cause = out.failure
 		} else if out.ended {
-			cause = NewError(CodeTransform, "core: a transformer ended the stream")
+			cause = agui.NewError(agui.CodeTransform, "core: a transformer ended the stream")
 		}
 		cancel(cause)
 		<-agentDone
@@ -198,17 +199,17 @@ func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, y
 // agent's goroutine, so the driver's auto-close goes through the same
 // bounded queue as everything else and the order stays the verifier's.
 func (r *Runner[S]) runAgent(ctx context.Context, s *stream) {
-	var outcome Outcome
+	var outcome agui.Outcome
 	// The default covers runtime.Goexit in the agent, which skips the
 	// assignment below but still runs deferred calls.
-	err := error(NewError(CodePanic, "core: the agent's goroutine exited without returning"))
+	err := error(agui.NewError(agui.CodePanic, "core: the agent's goroutine exited without returning"))
 	defer func() { r.finish(ctx, s, outcome, err) }()
 	outcome, err = r.call(ctx)
 }
 
 // call runs the agent, turning a panic into an AGENT_PANIC error: in Go a
 // panic on the agent's goroutine would otherwise end the whole process.
-func (r *Runner[S]) call(ctx context.Context) (o Outcome, err error) {
+func (r *Runner[S]) call(ctx context.Context) (o agui.Outcome, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.opts.logger.ErrorContext(ctx, "agui: agent panicked",
@@ -216,7 +217,7 @@ func (r *Runner[S]) call(ctx context.Context) (o Outcome, err error) {
 				slog.String("runId", r.in.RunID),
 				slog.Any("panic", p),
 				slog.String("stack", string(debug.Stack())))
-			err = &Error{Code: CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}
+			err = &agui.Error{Code: agui.CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}
 		}
 	}()
 	return r.agent.Run(ctx, r.rc)
@@ -226,7 +227,7 @@ func (r *Runner[S]) call(ctx context.Context) (o Outcome, err error) {
 // RUN_FINISHED, or with RUN_ERROR when the run was cancelled, the agent
 // failed, the outcome is invalid, closing failed or the verifier rejects
 // RUN_FINISHED.
-func (r *Runner[S]) finish(ctx context.Context, s *stream, o Outcome, err error) {
+func (r *Runner[S]) finish(ctx context.Context, s *stream, o agui.Outcome, err error) {
 	if err == nil && ctx.Err() != nil {
 		// Cancelled runs end with RUN_ERROR whatever the agent returned:
 		// its emits may have failed, so what it opened may not be closed.
@@ -240,8 +241,8 @@ func (r *Runner[S]) finish(ctx context.Context, s *stream, o Outcome, err error)
 	}
 	result, usage := r.rc.report.finished()
 	if err == nil {
-		fin := &RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o, Usage: usage}
-		if o.Type == OutcomeSuccess {
+		fin := &agui.RunFinished{ThreadID: r.in.ThreadID, RunID: r.in.RunID, Outcome: &o, Usage: usage}
+		if o.Type == agui.OutcomeSuccess {
 			fin.Result = result
 		}
 		if err = s.finish(fin, false); err == nil {
@@ -255,10 +256,10 @@ func (r *Runner[S]) finish(ctx context.Context, s *stream, o Outcome, err error)
 		// model client's "context canceled" as a plain string), the run
 		// ended because it was stopped.
 		switch {
-		case IsDisconnected(context.Cause(ctx)) && (re.Code == string(CodeCancelled) || re.Code == string(CodeAgent)):
-			re.Code = string(CodeDisconnected)
-		case re.Code == string(CodeAgent):
-			re.Code = string(CodeCancelled)
+		case agui.IsDisconnected(context.Cause(ctx)) && (re.Code == string(agui.CodeCancelled) || re.Code == string(agui.CodeAgent)):
+			re.Code = string(agui.CodeDisconnected)
+		case re.Code == string(agui.CodeAgent):
+			re.Code = string(agui.CodeCancelled)
 		}
 	}
 	// RUN_ERROR is valid at any point of a started run, and it must go
@@ -267,46 +268,46 @@ func (r *Runner[S]) finish(ctx context.Context, s *stream, o Outcome, err error)
 }
 
 // checkOutcome rejects outcomes the protocol cannot carry.
-func checkOutcome(o Outcome) error {
+func checkOutcome(o agui.Outcome) error {
 	switch o.Type {
-	case OutcomeSuccess, OutcomeCancelled:
+	case agui.OutcomeSuccess, agui.OutcomeCancelled:
 		return nil
-	case OutcomeInterrupt:
+	case agui.OutcomeInterrupt:
 		if len(o.Interrupts) == 0 {
-			return NewError(CodeProtocol, "core: an interrupt outcome needs at least one interrupt")
+			return agui.NewError(agui.CodeProtocol, "core: an interrupt outcome needs at least one interrupt")
 		}
 		return nil
 	case "":
-		return NewError(CodeProtocol, "core: the agent returned the zero Outcome; use Success, Interrupted or Cancelled")
+		return agui.NewError(agui.CodeProtocol, "core: the agent returned the zero Outcome; use Success, Interrupted or Cancelled")
 	default:
-		return NewError(CodeProtocol, "core: unknown outcome type "+string(o.Type))
+		return agui.NewError(agui.CodeProtocol, "core: unknown outcome type "+string(o.Type))
 	}
 }
 
 // asError returns err as an *Error: itself, a copy keeping the code of an
 // *Error it wraps but its own message, CANCELLED for a context error, or
 // an agent error.
-func asError(err error) *Error {
-	if e, ok := err.(*Error); ok {
+func asError(err error) *agui.Error {
+	if e, ok := err.(*agui.Error); ok {
 		return e
 	}
-	var inner *Error
+	var inner *agui.Error
 	if errors.As(err, &inner) {
-		return &Error{Code: inner.Code, Message: err.Error(), Err: err}
+		return &agui.Error{Code: inner.Code, Message: err.Error(), Err: err}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &Error{Code: CodeCancelled, Message: "run cancelled: " + err.Error(), Err: err}
+		return &agui.Error{Code: agui.CodeCancelled, Message: "run cancelled: " + err.Error(), Err: err}
 	}
-	return AgentError(err)
+	return agui.AgentError(err)
 }
 
 // runError returns the RUN_ERROR reporting err.
-func runError(err error) *RunError {
+func runError(err error) *agui.RunError {
 	e := asError(err)
-	return &RunError{Message: e.Message, Code: string(e.Code)}
+	return &agui.RunError{Message: e.Message, Code: string(e.Code)}
 }
 
-func isTerminal(ev Event) bool {
+func isTerminal(ev agui.Event) bool {
 	t := ev.Type()
-	return t == TypeRunFinished || t == TypeRunError
+	return t == agui.TypeRunFinished || t == agui.TypeRunError
 }

@@ -2,31 +2,32 @@ package core
 
 import (
 	"context"
+	"github.com/agui-go/agui"
 	"testing"
 )
 
 // BenchmarkRunDeltas measures the emit path end to end: verify, enqueue,
 // hand over to the consumer's goroutine, per TEXT_MESSAGE_CONTENT.
 func BenchmarkRunDeltas(b *testing.B) {
-	agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		for range b.N {
 			if err := m.Delta("token "); err != nil {
-				return Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return Success(), m.End()
+		return agui.Success(), m.End()
 	})
 	b.ReportAllocs()
 	b.ResetTimer()
-	for ev, err := range Run[NoState](context.Background(), agent, NewInput("t", "r")) {
+	for ev, err := range Run[NoState](context.Background(), agent, agui.NewInput("t", "r")) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if ev.Type() == TypeRunError {
+		if ev.Type() == agui.TypeRunError {
 			b.Fatal(ev)
 		}
 	}
@@ -35,26 +36,26 @@ func BenchmarkRunDeltas(b *testing.B) {
 // BenchmarkRunDeltasChain is BenchmarkRunDeltas through three pass-through
 // transformers: the cost of the chain and its per-call guards.
 func BenchmarkRunDeltasChain(b *testing.B) {
-	agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		for range b.N {
 			if err := m.Delta("token "); err != nil {
-				return Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return Success(), m.End()
+		return agui.Success(), m.End()
 	})
-	pass := Stateless(TransformerFunc(func(ev Event, emit func(Event) error) error { return emit(ev) }))
+	pass := Stateless(TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error { return emit(ev) }))
 	b.ReportAllocs()
 	b.ResetTimer()
-	for ev, err := range Run[NoState](context.Background(), agent, NewInput("t", "r"), WithTransformers(pass, pass, pass)) {
+	for ev, err := range Run[NoState](context.Background(), agent, agui.NewInput("t", "r"), WithTransformers(pass, pass, pass)) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if ev.Type() == TypeRunError {
+		if ev.Type() == agui.TypeRunError {
 			b.Fatal(ev)
 		}
 	}

@@ -4,6 +4,7 @@ package core
 
 import (
 	"context"
+	"github.com/agui-go/agui"
 	"strings"
 	"testing"
 )
@@ -12,16 +13,18 @@ import (
 // stream ends the run with RUN_ERROR instead of sending the client a
 // broken stream.
 func TestChainOutputVerified(t *testing.T) {
-	dropStarts := Stateless(TransformerFunc(func(ev Event, emit func(Event) error) error {
-		if ev.Type() == TypeTextMessageStart {
+	dropStarts := Stateless(TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
+		if ev.Type() == agui.TypeTextMessageStart {
 			return nil
 		}
 		return emit(ev)
 	}))
-	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) { return Success(), rc.Say("hi") },
+	evs := run(t, func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("hi")
+	},
 		WithTransformers(dropStarts))
-	equalTypes(t, evs, TypeRunStarted, TypeRunError)
-	if e := last[*RunError](t, evs); e.Code != string(CodeProtocolViolation) || !strings.Contains(e.Message, "not-open") {
+	equalTypes(t, evs, agui.TypeRunStarted, agui.TypeRunError)
+	if e := last[*agui.RunError](t, evs); e.Code != string(agui.CodeProtocolViolation) || !strings.Contains(e.Message, "not-open") {
 		t.Errorf("RUN_ERROR = %+v", e)
 	}
 }
@@ -30,15 +33,17 @@ func TestChainOutputVerified(t *testing.T) {
 // whole chain: no transformer is to blame but its output is suspect.
 func TestRunErrorBypassesChainOnVerifierFailure(t *testing.T) {
 	outer := &ending{}
-	bad := Stateless(TransformerFunc(func(ev Event, emit func(Event) error) error {
-		if ev.Type() == TypeTextMessageContent {
-			return emit(&TextMessageEnd{MessageID: "nope"})
+	bad := Stateless(TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
+		if ev.Type() == agui.TypeTextMessageContent {
+			return emit(&agui.TextMessageEnd{MessageID: "nope"})
 		}
 		return emit(ev)
 	}))
-	say := func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) { return Success(), rc.Say("hi") }
+	say := func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("hi")
+	}
 	evs := run(t, say, WithTransformers(outer.factory(), bad))
-	if e := last[*RunError](t, evs); e.Code == "" {
+	if e := last[*agui.RunError](t, evs); e.Code == "" {
 		t.Errorf("RUN_ERROR = %+v", e)
 	}
 	if len(outer.terminals) != 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agui-go/agui"
 	"log/slog"
 	"runtime/debug"
 )
@@ -17,15 +18,15 @@ import (
 // the process, and the sink remembers which transformer failed, so the
 // run's final RUN_ERROR can still pass through the transformers after it.
 type sink struct {
-	yield    func(Event, error) bool
+	yield    func(agui.Event, error) bool
 	chain    []Transformer
-	verifier *Verifier
+	verifier *agui.Verifier
 	logger   *slog.Logger
-	in       *RunAgentInput
+	in       *agui.RunAgentInput
 	// feeds[i] passes an event to chain[i] and what follows it;
 	// feeds[len(chain)] is emit. They are made once per run: closures
 	// made per event would allocate per event.
-	feeds []func(Event) error
+	feeds []func(agui.Event) error
 	// failed is the index of the transformer whose error or panic stopped
 	// the stream, len(chain) when what left the chain did (the verifier
 	// refused it or the consumer left), and -1 until then.
@@ -42,9 +43,9 @@ type sink struct {
 	failure error
 }
 
-func newSink(yield func(Event, error) bool, logger *slog.Logger, in *RunAgentInput) *sink {
-	k := &sink{yield: yield, verifier: NewVerifier(), logger: logger, in: in, failed: -1}
-	k.feeds = []func(Event) error{k.emit}
+func newSink(yield func(agui.Event, error) bool, logger *slog.Logger, in *agui.RunAgentInput) *sink {
+	k := &sink{yield: yield, verifier: agui.NewVerifier(), logger: logger, in: in, failed: -1}
+	k.feeds = []func(agui.Event) error{k.emit}
 	return k
 }
 
@@ -65,10 +66,10 @@ func (k *sink) build(ctx context.Context, factories []NewTransformer) error {
 			k.chain = append(k.chain, t)
 		}
 	}
-	k.feeds = make([]func(Event) error, len(k.chain)+1)
+	k.feeds = make([]func(agui.Event) error, len(k.chain)+1)
 	k.feeds[len(k.chain)] = k.emit
 	for i := range k.chain {
-		k.feeds[i] = func(ev Event) error { return k.transform(ctx, i, ev) }
+		k.feeds[i] = func(ev agui.Event) error { return k.transform(ctx, i, ev) }
 	}
 	return nil
 }
@@ -83,7 +84,7 @@ func (k *sink) newTransformer(ctx context.Context, nt NewTransformer) (t Transfo
 }
 
 // transform calls chain[i].Transform.
-func (k *sink) transform(ctx context.Context, i int, ev Event) (err error) {
+func (k *sink) transform(ctx context.Context, i int, ev agui.Event) (err error) {
 	defer k.guard(ctx, i, "Transform", &err)
 	return k.chain[i].Transform(ev, k.feeds[i+1])
 }
@@ -119,12 +120,12 @@ func (k *sink) panicked(ctx context.Context, p any, method string) error {
 		slog.String("method", method),
 		slog.Any("panic", p),
 		slog.String("stack", string(debug.Stack())))
-	return &Error{Code: CodeTransform, Message: "transformer panicked in " + method, Err: fmt.Errorf("panic: %v", p)}
+	return &agui.Error{Code: agui.CodeTransform, Message: "transformer panicked in " + method, Err: fmt.Errorf("panic: %v", p)}
 }
 
 // emit verifies ev and yields it; it is the emit function of the chain's
 // last transformer.
-func (k *sink) emit(ev Event) error {
+func (k *sink) emit(ev agui.Event) error {
 	err := k.pass(ev)
 	if err != nil && k.failed < 0 {
 		k.failed = len(k.chain)
@@ -132,9 +133,9 @@ func (k *sink) emit(ev Event) error {
 	return err
 }
 
-func (k *sink) pass(ev Event) error {
+func (k *sink) pass(ev agui.Event) error {
 	if k.gone || k.ended {
-		return NewError(CodeProtocol, "core: "+string(ev.Type())+" after the stream ended")
+		return agui.NewError(agui.CodeProtocol, "core: "+string(ev.Type())+" after the stream ended")
 	}
 	if err := k.verifier.Observe(ev); err != nil {
 		k.failure = err
@@ -145,12 +146,12 @@ func (k *sink) pass(ev Event) error {
 	}
 	if !k.yieldEvent(ev) {
 		k.gone = true
-		return NewError(CodeDisconnected, "core: the consumer stopped reading the event stream")
+		return agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")
 	}
 	return nil
 }
 
-func (k *sink) yieldEvent(ev Event) bool {
+func (k *sink) yieldEvent(ev agui.Event) bool {
 	k.yielding = true
 	more := k.yield(ev, nil)
 	k.yielding = false
@@ -159,7 +160,7 @@ func (k *sink) yieldEvent(ev Event) bool {
 
 // deliver passes ev through the chain and reports whether the stream goes
 // on.
-func (k *sink) deliver(ev Event) bool { return k.check(k.feeds[0](ev)) }
+func (k *sink) deliver(ev agui.Event) bool { return k.check(k.feeds[0](ev)) }
 
 // check records a chain error and reports whether the stream goes on.
 func (k *sink) check(err error) bool {
@@ -175,12 +176,12 @@ func (k *sink) check(err error) bool {
 
 // finish finishes the chain and delivers the terminal event; the stream
 // always ends with a terminal event unless the consumer left.
-func (k *sink) finish(ctx context.Context, term Event) {
+func (k *sink) finish(ctx context.Context, term agui.Event) {
 	if k.check(k.finishFrom(ctx, 0)) {
 		k.check(k.feeds[0](term))
 	}
 	if k.failure == nil && !k.ended && !k.gone {
-		k.failure = NewError(CodeTransform, "core: the transformer chain dropped the terminal event")
+		k.failure = agui.NewError(agui.CodeTransform, "core: the transformer chain dropped the terminal event")
 	}
 	k.stop(ctx)
 }
@@ -210,7 +211,7 @@ func (k *sink) stop(ctx context.Context) {
 	switch {
 	case k.ended:
 	case k.gone:
-		k.passEnd(ctx, 0, NewError(CodeDisconnected, "core: the consumer stopped reading the event stream"))
+		k.passEnd(ctx, 0, agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream"))
 	case k.failure != nil:
 		failure := k.failure
 		if k.failed >= 0 {
@@ -245,10 +246,10 @@ func (k *sink) fail(err error) {
 
 // transformError returns the error ending a run whose transformer failed:
 // TRANSFORM_ERROR unless err carries its own code.
-func transformError(err error) *Error {
-	var e *Error
+func transformError(err error) *agui.Error {
+	var e *agui.Error
 	if errors.As(err, &e) {
 		return asError(err)
 	}
-	return &Error{Code: CodeTransform, Message: "transformer error: " + err.Error(), Err: err}
+	return &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + err.Error(), Err: err}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/agui-go/agui"
 	"log/slog"
 	"strings"
 	"sync/atomic"
@@ -17,14 +18,14 @@ type panicking struct {
 	n     int
 }
 
-func (p *panicking) Transform(ev Event, emit func(Event) error) error {
+func (p *panicking) Transform(ev agui.Event, emit func(agui.Event) error) error {
 	if p.n++; p.where == "Transform" && p.n == 5 {
 		panic("transformer bug")
 	}
 	return emit(ev)
 }
 
-func (p *panicking) Finish(func(Event) error) error {
+func (p *panicking) Finish(func(agui.Event) error) error {
 	if p.where == "Finish" {
 		panic("transformer bug")
 	}
@@ -40,24 +41,24 @@ func TestTransformerPanicEndsRun(t *testing.T) {
 			var log bytes.Buffer
 			var returned atomic.Bool
 			agent := loopingAgent(&returned)
-			factory := func(*RunAgentInput) Transformer {
+			factory := func(*agui.RunAgentInput) Transformer {
 				if where == "NewTransformer" {
 					panic("transformer bug")
 				}
 				return &panicking{where: where}
 			}
 			if where == "Finish" {
-				agent = func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+				agent = func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 					defer returned.Store(true)
-					return Success(), rc.Say("hi")
+					return agui.Success(), rc.Say("hi")
 				}
 			}
 			evs := run(t, agent, WithTransformers(factory), WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
-			e := last[*RunError](t, evs)
-			if e.Code != string(CodeTransform) || !strings.Contains(e.Message, "panicked") {
+			e := last[*agui.RunError](t, evs)
+			if e.Code != string(agui.CodeTransform) || !strings.Contains(e.Message, "panicked") {
 				t.Errorf("RUN_ERROR = %+v, want TRANSFORM_ERROR for a panic", e)
 			}
-			if evs[0].Type() != TypeRunStarted {
+			if evs[0].Type() != agui.TypeRunStarted {
 				t.Errorf("stream starts with %s", evs[0].Type())
 			}
 			if where != "NewTransformer" && !returned.Load() {
@@ -84,8 +85,8 @@ func TestConsumerPanicPassesThroughChain(t *testing.T) {
 			t.Error("the agent was not joined")
 		}
 	}()
-	for ev := range Run[NoState](context.Background(), loopingAgent(&returned), NewInput("t", "r"), WithTransformers(upper())) {
-		if ev.Type() == TypeTextMessageContent {
+	for ev := range Run[NoState](context.Background(), loopingAgent(&returned), agui.NewInput("t", "r"), WithTransformers(upper())) {
+		if ev.Type() == agui.TypeTextMessageContent {
 			panic("consumer bug")
 		}
 	}
@@ -94,38 +95,40 @@ func TestConsumerPanicPassesThroughChain(t *testing.T) {
 // ending records how one transformer saw the run end.
 type ending struct {
 	finishes  int
-	terminals []Event
+	terminals []agui.Event
 }
 
-func (e *ending) Transform(ev Event, emit func(Event) error) error {
+func (e *ending) Transform(ev agui.Event, emit func(agui.Event) error) error {
 	if isTerminal(ev) {
 		e.terminals = append(e.terminals, ev)
 	}
 	return emit(ev)
 }
 
-func (e *ending) Finish(func(Event) error) error { e.finishes++; return nil }
+func (e *ending) Finish(func(agui.Event) error) error { e.finishes++; return nil }
 
-func (e *ending) factory() NewTransformer { return func(*RunAgentInput) Transformer { return e } }
+func (e *ending) factory() NewTransformer { return func(*agui.RunAgentInput) Transformer { return e } }
 
 // When a transformer fails, the final RUN_ERROR still goes through the
 // transformers after it (which see events later), finishing them once,
 // and bypasses it and those before it.
 func TestRunErrorPassesTransformersAfterFailure(t *testing.T) {
-	say := func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) { return Success(), rc.Say("hi") }
-	failOn := func(typ EventType, err error) NewTransformer {
-		return Stateless(TransformerFunc(func(ev Event, emit func(Event) error) error {
+	say := func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("hi")
+	}
+	failOn := func(typ agui.EventType, err error) NewTransformer {
+		return Stateless(TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 			if ev.Type() == typ {
 				return err
 			}
 			return emit(ev)
 		}))
 	}
-	failFinish := func(*RunAgentInput) Transformer { return finishFails{} }
-	panicFinish := func(*RunAgentInput) Transformer { return &panicking{where: "Finish"} }
+	failFinish := func(*agui.RunAgentInput) Transformer { return finishFails{} }
+	panicFinish := func(*agui.RunAgentInput) Transformer { return &panicking{where: "Finish"} }
 	cases := map[string]NewTransformer{
-		"Transform":          failOn(TypeTextMessageContent, errors.New("boom")),
-		"Transform terminal": failOn(TypeRunFinished, errors.New("boom")),
+		"Transform":          failOn(agui.TypeTextMessageContent, errors.New("boom")),
+		"Transform terminal": failOn(agui.TypeRunFinished, errors.New("boom")),
 		"Finish":             failFinish,
 		"Finish panic":       panicFinish,
 	}
@@ -134,14 +137,14 @@ func TestRunErrorPassesTransformersAfterFailure(t *testing.T) {
 			inner, outer := &ending{}, &ending{}
 			evs := run(t, say, WithTransformers(inner.factory(), failing, outer.factory(), upper()),
 				WithLogger(slog.New(slog.DiscardHandler)))
-			e := last[*RunError](t, evs)
-			if e.Code != string(CodeTransform) {
+			e := last[*agui.RunError](t, evs)
+			if e.Code != string(agui.CodeTransform) {
 				t.Errorf("RUN_ERROR = %+v", e)
 			}
-			if outer.finishes != 1 || len(outer.terminals) != 1 || outer.terminals[0] != Event(e) {
+			if outer.finishes != 1 || len(outer.terminals) != 1 || outer.terminals[0] != agui.Event(e) {
 				t.Errorf("the transformer after the failed one: %d Finish, terminals %v; want 1 and the RUN_ERROR", outer.finishes, outer.terminals)
 			}
-			if n := len(inner.terminals); n != 0 && inner.terminals[0].Type() != TypeRunFinished {
+			if n := len(inner.terminals); n != 0 && inner.terminals[0].Type() != agui.TypeRunFinished {
 				t.Errorf("the transformer before the failed one saw %v", inner.terminals)
 			}
 		})
@@ -153,9 +156,9 @@ func TestRunErrorPassesTransformersAfterFailure(t *testing.T) {
 func TestTransformersSeeConsumerLeave(t *testing.T) {
 	var returned atomic.Bool
 	inner, outer := &ending{}, &ending{}
-	for ev := range Run[NoState](context.Background(), loopingAgent(&returned), NewInput("t", "r"),
+	for ev := range Run[NoState](context.Background(), loopingAgent(&returned), agui.NewInput("t", "r"),
 		WithTransformers(inner.factory(), upper(), outer.factory())) {
-		if ev.Type() == TypeTextMessageContent {
+		if ev.Type() == agui.TypeTextMessageContent {
 			break
 		}
 	}
@@ -166,7 +169,7 @@ func TestTransformersSeeConsumerLeave(t *testing.T) {
 		if e.finishes != 1 || len(e.terminals) != 1 {
 			t.Fatalf("%s: %d Finish, terminals %v; want 1 and a RUN_ERROR", name, e.finishes, e.terminals)
 		}
-		if re, ok := e.terminals[0].(*RunError); !ok || re.Code != string(CodeDisconnected) {
+		if re, ok := e.terminals[0].(*agui.RunError); !ok || re.Code != string(agui.CodeDisconnected) {
 			t.Errorf("%s saw %#v, want RUN_ERROR DISCONNECTED", name, e.terminals[0])
 		}
 	}

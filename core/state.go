@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sync"
 
+	"github.com/agui-go/agui"
 	"github.com/wI2L/jsondiff"
 )
 
@@ -39,20 +40,20 @@ func (st *state[S]) init(input any) error {
 	}
 	raw, err := inputStateJSON(input)
 	if err != nil {
-		return &Error{Code: CodeSerialization, Message: "core: input state is not JSON: " + err.Error(), Err: err}
+		return &agui.Error{Code: agui.CodeSerialization, Message: "core: input state is not JSON: " + err.Error(), Err: err}
 	}
 	if raw != nil {
 		if err := json.Unmarshal(raw, &st.value); err != nil {
-			return &Error{Code: CodeSerialization, Message: "core: input state does not decode into the agent's state type: " + err.Error(), Err: err}
+			return &agui.Error{Code: agui.CodeSerialization, Message: "core: input state does not decode into the agent's state type: " + err.Error(), Err: err}
 		}
 		if err := json.Unmarshal(raw, &st.doc); err != nil {
-			return &Error{Code: CodeSerialization, Message: "core: input state is not JSON: " + err.Error(), Err: err}
+			return &agui.Error{Code: agui.CodeSerialization, Message: "core: input state is not JSON: " + err.Error(), Err: err}
 		}
 		st.hasDoc = true
 	}
 	st.typed, err = json.Marshal(st.value)
 	if err != nil {
-		return &Error{Code: CodeSerialization, Message: "core: state does not encode as JSON: " + err.Error(), Err: err}
+		return &agui.Error{Code: agui.CodeSerialization, Message: "core: state does not encode as JSON: " + err.Error(), Err: err}
 	}
 	return nil
 }
@@ -102,7 +103,7 @@ func (rc *RunContext[S]) State() S {
 // call back into the RunContext's state methods.
 func (rc *RunContext[S]) UpdateState(f func(*S)) error {
 	if f == nil {
-		return NewError(CodeProtocol, "core: UpdateState with a nil function")
+		return agui.NewError(agui.CodeProtocol, "core: UpdateState with a nil function")
 	}
 	st := &rc.state
 	st.mu.Lock()
@@ -114,7 +115,7 @@ func (rc *RunContext[S]) UpdateState(f func(*S)) error {
 	}
 	typed, err := json.Marshal(next)
 	if err != nil {
-		return &Error{Code: CodeSerialization, Message: "core: state does not encode as JSON: " + err.Error(), Err: err}
+		return &agui.Error{Code: agui.CodeSerialization, Message: "core: state does not encode as JSON: " + err.Error(), Err: err}
 	}
 	if bytes.Equal(typed, st.typed) {
 		st.value = next
@@ -122,10 +123,10 @@ func (rc *RunContext[S]) UpdateState(f func(*S)) error {
 	}
 	var before, after any
 	if err := json.Unmarshal(st.typed, &before); err != nil {
-		return &Error{Code: CodeSerialization, Message: "core: " + err.Error(), Err: err}
+		return &agui.Error{Code: agui.CodeSerialization, Message: "core: " + err.Error(), Err: err}
 	}
 	if err := json.Unmarshal(typed, &after); err != nil {
-		return &Error{Code: CodeSerialization, Message: "core: " + err.Error(), Err: err}
+		return &agui.Error{Code: agui.CodeSerialization, Message: "core: " + err.Error(), Err: err}
 	}
 	doc := after
 	if st.hasDoc {
@@ -146,36 +147,36 @@ func (rc *RunContext[S]) UpdateState(f func(*S)) error {
 
 // stateEvent returns the smaller of a snapshot of doc and a delta from old
 // to doc, or nil when they are equal.
-func stateEvent(old any, hasOld bool, doc any) (Event, error) {
+func stateEvent(old any, hasOld bool, doc any) (agui.Event, error) {
 	snap, err := json.Marshal(doc)
 	if err != nil {
-		return nil, &Error{Code: CodeSerialization, Message: "core: " + err.Error(), Err: err}
+		return nil, &agui.Error{Code: agui.CodeSerialization, Message: "core: " + err.Error(), Err: err}
 	}
 	if !hasOld {
-		return &StateSnapshot{Snapshot: json.RawMessage(snap)}, nil
+		return &agui.StateSnapshot{Snapshot: json.RawMessage(snap)}, nil
 	}
 	patch, err := jsondiff.CompareWithoutMarshal(old, doc)
 	if err != nil {
-		return nil, &Error{Code: CodeSerialization, Message: "core: " + err.Error(), Err: err}
+		return nil, &agui.Error{Code: agui.CodeSerialization, Message: "core: " + err.Error(), Err: err}
 	}
 	if len(patch) == 0 {
 		return nil, nil
 	}
 	delta, err := json.Marshal(patch)
 	if err != nil {
-		return nil, &Error{Code: CodeSerialization, Message: "core: " + err.Error(), Err: err}
+		return nil, &agui.Error{Code: agui.CodeSerialization, Message: "core: " + err.Error(), Err: err}
 	}
 	// Compare whole events: a STATE_DELTA's envelope is shorter than a
 	// STATE_SNAPSHOT's by the difference of their type and field names.
 	const envelopeDiff = len(`"STATE_SNAPSHOT""snapshot"`) - len(`"STATE_DELTA""delta"`)
 	if len(delta) >= len(snap)+envelopeDiff {
-		return &StateSnapshot{Snapshot: json.RawMessage(snap)}, nil
+		return &agui.StateSnapshot{Snapshot: json.RawMessage(snap)}, nil
 	}
-	ops := make([]PatchOp, len(patch))
+	ops := make([]agui.PatchOp, len(patch))
 	for i, op := range patch {
-		ops[i] = PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: op.Value}
+		ops[i] = agui.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: op.Value}
 	}
-	return &StateDelta{Delta: ops}, nil
+	return &agui.StateDelta{Delta: ops}, nil
 }
 
 // merge3 applies the agent's change from before to after (both typed

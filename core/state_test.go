@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agui-go/agui"
 	"reflect"
 	"strconv"
 	"strings"
@@ -21,30 +22,30 @@ type board struct {
 
 // stateRun runs updates against an input state and returns the state
 // events, failing if the run does not finish.
-func stateRun(t *testing.T, input any, updates ...func(*board)) []Event {
+func stateRun(t *testing.T, input any, updates ...func(*board)) []agui.Event {
 	t.Helper()
-	in := NewInput("t", "r")
+	in := agui.NewInput("t", "r")
 	in.State = input
-	evs := collect(t, Run[board](context.Background(), AgentFunc[board](func(ctx context.Context, rc *RunContext[board]) (Outcome, error) {
+	evs := collect(t, Run[board](context.Background(), AgentFunc[board](func(ctx context.Context, rc *RunContext[board]) (agui.Outcome, error) {
 		for _, u := range updates {
 			if err := rc.UpdateState(u); err != nil {
-				return Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return Success(), nil
+		return agui.Success(), nil
 	}), in))
-	last[*RunFinished](t, evs)
+	last[*agui.RunFinished](t, evs)
 	return evs[1 : len(evs)-1]
 }
 
 // applyState applies a state event to the client's document the way a
 // client does: a snapshot replaces it, a delta patches it.
-func applyState(t *testing.T, doc any, ev Event) any {
+func applyState(t *testing.T, doc any, ev agui.Event) any {
 	t.Helper()
 	switch ev := ev.(type) {
-	case *StateSnapshot:
+	case *agui.StateSnapshot:
 		return roundTrip(t, ev.Snapshot)
-	case *StateDelta:
+	case *agui.StateDelta:
 		out := roundTrip(t, doc)
 		for _, op := range ev.Delta {
 			var err error
@@ -74,7 +75,7 @@ func roundTrip(t *testing.T, v any) any {
 // applyOp is a minimal RFC 6902 implementation: enough to prove the
 // runner's patches apply, strict where the RFC is (replace and remove need
 // an existing target, test must match).
-func applyOp(doc any, op PatchOp, value any) (any, error) {
+func applyOp(doc any, op agui.PatchOp, value any) (any, error) {
 	switch op.Op {
 	case "add", "replace":
 		return setAt(doc, pointer(op.Path), value, op.Op == "replace")
@@ -213,7 +214,7 @@ func removeAt(doc any, path []string) (any, any, error) {
 
 func TestStateFirstPublishIsSnapshotWithoutInputState(t *testing.T) {
 	evs := stateRun(t, nil, func(b *board) { b.Title = "x" })
-	equalTypes(t, evs, TypeStateSnapshot)
+	equalTypes(t, evs, agui.TypeStateSnapshot)
 	want := map[string]any{"title": "x", "count": 0.0, "tags": nil}
 	if got := applyState(t, nil, evs[0]); !reflect.DeepEqual(got, want) {
 		t.Errorf("snapshot = %v, want %v", got, want)
@@ -258,7 +259,7 @@ func TestStateDeltasApply(t *testing.T) {
 	}
 	var deltas int
 	for i, ev := range evs {
-		if ev.Type() == TypeStateDelta {
+		if ev.Type() == agui.TypeStateDelta {
 			deltas++
 		}
 		doc = applyState(t, doc, ev)
@@ -277,11 +278,11 @@ func TestStateDeltasApply(t *testing.T) {
 // Whichever of the two is smaller goes out.
 func TestStateSmallerWins(t *testing.T) {
 	big := json.RawMessage(`{"title":"` + strings.Repeat("x", 500) + `","count":0,"tags":[]}`)
-	if evs := stateRun(t, big, func(b *board) { b.Count = 1 }); len(evs) != 1 || evs[0].Type() != TypeStateDelta {
+	if evs := stateRun(t, big, func(b *board) { b.Count = 1 }); len(evs) != 1 || evs[0].Type() != agui.TypeStateDelta {
 		t.Errorf("a one-field change of a large state: %v, want a delta", types(evs))
 	}
 	small := json.RawMessage(`{"title":"a","count":0,"tags":[]}`)
-	if evs := stateRun(t, small, func(b *board) { *b = board{Title: "b", Count: 1, Tags: []string{"c"}} }); len(evs) != 1 || evs[0].Type() != TypeStateSnapshot {
+	if evs := stateRun(t, small, func(b *board) { *b = board{Title: "b", Count: 1, Tags: []string{"c"}} }); len(evs) != 1 || evs[0].Type() != agui.TypeStateSnapshot {
 		t.Errorf("replacing a small state: %v, want a snapshot", types(evs))
 	}
 }
@@ -292,31 +293,31 @@ func TestStateInputForms(t *testing.T) {
 		"bytes": []byte(`{"title":"x"}`),
 		"value": map[string]any{"title": "x"},
 	} {
-		r, err := NewRunner[board](AgentFunc[board](func(ctx context.Context, rc *RunContext[board]) (Outcome, error) {
+		r, err := NewRunner[board](AgentFunc[board](func(ctx context.Context, rc *RunContext[board]) (agui.Outcome, error) {
 			if rc.State().Title != "x" {
-				return Outcome{}, fmt.Errorf("state %+v", rc.State())
+				return agui.Outcome{}, fmt.Errorf("state %+v", rc.State())
 			}
-			return Success(), nil
-		}), &RunAgentInput{ThreadID: "t", RunID: "r", State: input})
+			return agui.Success(), nil
+		}), &agui.RunAgentInput{ThreadID: "t", RunID: "r", State: input})
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		last[*RunFinished](t, collect(t, r.Events(context.Background())))
+		last[*agui.RunFinished](t, collect(t, r.Events(context.Background())))
 	}
 	for _, null := range []any{json.RawMessage(`null`), json.RawMessage(` `)} {
 		evs := stateRun(t, null, func(b *board) { b.Count = 1 })
-		equalTypes(t, evs, TypeStateSnapshot)
+		equalTypes(t, evs, agui.TypeStateSnapshot)
 	}
 }
 
 func TestStateInputDoesNotDecode(t *testing.T) {
-	in := NewInput("t", "r")
+	in := agui.NewInput("t", "r")
 	in.State = json.RawMessage(`["not", "a", "board"]`)
-	if _, err := NewRunner[board](noop[board](), in); CodeOf(err) != CodeSerialization {
+	if _, err := NewRunner[board](noop[board](), in); agui.CodeOf(err) != agui.CodeSerialization {
 		t.Errorf("NewRunner = %v, want a SERIALIZATION error", err)
 	}
 	in.State = json.RawMessage(`{"broken"`)
-	if _, err := NewRunner[board](noop[board](), in); CodeOf(err) != CodeSerialization {
+	if _, err := NewRunner[board](noop[board](), in); agui.CodeOf(err) != agui.CodeSerialization {
 		t.Errorf("NewRunner = %v, want a SERIALIZATION error", err)
 	}
 	// NoState ignores whatever the client holds.
@@ -340,33 +341,33 @@ func TestStateMarshalFailureLeavesStateAlone(t *testing.T) {
 		N int           `json:"n"`
 		U unmarshalable `json:"u"`
 	}
-	evs := collect(t, Run[bad](context.Background(), AgentFunc[bad](func(ctx context.Context, rc *RunContext[bad]) (Outcome, error) {
+	evs := collect(t, Run[bad](context.Background(), AgentFunc[bad](func(ctx context.Context, rc *RunContext[bad]) (agui.Outcome, error) {
 		err := rc.UpdateState(func(b *bad) { b.N = 1; b.U = 1 })
-		if CodeOf(err) != CodeSerialization {
-			return Outcome{}, fmt.Errorf("UpdateState = %v, want SERIALIZATION", err)
+		if agui.CodeOf(err) != agui.CodeSerialization {
+			return agui.Outcome{}, fmt.Errorf("UpdateState = %v, want SERIALIZATION", err)
 		}
 		if rc.State().N != 0 {
-			return Outcome{}, fmt.Errorf("state changed to %+v", rc.State())
+			return agui.Outcome{}, fmt.Errorf("state changed to %+v", rc.State())
 		}
-		return Success(), nil
-	}), NewInput("t", "r")))
-	equalTypes(t, evs, TypeRunStarted, TypeRunFinished)
+		return agui.Success(), nil
+	}), agui.NewInput("t", "r")))
+	equalTypes(t, evs, agui.TypeRunStarted, agui.TypeRunFinished)
 }
 
 func TestStateNoState(t *testing.T) {
-	in := NewInput("t", "r")
+	in := agui.NewInput("t", "r")
 	in.State = json.RawMessage(`{"anything":1}`)
-	evs := collect(t, Run[NoState](context.Background(), AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+	evs := collect(t, Run[NoState](context.Background(), AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		called := false
 		if err := rc.UpdateState(func(*NoState) { called = true }); err != nil || !called {
-			return Outcome{}, fmt.Errorf("UpdateState: %v, called %v", err, called)
+			return agui.Outcome{}, fmt.Errorf("UpdateState: %v, called %v", err, called)
 		}
-		if err := rc.UpdateState(nil); CodeOf(err) != CodeProtocol {
-			return Outcome{}, fmt.Errorf("UpdateState(nil) = %v", err)
+		if err := rc.UpdateState(nil); agui.CodeOf(err) != agui.CodeProtocol {
+			return agui.Outcome{}, fmt.Errorf("UpdateState(nil) = %v", err)
 		}
-		return Success(), nil
+		return agui.Success(), nil
 	}), in))
-	equalTypes(t, evs, TypeRunStarted, TypeRunFinished)
+	equalTypes(t, evs, agui.TypeRunStarted, agui.TypeRunFinished)
 }
 
 func TestMerge3(t *testing.T) {

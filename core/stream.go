@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"github.com/agui-go/agui"
 	"slices"
 	"sync"
 )
@@ -19,15 +20,15 @@ type stream struct {
 	// no context (they must be callable from a deferred End), so the stream
 	// keeps the two things it needs from it.
 	done      <-chan struct{}
-	cancelled func() *Error
+	cancelled func() *agui.Error
 
 	mu       sync.Mutex
-	verifier *Verifier
-	queue    chan Event
+	verifier *agui.Verifier
+	queue    chan agui.Event
 	// ended is set, and queue closed, once the terminal event is decided;
 	// terminal is then read by the driver after it sees the queue closed.
 	ended    bool
-	terminal Event
+	terminal agui.Event
 	seq      uint64
 	open     map[uint64]*entry
 }
@@ -38,7 +39,7 @@ type entry struct {
 	// scope is the Emitter the thing was opened through.
 	scope *Emitter
 	// ends are the terminators End and the driver emit.
-	ends []Event
+	ends []agui.Event
 	// inner is, for a subagent, the Emitter it opened: everything opened
 	// through it is closed before the subagent itself.
 	inner *Emitter
@@ -47,15 +48,15 @@ type entry struct {
 func newStream(ctx context.Context, queue int) *stream {
 	return &stream{
 		done:      ctx.Done(),
-		cancelled: func() *Error { return cancelledError(ctx) },
-		verifier:  NewVerifier(),
-		queue:     make(chan Event, queue),
+		cancelled: func() *agui.Error { return cancelledError(ctx) },
+		verifier:  agui.NewVerifier(),
+		queue:     make(chan agui.Event, queue),
 		open:      make(map[uint64]*entry),
 	}
 }
 
 // send verifies ev and queues it for the consumer.
-func (s *stream) send(ev Event) error {
+func (s *stream) send(ev agui.Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sendLocked(ev)
@@ -64,9 +65,9 @@ func (s *stream) send(ev Event) error {
 // sendLocked verifies ev and queues it, blocking while the queue is full
 // until the consumer reads or the run is cancelled. A verification failure
 // returns at once and queues nothing.
-func (s *stream) sendLocked(ev Event) error {
+func (s *stream) sendLocked(ev agui.Event) error {
 	if s.ended {
-		return NewError(CodeProtocol, "core: "+string(ev.Type())+" emitted after the agent returned")
+		return agui.NewError(agui.CodeProtocol, "core: "+string(ev.Type())+" emitted after the agent returned")
 	}
 	// Checked first so that every emit after cancellation fails, even when
 	// the queue has room.
@@ -96,7 +97,7 @@ func (s *stream) sendLocked(ev Event) error {
 // openEntry emits starts and registers the thing they open under scope,
 // returning its key. When only some starts went out, the entry keeps the
 // terminators matching those, so a half-open reasoning block still closes.
-func (s *stream) openEntry(scope, inner *Emitter, starts, ends []Event) (uint64, error) {
+func (s *stream) openEntry(scope, inner *Emitter, starts, ends []agui.Event) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var err error
@@ -119,7 +120,7 @@ func (s *stream) openEntry(scope, inner *Emitter, starts, ends []Event) (uint64,
 // terminators when evs is nil, after closing everything opened inside it.
 // Closing something already closed does nothing, which makes End
 // idempotent.
-func (s *stream) closeEntry(key uint64, evs []Event) error {
+func (s *stream) closeEntry(key uint64, evs []agui.Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	en, ok := s.open[key]
@@ -176,7 +177,7 @@ func (s *stream) closeWithinLocked(scope *Emitter) error {
 
 // observe verifies ev without queueing it: RUN_STARTED, which the driver
 // delivers itself.
-func (s *stream) observe(ev Event) error {
+func (s *stream) observe(ev agui.Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.verifier.Observe(ev)
@@ -187,7 +188,7 @@ func (s *stream) observe(ev Event) error {
 // critical section, so no emit can slip in between the terminal event's
 // verification and the end of the queue; emits from then on fail instead
 // of sending on a closed channel.
-func (s *stream) finish(term Event, force bool) error {
+func (s *stream) finish(term agui.Event, force bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.verifier.Observe(term); err != nil && !force {
@@ -197,4 +198,10 @@ func (s *stream) finish(term Event, force bool) error {
 	s.ended = true
 	close(s.queue)
 	return nil
+}
+
+// cancelledError returns the CANCELLED error for a cancelled context,
+// keeping the context's cause.
+func cancelledError(ctx context.Context) *agui.Error {
+	return &agui.Error{Code: agui.CodeCancelled, Message: "run cancelled", Err: context.Cause(ctx)}
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"github.com/agui-go/agui"
 	"runtime"
 	"strings"
 	"testing"
@@ -25,19 +26,19 @@ func TestBoundedMemory(t *testing.T) {
 	)
 	synctest.Test(t, func(t *testing.T) {
 		chunk := strings.Repeat("x", deltaSize)
-		agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+		agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 			m, err := rc.Message()
 			if err != nil {
-				return Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			for range deltas {
 				// A fresh string per delta, so that retained events would
 				// show up in the heap.
 				if err := m.Delta(strings.Clone(chunk)); err != nil {
-					return Outcome{}, err
+					return agui.Outcome{}, err
 				}
 			}
-			return Success(), m.End()
+			return agui.Success(), m.End()
 		})
 		var ms runtime.MemStats
 		runtime.GC()
@@ -45,11 +46,11 @@ func TestBoundedMemory(t *testing.T) {
 		base := ms.HeapAlloc
 		var peak uint64
 		n, bytes := 0, 0
-		for ev, err := range Run[NoState](context.Background(), agent, NewInput("t", "r")) {
+		for ev, err := range Run[NoState](context.Background(), agent, agui.NewInput("t", "r")) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c, ok := ev.(*TextMessageContent); ok {
+			if c, ok := ev.(*agui.TextMessageContent); ok {
 				bytes += len(c.Delta)
 			}
 			if n++; n%every == 0 {
@@ -76,18 +77,18 @@ func TestBoundedMemory(t *testing.T) {
 func TestQueueBoundBlocksAgent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var emitted int
-		agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+		agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 			for range 10 {
-				if err := rc.Emit(&Custom{Name: "x"}); err != nil {
-					return Outcome{}, err
+				if err := rc.Emit(&agui.Custom{Name: "x"}); err != nil {
+					return agui.Outcome{}, err
 				}
 				emitted++
 			}
-			return Success(), nil
+			return agui.Success(), nil
 		})
 		read := 0
-		for ev := range Run[NoState](context.Background(), agent, NewInput("t", "r"), WithQueueSize(2)) {
-			if ev.Type() != TypeCustom {
+		for ev := range Run[NoState](context.Background(), agent, agui.NewInput("t", "r"), WithQueueSize(2)) {
+			if ev.Type() != agui.TypeCustom {
 				continue
 			}
 			read++
@@ -107,19 +108,19 @@ func TestQueueBoundBlocksAgent(t *testing.T) {
 func TestTerminalBypassesQueue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var returned bool
-		agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (Outcome, error) {
+		agent := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 			defer func() { returned = true }()
 			for {
-				if err := rc.Emit(&Custom{Name: "x"}); err != nil {
-					return Outcome{}, err
+				if err := rc.Emit(&agui.Custom{Name: "x"}); err != nil {
+					return agui.Outcome{}, err
 				}
 			}
 		})
-		r, err := NewRunner[NoState](agent, NewInput("t", "r"), WithQueueSize(1))
+		r, err := NewRunner[NoState](agent, agui.NewInput("t", "r"), WithQueueSize(1))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var evs []Event
+		var evs []agui.Event
 		for ev := range r.Events(context.Background()) {
 			evs = append(evs, ev)
 			if len(evs) == 2 {
@@ -130,7 +131,7 @@ func TestTerminalBypassesQueue(t *testing.T) {
 		if !returned {
 			t.Fatal("the agent did not return")
 		}
-		if e := last[*RunError](t, evs); e.Code != string(CodeCancelled) {
+		if e := last[*agui.RunError](t, evs); e.Code != string(agui.CodeCancelled) {
 			t.Errorf("RUN_ERROR = %+v", e)
 		}
 	})

@@ -1,5 +1,7 @@
 package core
 
+import "github.com/agui-go/agui"
+
 // Transformer is the one extension point of the event stream: everything
 // that observes or rewrites a run's events on their way to the client is a
 // Transformer.
@@ -26,30 +28,32 @@ package core
 // a time. Transformers registered once for many runs are registered as a
 // NewTransformer, which builds one instance per run.
 type Transformer interface {
-	Transform(ev Event, emit func(Event) error) error
-	Finish(emit func(Event) error) error
+	Transform(ev agui.Event, emit func(agui.Event) error) error
+	Finish(emit func(agui.Event) error) error
 }
 
 // NewTransformer builds the Transformer for one run from that run's input.
 // It must be safe for concurrent use: runs on one route start at the same
 // time.
-type NewTransformer func(in *RunAgentInput) Transformer
+type NewTransformer func(in *agui.RunAgentInput) Transformer
 
 // TransformerFunc adapts a stateless function to a Transformer whose Finish
 // emits nothing.
-type TransformerFunc func(ev Event, emit func(Event) error) error
+type TransformerFunc func(ev agui.Event, emit func(agui.Event) error) error
 
 // Transform calls f.
-func (f TransformerFunc) Transform(ev Event, emit func(Event) error) error { return f(ev, emit) }
+func (f TransformerFunc) Transform(ev agui.Event, emit func(agui.Event) error) error {
+	return f(ev, emit)
+}
 
 // Finish does nothing.
-func (TransformerFunc) Finish(func(Event) error) error { return nil }
+func (TransformerFunc) Finish(func(agui.Event) error) error { return nil }
 
 // Stateless returns a NewTransformer that hands every run the same
 // transformer. Use it only for a Transformer that keeps no per-run state
 // and is safe for concurrent use, such as a TransformerFunc.
 func Stateless(t Transformer) NewTransformer {
-	return func(*RunAgentInput) Transformer { return t }
+	return func(*agui.RunAgentInput) Transformer { return t }
 }
 
 // Chain is a Transformer that passes events through its elements in order:
@@ -61,12 +65,12 @@ type Chain []Transformer
 var _ Transformer = Chain(nil)
 
 // Transform passes ev through the chain.
-func (c Chain) Transform(ev Event, emit func(Event) error) error {
+func (c Chain) Transform(ev agui.Event, emit func(agui.Event) error) error {
 	return c.from(0, emit)(ev)
 }
 
 // Finish finishes every element in order.
-func (c Chain) Finish(emit func(Event) error) error {
+func (c Chain) Finish(emit func(agui.Event) error) error {
 	for i, t := range c {
 		if err := t.Finish(c.from(i+1, emit)); err != nil {
 			return err
@@ -76,11 +80,11 @@ func (c Chain) Finish(emit func(Event) error) error {
 }
 
 // from returns the emit function that feeds element i and what follows.
-func (c Chain) from(i int, emit func(Event) error) func(Event) error {
+func (c Chain) from(i int, emit func(agui.Event) error) func(agui.Event) error {
 	if i == len(c) {
 		return emit
 	}
 	next := c.from(i+1, emit)
 	t := c[i]
-	return func(ev Event) error { return t.Transform(ev, next) }
+	return func(ev agui.Event) error { return t.Transform(ev, next) }
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/core/coretest"
 	"github.com/agui-go/agui/ginagui"
@@ -32,13 +33,13 @@ func BenchmarkServeFixture(b *testing.B) {
 	// The agent emits everything between the runner's own RUN_STARTED and
 	// RUN_FINISHED. Iterations run one after another, so sharing the
 	// events between runs is safe.
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		for _, ev := range fixture[1 : len(fixture)-1] {
 			if err := rc.Emit(ev); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 	r := gin.New()
 	if err := ginagui.Register(r, "/agent", agent,
@@ -126,30 +127,30 @@ type floorEvent struct {
 	Outcome      map[string]any `json:"outcome,omitempty"`
 }
 
-func floorEvents(fixture []core.Event) []floorEvent {
+func floorEvents(fixture []agui.Event) []floorEvent {
 	out := make([]floorEvent, len(fixture))
 	for i, ev := range fixture {
-		f := floorEvent{Type: string(ev.Type()), Timestamp: core.BaseOf(ev).Timestamp}
+		f := floorEvent{Type: string(ev.Type()), Timestamp: agui.BaseOf(ev).Timestamp}
 		switch e := ev.(type) {
-		case *core.RunStarted:
+		case *agui.RunStarted:
 			f.ThreadID, f.RunID = e.ThreadID, e.RunID
-		case *core.RunFinished:
+		case *agui.RunFinished:
 			f.ThreadID, f.RunID, f.Outcome = e.ThreadID, e.RunID, map[string]any{"type": "success"}
-		case *core.TextMessageStart:
+		case *agui.TextMessageStart:
 			f.MessageID, f.Role = e.MessageID, string(e.Role)
-		case *core.TextMessageContent:
+		case *agui.TextMessageContent:
 			f.MessageID, f.Delta = e.MessageID, e.Delta
-		case *core.TextMessageEnd:
+		case *agui.TextMessageEnd:
 			f.MessageID = e.MessageID
-		case *core.ToolCallStart:
+		case *agui.ToolCallStart:
 			f.ToolCallID, f.ToolCallName = e.ToolCallID, e.ToolCallName
-		case *core.ToolCallArgs:
+		case *agui.ToolCallArgs:
 			f.ToolCallID, f.Delta = e.ToolCallID, e.Delta
-		case *core.ToolCallEnd:
+		case *agui.ToolCallEnd:
 			f.ToolCallID = e.ToolCallID
-		case *core.ToolCallResult:
+		case *agui.ToolCallResult:
 			f.MessageID, f.ToolCallID, f.Content, f.Role = e.MessageID, e.ToolCallID, e.Content.Text, string(e.Role)
-		case *core.StateSnapshot:
+		case *agui.StateSnapshot:
 			f.Snapshot = e.Snapshot
 		}
 		out[i] = f

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -30,12 +31,12 @@ func exampleRun(url string) {
 		if !ok {
 			continue
 		}
-		ev, err := core.DecodeEvent([]byte(data))
+		ev, err := agui.DecodeEvent([]byte(data))
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		if c, ok := ev.(*core.TextMessageContent); ok {
+		if c, ok := ev.(*agui.TextMessageContent); ok {
 			fmt.Printf("%s %q\n", ev.Type(), c.Delta)
 			continue
 		}
@@ -44,8 +45,8 @@ func exampleRun(url string) {
 }
 
 func ExampleRegister() {
-	greeter := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), rc.Say("Hello!")
+	greeter := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("Hello!")
 	})
 
 	r := gin.New()
@@ -78,24 +79,24 @@ func ExampleRegister() {
 
 func ExampleTransform() {
 	// shout upper-cases text deltas; polite appends " please" to them.
-	shout := core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
-		if c, ok := ev.(*core.TextMessageContent); ok {
+	shout := core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
+		if c, ok := ev.(*agui.TextMessageContent); ok {
 			cp := *c
 			cp.Delta = strings.ToUpper(cp.Delta)
 			ev = &cp
 		}
 		return emit(ev)
 	}))
-	polite := core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
-		if c, ok := ev.(*core.TextMessageContent); ok {
+	polite := core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
+		if c, ok := ev.(*agui.TextMessageContent); ok {
 			cp := *c
 			cp.Delta += " please"
 			ev = &cp
 		}
 		return emit(ev)
 	}))
-	echo := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), rc.Say("hi")
+	echo := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("hi")
 	})
 
 	r := gin.New()

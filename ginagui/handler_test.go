@@ -11,6 +11,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -18,7 +19,7 @@ import (
 func TestHandlerStreamsThroughGin(t *testing.T) {
 	t.Parallel()
 	r := gin.New()
-	var seen *core.RunAgentInput
+	var seen *agui.RunAgentInput
 	r.Use(func(c *gin.Context) {
 		c.Next()
 		seen, _ = ginagui.InputFrom(c) // the app's middleware, after the run
@@ -36,7 +37,7 @@ func TestHandlerStreamsThroughGin(t *testing.T) {
 		t.Errorf("X-Accel-Buffering = %q", got)
 	}
 	evs := readEvents(t, resp.Body)
-	if len(evs) != 5 || text(evs) != "hello" || evs[4].Type() != core.TypeRunFinished {
+	if len(evs) != 5 || text(evs) != "hello" || evs[4].Type() != agui.TypeRunFinished {
 		t.Errorf("stream = %d events, text %q", len(evs), text(evs))
 	}
 	srv.Close()
@@ -82,10 +83,10 @@ func TestHandlerMisconfigured(t *testing.T) {
 func TestHandlerOutlivesWriteTimeoutThroughGin(t *testing.T) {
 	t.Parallel()
 	const writeTimeout = 100 * time.Millisecond
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		tick := time.NewTicker(writeTimeout / 10)
 		defer tick.Stop()
@@ -95,10 +96,10 @@ func TestHandlerOutlivesWriteTimeoutThroughGin(t *testing.T) {
 				break
 			}
 			if err := m.Delta("."); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return core.Success(), m.End()
+		return agui.Success(), m.End()
 	})
 	r := gin.New()
 	r.POST("/agent", ginagui.Handler(agent, ginagui.WithHandlerOptions(core.WithWriteTimeout(time.Second))))
@@ -112,7 +113,7 @@ func TestHandlerOutlivesWriteTimeoutThroughGin(t *testing.T) {
 	resp := postRun(t, srv.URL+"/agent")
 	defer resp.Body.Close()
 	evs := readEvents(t, resp.Body)
-	if len(evs) == 0 || evs[len(evs)-1].Type() != core.TypeRunFinished {
+	if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
 		t.Fatalf("stream cut by the server's WriteTimeout after %d events", len(evs))
 	}
 }

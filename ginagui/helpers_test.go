@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -42,18 +43,18 @@ func postRun(t *testing.T, url string) *http.Response {
 }
 
 // readEvents decodes an SSE body and checks it with a verifier.
-func readEvents(t *testing.T, body io.Reader) []core.Event {
+func readEvents(t *testing.T, body io.Reader) []agui.Event {
 	t.Helper()
 	sc := bufio.NewScanner(body)
-	sc.Buffer(nil, core.MaxEventSize+64)
-	v := core.NewVerifier()
-	var evs []core.Event
+	sc.Buffer(nil, agui.MaxEventSize+64)
+	v := agui.NewVerifier()
+	var evs []agui.Event
 	for sc.Scan() {
 		line, ok := strings.CutPrefix(sc.Text(), "data: ")
 		if !ok {
 			continue
 		}
-		ev, err := core.DecodeEvent([]byte(line))
+		ev, err := agui.DecodeEvent([]byte(line))
 		if err != nil {
 			t.Fatalf("frame %q: %v", line, err)
 		}
@@ -66,16 +67,16 @@ func readEvents(t *testing.T, body io.Reader) []core.Event {
 }
 
 func sayAgent(text string) core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), rc.Say(text)
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say(text)
 	})
 }
 
 // text concatenates the deltas of the stream's text messages.
-func text(evs []core.Event) string {
+func text(evs []agui.Event) string {
 	var b strings.Builder
 	for _, ev := range evs {
-		if c, ok := ev.(*core.TextMessageContent); ok {
+		if c, ok := ev.(*agui.TextMessageContent); ok {
 			b.WriteString(c.Delta)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -50,8 +51,8 @@ func Input(opts ...Option) gin.HandlerFunc {
 // from; that handler never serves a run.
 type inputOnly struct{}
 
-func (inputOnly) Run(context.Context, *core.RunContext[core.NoState]) (core.Outcome, error) {
-	return core.Outcome{}, errors.New("ginagui: Input is middleware, not an agent")
+func (inputOnly) Run(context.Context, *core.RunContext[core.NoState]) (agui.Outcome, error) {
+	return agui.Outcome{}, errors.New("ginagui: Input is middleware, not an agent")
 }
 
 // InputFrom returns the run input of c's request once Input or the agent
@@ -59,7 +60,7 @@ func (inputOnly) Run(context.Context, *core.RunContext[core.NoState]) (core.Outc
 // agent, a transformer) uses core.InputFrom; gin's own Context.Value does
 // not reach the request's context unless the engine sets
 // ContextWithFallback.
-func InputFrom(c *gin.Context) (*core.RunAgentInput, bool) {
+func InputFrom(c *gin.Context) (*agui.RunAgentInput, bool) {
 	if c.Request == nil {
 		return nil, false
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -17,9 +18,9 @@ import (
 func TestInputBeforeAppMiddleware(t *testing.T) {
 	t.Parallel()
 	var runs atomic.Int64
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		runs.Add(1)
-		return core.Success(), rc.Say("ok")
+		return agui.Success(), rc.Say("ok")
 	})
 	// The app authorizes by thread, which needs the decoded input first.
 	ownsThread := func(c *gin.Context) {

@@ -1,6 +1,9 @@
 package ginagui
 
-import "github.com/agui-go/agui/core"
+import (
+	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
+)
 
 // Option configures Handler, Register and Input. Options are plain
 // values, safe to share between routes and goroutines.
@@ -8,7 +11,7 @@ type Option interface{ apply(*config) }
 
 type config struct {
 	handler      []core.HandlerOption
-	capabilities *core.Capabilities
+	capabilities *agui.Capabilities
 }
 
 type optionFunc func(*config)
@@ -34,6 +37,6 @@ func WithHandlerOptions(opts ...core.HandlerOption) Option {
 
 // WithCapabilities sets what Register serves at GET <path>/capabilities
 // (default: DefaultCapabilities for the agent's state type).
-func WithCapabilities(caps core.Capabilities) Option {
+func WithCapabilities(caps agui.Capabilities) Option {
 	return optionFunc(func(c *config) { c.capabilities = &caps })
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -44,13 +45,13 @@ func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...Option
 // S without asking it: it streams, over SSE or protobuf, and publishes
 // state snapshots and deltas unless S is core.NoState. Everything else is
 // left undeclared, which the protocol reads as unknown, not unsupported.
-func DefaultCapabilities[S any]() core.Capabilities {
-	caps := core.Capabilities{
-		Transport: &core.TransportCapabilities{Streaming: core.Bool(true), HTTPBinary: core.Bool(true)},
+func DefaultCapabilities[S any]() agui.Capabilities {
+	caps := agui.Capabilities{
+		Transport: &agui.TransportCapabilities{Streaming: agui.Bool(true), HTTPBinary: agui.Bool(true)},
 	}
 	var zero S
 	if _, stateless := any(zero).(core.NoState); !stateless {
-		caps.State = &core.StateCapabilities{Snapshots: core.Bool(true), Deltas: core.Bool(true)}
+		caps.State = &agui.StateCapabilities{Snapshots: agui.Bool(true), Deltas: agui.Bool(true)}
 	}
 	return caps
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -33,8 +34,8 @@ func getCapabilities(t *testing.T, url string) map[string]any {
 func TestRegisterCapabilities(t *testing.T) {
 	t.Parallel()
 	type draft struct{ Title string }
-	stateful := core.AgentFunc[draft](func(context.Context, *core.RunContext[draft]) (core.Outcome, error) {
-		return core.Success(), nil
+	stateful := core.AgentFunc[draft](func(context.Context, *core.RunContext[draft]) (agui.Outcome, error) {
+		return agui.Success(), nil
 	})
 	r := gin.New()
 	if err := ginagui.Register(r, "/plain", sayAgent("x")); err != nil {
@@ -43,7 +44,7 @@ func TestRegisterCapabilities(t *testing.T) {
 	if err := ginagui.Register(r, "/stateful", stateful); err != nil {
 		t.Fatal(err)
 	}
-	named := core.Capabilities{Identity: &core.IdentityCapabilities{Name: "named"}}
+	named := agui.Capabilities{Identity: &agui.IdentityCapabilities{Name: "named"}}
 	if err := ginagui.Register(r, "/named/", sayAgent("x"), ginagui.WithCapabilities(named)); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -18,13 +19,13 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 	t.Parallel()
 	gate := new(core.Gate)
 	running := make(chan struct{})
-	blocked := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	blocked := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		if err := rc.Say("working"); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		close(running)
 		<-ctx.Done() // runs until the server shuts down
-		return core.Outcome{}, context.Cause(ctx)
+		return agui.Outcome{}, context.Cause(ctx)
 	})
 	r := gin.New()
 	if err := ginagui.Register(r, "/agent", blocked, ginagui.WithHandlerOptions(core.WithGate(gate))); err != nil {
@@ -40,7 +41,7 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 
 	resp := postRun(t, "http://"+ln.Addr().String()+"/agent")
 	defer resp.Body.Close()
-	events := make(chan []core.Event, 1)
+	events := make(chan []agui.Event, 1)
 	go func() { events <- readEvents(t, resp.Body) }()
 	<-running
 
@@ -53,8 +54,8 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 		t.Errorf("Serve = %v", err)
 	}
 	evs := <-events
-	last, ok := evs[len(evs)-1].(*core.RunError)
-	if !ok || last.Code != string(core.CodeCancelled) {
+	last, ok := evs[len(evs)-1].(*agui.RunError)
+	if !ok || last.Code != string(agui.CodeCancelled) {
 		t.Errorf("the in-flight client's last event = %v, want RUN_ERROR CANCELLED", evs[len(evs)-1])
 	}
 	http.DefaultClient.CloseIdleConnections()

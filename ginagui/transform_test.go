@@ -5,6 +5,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -12,8 +13,8 @@ import (
 // tag returns a transformer that appends name to every text delta, so the
 // final text spells the order in which transformers saw the events.
 func tag(name string) core.NewTransformer {
-	return core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
-		if c, ok := ev.(*core.TextMessageContent); ok {
+	return core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
+		if c, ok := ev.(*agui.TextMessageContent); ok {
 			cp := *c
 			cp.Delta += name
 			ev = &cp
@@ -53,8 +54,8 @@ func TestTransformComposesLikeMiddleware(t *testing.T) {
 // instead of the process, so the server serves the next request.
 func TestTransformerPanicThroughGin(t *testing.T) {
 	t.Parallel()
-	boom := core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
-		if ev.Type() == core.TypeTextMessageContent {
+	boom := core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
+		if ev.Type() == agui.TypeTextMessageContent {
 			panic("transformer bug")
 		}
 		return emit(ev)
@@ -75,7 +76,7 @@ func TestTransformerPanicThroughGin(t *testing.T) {
 		if len(evs) == 0 {
 			t.Fatal("empty stream")
 		}
-		if e, ok := evs[len(evs)-1].(*core.RunError); !ok || e.Code != string(core.CodeTransform) {
+		if e, ok := evs[len(evs)-1].(*agui.RunError); !ok || e.Code != string(agui.CodeTransform) {
 			t.Fatalf("last event %#v, want RUN_ERROR TRANSFORM_ERROR", evs[len(evs)-1])
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -77,12 +78,12 @@ type Input struct {
 	// whose IDs the thread's transcript lacks. The checkpoint is the
 	// authority on the rest, so a client may send the whole conversation,
 	// and cannot inject assistant turns or tool results.
-	Messages []core.Message
+	Messages []agui.Message
 	// Resume answers the thread's pending approval.
-	Resume []core.ResumeEntry
+	Resume []agui.ResumeEntry
 	// OnEvent receives the run's AG-UI events one at a time (nil discards
 	// them); an error aborts the run.
-	OnEvent func(core.Event) error
+	OnEvent func(agui.Event) error
 }
 
 // Result is what a run produced: a plain value the caller owns (its
@@ -93,24 +94,24 @@ type Result struct {
 	// Steps is the number of model turns of the run.
 	Steps int
 	// Messages is the thread's transcript.
-	Messages []core.Message
+	Messages []agui.Message
 	// Usage is the tokens this call spent.
 	Usage Usage
 	// Interrupt is what the run waits on when FinishReason is
 	// FinishAwaitingApproval.
-	Interrupt *core.Interrupt
+	Interrupt *agui.Interrupt
 	// Cause is the context's cause when FinishReason is FinishAborted.
 	Cause error
 }
 
 // UserText returns a user message with the given text and a fresh id.
-func UserText(text string) *core.UserMessage {
-	return &core.UserMessage{ID: newFuncSink(nil).newID("user"), Content: core.TextContent(text)}
+func UserText(text string) *agui.UserMessage {
+	return &agui.UserMessage{ID: newFuncSink(nil).newID("user"), Content: agui.TextContent(text)}
 }
 
 // Execute runs the loop on in without AG-UI hosting. An aborted run
 // returns its result and a nil error; the error is non-nil only when the
-// run failed (FinishError), and is then a *core.Error with a stable code.
+// run failed (FinishError), and is then a *agui.Error with a stable code.
 func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 	return a.execute(ctx, in, newFuncSink(in.OnEvent), lineage{maxDepth: a.cfg.maxDepth})
 }
@@ -121,25 +122,25 @@ func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 // interrupt outcome; an abort with a cancelled outcome (the runner reports
 // a cancelled run as RUN_ERROR CANCELLED); a failure with RUN_ERROR and
 // the loop's code. Usage goes on the terminal event either way.
-func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 	in := rc.Input()
 	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, Messages: in.Messages, Resume: in.Resume}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth})
 	if !res.Usage.IsZero() {
 		rc.AddUsage(res.Usage.Token())
 	}
 	if err != nil {
-		return core.Outcome{}, err
+		return agui.Outcome{}, err
 	}
 	switch res.FinishReason {
 	case FinishAwaitingApproval:
-		return core.Interrupted(*res.Interrupt), nil
+		return agui.Interrupted(*res.Interrupt), nil
 	case FinishAborted:
 		if ctx.Err() == nil && res.Cause != nil {
 			// The emitter refused an event: not an abort from outside.
-			return core.Outcome{}, res.Cause
+			return agui.Outcome{}, res.Cause
 		}
-		return core.Cancelled(), nil
+		return agui.Cancelled(), nil
 	}
 	rc.SetResult(map[string]any{"finishReason": string(res.FinishReason), "steps": res.Steps})
-	return core.Success(), nil
+	return agui.Success(), nil
 }

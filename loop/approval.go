@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // ReasonToolApproval is the reason of the interrupt a call paused for
@@ -26,8 +26,8 @@ func approvalSchema() map[string]any {
 }
 
 // approvalInterrupt is the AG-UI interrupt for a pending approval.
-func approvalInterrupt(p *PendingApproval, call core.ToolCall) core.Interrupt {
-	in := core.NewInterrupt(p.InterruptID, ReasonToolApproval)
+func approvalInterrupt(p *PendingApproval, call agui.ToolCall) agui.Interrupt {
+	in := agui.NewInterrupt(p.InterruptID, ReasonToolApproval)
 	in.ToolCallID = p.ToolCallID
 	in.Message = fmt.Sprintf("Approve the call to %s?", call.Function.Name)
 	in.ResponseSchema = approvalSchema()
@@ -38,27 +38,27 @@ func approvalInterrupt(p *PendingApproval, call core.ToolCall) core.Interrupt {
 // decide reads the resume entries' answer to p. Every entry must answer p:
 // an entry for any other interrupt is stale or foreign, and acting on part
 // of a resume would hide that.
-func decide(p *PendingApproval, resume []core.ResumeEntry) (*Decision, error) {
+func decide(p *PendingApproval, resume []agui.ResumeEntry) (*Decision, error) {
 	if len(resume) == 0 {
-		return nil, core.NewError(CodeBadResume, "thread awaits approval of tool call "+p.ToolCallID+": resume interrupt "+p.InterruptID)
+		return nil, agui.NewError(CodeBadResume, "thread awaits approval of tool call "+p.ToolCallID+": resume interrupt "+p.InterruptID)
 	}
-	var found *core.ResumeEntry
+	var found *agui.ResumeEntry
 	for i := range resume {
 		e := &resume[i]
 		if e.InterruptID != p.InterruptID {
-			return nil, core.NewError(CodeBadResume, "resume answers unknown interrupt "+e.InterruptID)
+			return nil, agui.NewError(CodeBadResume, "resume answers unknown interrupt "+e.InterruptID)
 		}
 		if found != nil {
-			return nil, core.NewError(CodeBadResume, "resume answers interrupt "+p.InterruptID+" twice")
+			return nil, agui.NewError(CodeBadResume, "resume answers interrupt "+p.InterruptID+" twice")
 		}
 		found = e
 	}
 	switch found.Status {
-	case core.ResumeCancelled:
+	case agui.ResumeCancelled:
 		return &Decision{Approved: false, Reason: "cancelled by user"}, nil
-	case core.ResumeResolved:
+	case agui.ResumeResolved:
 	default:
-		return nil, core.NewError(CodeBadResume, fmt.Sprintf("resume status %q is not resolved or cancelled", found.Status))
+		return nil, agui.NewError(CodeBadResume, fmt.Sprintf("resume status %q is not resolved or cancelled", found.Status))
 	}
 	if found.Payload == nil {
 		// A generic client answers an interrupt with its status alone:
@@ -67,14 +67,14 @@ func decide(p *PendingApproval, resume []core.ResumeEntry) (*Decision, error) {
 	}
 	raw, err := payloadJSON(found.Payload)
 	if err != nil {
-		return nil, core.NewError(CodeBadResume, "resume payload: "+err.Error())
+		return nil, agui.NewError(CodeBadResume, "resume payload: "+err.Error())
 	}
 	var answer struct {
 		Approved *bool  `json:"approved"`
 		Reason   string `json:"reason"`
 	}
 	if err := json.Unmarshal(raw, &answer); err != nil || answer.Approved == nil {
-		return nil, core.NewError(CodeBadResume, `resume payload must be an object with a boolean "approved"`)
+		return nil, agui.NewError(CodeBadResume, `resume payload must be an object with a boolean "approved"`)
 	}
 	return &Decision{Approved: *answer.Approved, Reason: answer.Reason}, nil
 }

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // approvalAgent: calls c1..c4 of the work tool; c3 needs approval.
@@ -19,8 +19,8 @@ func approvalAgent(t *testing.T, b *blocker, opts ...Option) (*Agent, *Scripted)
 	return mustNew(t, p, opts...), p
 }
 
-func approve(in *core.Interrupt, ok bool) []core.ResumeEntry {
-	return []core.ResumeEntry{{InterruptID: in.ID, Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":` + map[bool]string{true: "true", false: "false"}[ok] + `,"reason":"because"}`)}}
+func approve(in *agui.Interrupt, ok bool) []agui.ResumeEntry {
+	return []agui.ResumeEntry{{InterruptID: in.ID, Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":` + map[bool]string{true: "true", false: "false"}[ok] + `,"reason":"because"}`)}}
 }
 
 // Seed 001, approvals: "The first call that needs approval stops the
@@ -115,7 +115,7 @@ func TestApprovalCancelledResumeRejects(t *testing.T) {
 	}
 	a, _ := approvalAgent(t, b)
 	res, _ := a.Execute(t.Context(), user("go"))
-	res2, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Resume: []core.ResumeEntry{{InterruptID: res.Interrupt.ID, Status: core.ResumeCancelled}}})
+	res2, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Resume: []agui.ResumeEntry{{InterruptID: res.Interrupt.ID, Status: agui.ResumeCancelled}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,20 +128,20 @@ func TestApprovalCancelledResumeRejects(t *testing.T) {
 // A bad resume gets a stable code before anything runs: no tool, no
 // model call, and the thread still waits for a good answer.
 func TestApprovalBadResume(t *testing.T) {
-	cases := map[string]func(in *core.Interrupt) []core.ResumeEntry{
-		"missing": func(*core.Interrupt) []core.ResumeEntry { return nil },
-		"unknown id": func(*core.Interrupt) []core.ResumeEntry {
-			return []core.ResumeEntry{{InterruptID: "nope", Status: core.ResumeResolved, Payload: map[string]any{"approved": true}}}
+	cases := map[string]func(in *agui.Interrupt) []agui.ResumeEntry{
+		"missing": func(*agui.Interrupt) []agui.ResumeEntry { return nil },
+		"unknown id": func(*agui.Interrupt) []agui.ResumeEntry {
+			return []agui.ResumeEntry{{InterruptID: "nope", Status: agui.ResumeResolved, Payload: map[string]any{"approved": true}}}
 		},
-		"payload not an answer": func(in *core.Interrupt) []core.ResumeEntry {
-			return []core.ResumeEntry{{InterruptID: in.ID, Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":"yes"}`)}}
+		"payload not an answer": func(in *agui.Interrupt) []agui.ResumeEntry {
+			return []agui.ResumeEntry{{InterruptID: in.ID, Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":"yes"}`)}}
 		},
-		"bad status": func(in *core.Interrupt) []core.ResumeEntry {
-			return []core.ResumeEntry{{InterruptID: in.ID, Status: "maybe", Payload: map[string]any{"approved": true}}}
+		"bad status": func(in *agui.Interrupt) []agui.ResumeEntry {
+			return []agui.ResumeEntry{{InterruptID: in.ID, Status: "maybe", Payload: map[string]any{"approved": true}}}
 		},
-		"twice": func(in *core.Interrupt) []core.ResumeEntry {
-			e := core.ResumeEntry{InterruptID: in.ID, Status: core.ResumeResolved, Payload: map[string]any{"approved": true}}
-			return []core.ResumeEntry{e, e}
+		"twice": func(in *agui.Interrupt) []agui.ResumeEntry {
+			e := agui.ResumeEntry{InterruptID: in.ID, Status: agui.ResumeResolved, Payload: map[string]any{"approved": true}}
+			return []agui.ResumeEntry{e, e}
 		},
 	}
 	for name, resume := range cases {
@@ -154,8 +154,8 @@ func TestApprovalBadResume(t *testing.T) {
 			res, _ := a.Execute(t.Context(), user("go"))
 			runs, calls := b.runs.Load(), p.Calls()
 			_, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Resume: resume(res.Interrupt)})
-			if core.CodeOf(err) != CodeBadResume {
-				t.Fatalf("err %v (code %s), want %s", err, core.CodeOf(err), CodeBadResume)
+			if agui.CodeOf(err) != CodeBadResume {
+				t.Fatalf("err %v (code %s), want %s", err, agui.CodeOf(err), CodeBadResume)
 			}
 			if b.runs.Load() != runs || p.Calls() != calls {
 				t.Fatal("a bad resume ran something")
@@ -173,8 +173,8 @@ func TestApprovalBadResume(t *testing.T) {
 // Resume on a thread with nothing pending is a bad resume.
 func TestApprovalResumeWithoutPending(t *testing.T) {
 	a := mustNew(t, Script(Turn{Text: "hi"}))
-	_, err := a.Execute(t.Context(), Input{ThreadID: "t", Resume: []core.ResumeEntry{{InterruptID: "x", Status: core.ResumeCancelled}}})
-	if core.CodeOf(err) != CodeBadResume {
+	_, err := a.Execute(t.Context(), Input{ThreadID: "t", Resume: []agui.ResumeEntry{{InterruptID: "x", Status: agui.ResumeCancelled}}})
+	if agui.CodeOf(err) != CodeBadResume {
 		t.Fatalf("err %v", err)
 	}
 }
@@ -191,7 +191,7 @@ func TestApprovalRepeatedResumeNeverExecutesTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Resume: approve(res.Interrupt, true)})
-	if core.CodeOf(err) != CodeBadResume {
+	if agui.CodeOf(err) != CodeBadResume {
 		t.Fatalf("replayed resume: %v", err)
 	}
 	if b.runs.Load() != 4 {
@@ -233,7 +233,7 @@ func TestApprovalConcurrentResume(t *testing.T) {
 	slices.SortFunc(errs, func(a, b error) int {
 		return map[bool]int{true: 0, false: 1}[a == nil] - map[bool]int{true: 0, false: 1}[b == nil]
 	})
-	if errs[0] != nil || core.CodeOf(errs[1]) != CodeBusy {
+	if errs[0] != nil || agui.CodeOf(errs[1]) != CodeBusy {
 		t.Fatalf("errors %v, %v: want one nil and one %s", err1, err2, CodeBusy)
 	}
 	if b.runs.Load() != 4 {
@@ -247,11 +247,11 @@ func TestApprovalInterruptSchema(t *testing.T) {
 	if s["type"] != "object" || !slices.Equal(s["required"].([]any), []any{"approved"}) {
 		t.Fatalf("schema %v", s)
 	}
-	_, err := decide(&PendingApproval{InterruptID: "i"}, []core.ResumeEntry{{InterruptID: "i", Status: core.ResumeResolved, Payload: map[string]any{"approved": true, "reason": "ok"}}})
+	_, err := decide(&PendingApproval{InterruptID: "i"}, []agui.ResumeEntry{{InterruptID: "i", Status: agui.ResumeResolved, Payload: map[string]any{"approved": true, "reason": "ok"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := decide(&PendingApproval{InterruptID: "i"}, []core.ResumeEntry{{InterruptID: "i", Status: core.ResumeResolved, Payload: func() {}}}); !errors.As(err, new(*core.Error)) {
+	if _, err := decide(&PendingApproval{InterruptID: "i"}, []agui.ResumeEntry{{InterruptID: "i", Status: agui.ResumeResolved, Payload: func() {}}}); !errors.As(err, new(*agui.Error)) {
 		t.Fatalf("unmarshalable payload: %v", err)
 	}
 }
@@ -259,15 +259,15 @@ func TestApprovalInterruptSchema(t *testing.T) {
 // A generic AG-UI client answers an interrupt with its status alone.
 func TestApprovalStatusAloneDecides(t *testing.T) {
 	p := &PendingApproval{InterruptID: "i"}
-	d, err := decide(p, []core.ResumeEntry{{InterruptID: "i", Status: core.ResumeResolved}})
+	d, err := decide(p, []agui.ResumeEntry{{InterruptID: "i", Status: agui.ResumeResolved}})
 	if err != nil || !d.Approved {
 		t.Fatalf("resolved without payload: %+v, %v; want approved", d, err)
 	}
-	d, err = decide(p, []core.ResumeEntry{{InterruptID: "i", Status: core.ResumeCancelled}})
+	d, err = decide(p, []agui.ResumeEntry{{InterruptID: "i", Status: agui.ResumeCancelled}})
 	if err != nil || d.Approved {
 		t.Fatalf("cancelled: %+v, %v; want rejected", d, err)
 	}
-	if _, err := decide(p, []core.ResumeEntry{{InterruptID: "i", Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":"yes"}`)}}); core.CodeOf(err) != CodeBadResume {
+	if _, err := decide(p, []agui.ResumeEntry{{InterruptID: "i", Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":"yes"}`)}}); agui.CodeOf(err) != CodeBadResume {
 		t.Fatalf("malformed payload: %v; want %s", err, CodeBadResume)
 	}
 }
@@ -303,7 +303,7 @@ func TestApprovalAbortedOrFailedBatchLeavesNoPending(t *testing.T) {
 				}))
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
-			x := goExecute(ctx, a, Input{ThreadID: "t", Messages: []core.Message{UserText("go")}})
+			x := goExecute(ctx, a, Input{ThreadID: "t", Messages: []agui.Message{UserText("go")}})
 			<-asked // c1 runs, c2 pauses the batch
 			if end == "abort" {
 				cancel()

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // ToolErrorKind classifies a tool call's error result.
@@ -48,10 +48,10 @@ type completion struct {
 //
 // A decision recorded in r.cp.Pending answers its call, which skips its
 // OnToolCall and approval check (they ran in the run that paused on it).
-func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first int) (batchEnd, error) {
+func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first int) (batchEnd, error) {
 	calls := msg.ToolCalls[first:]
 	n := len(calls)
-	results := make([]*core.ToolMessage, n)
+	results := make([]*agui.ToolMessage, n)
 	done := make(chan completion, n) // buffered: a tool never blocks on a batch that stopped reading
 	var (
 		running, prefix int
@@ -71,9 +71,9 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 			}
 		}
 	}
-	record := func(i int, res *core.ToolMessage) {
+	record := func(i int, res *agui.ToolMessage) {
 		results[i] = res
-		r.emit(&core.ToolCallResult{MessageID: res.ID, ToolCallID: res.ToolCallID, Content: res.Content, Role: core.RoleTool})
+		r.emit(&agui.ToolCallResult{MessageID: res.ID, ToolCallID: res.ToolCallID, Content: res.Content, Role: agui.RoleTool})
 		flush()
 	}
 	settle := func(c completion) {
@@ -172,7 +172,7 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 
 // fill gives every unanswered call an error result, so that the transcript
 // stays valid for the provider, and appends them.
-func (r *run) fill(results []*core.ToolMessage, calls []core.ToolCall, prefix *int, kind ToolErrorKind, text string) {
+func (r *run) fill(results []*agui.ToolMessage, calls []agui.ToolCall, prefix *int, kind ToolErrorKind, text string) {
 	for i := *prefix; i < len(calls); i++ {
 		if results[i] == nil {
 			results[i] = r.errorResult(calls[i].ID, kind, text)
@@ -185,7 +185,7 @@ func (r *run) fill(results []*core.ToolMessage, calls []core.ToolCall, prefix *i
 // gate runs a call's gate. It returns the tool to start, or a result that
 // answers the call without starting it, or neither when the call pauses for
 // approval (r.cp.Pending is then set), or a propagating error.
-func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *core.ToolMessage, error) {
+func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *agui.ToolMessage, error) {
 	p := r.cp.Pending
 	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
 	// An answered call's events went out in the run that paused on it;
@@ -237,9 +237,9 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *cor
 // fragments when this run streamed them. Without args it sends START and
 // END only, for a call whose arguments the client already holds.
 func (r *run) emitCall(parentID string, call Call, withoutArgs bool) {
-	r.emit(&core.ToolCallStart{ToolCallID: call.ID, ToolCallName: call.Name, ParentMessageID: parentID})
+	r.emit(&agui.ToolCallStart{ToolCallID: call.ID, ToolCallName: call.Name, ParentMessageID: parentID})
 	if withoutArgs {
-		r.emit(&core.ToolCallEnd{ToolCallID: call.ID})
+		r.emit(&agui.ToolCallEnd{ToolCallID: call.ID})
 		return
 	}
 	deltas, ok := r.argDeltas[call.ID]
@@ -247,21 +247,21 @@ func (r *run) emitCall(parentID string, call Call, withoutArgs bool) {
 		deltas = []string{string(call.Args)}
 	}
 	for _, d := range deltas {
-		r.emit(&core.ToolCallArgs{ToolCallID: call.ID, Delta: d})
+		r.emit(&agui.ToolCallArgs{ToolCallID: call.ID, Delta: d})
 	}
-	r.emit(&core.ToolCallEnd{ToolCallID: call.ID})
+	r.emit(&agui.ToolCallEnd{ToolCallID: call.ID})
 }
 
-func (r *run) toolResult(callID, out string) *core.ToolMessage {
-	return &core.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: core.TextContent(out)}
+func (r *run) toolResult(callID, out string) *agui.ToolMessage {
+	return &agui.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: agui.TextContent(out)}
 }
 
-func (r *run) errorResult(callID string, kind ToolErrorKind, text string) *core.ToolMessage {
+func (r *run) errorResult(callID string, kind ToolErrorKind, text string) *agui.ToolMessage {
 	b, _ := json.Marshal(struct {
 		Error   ToolErrorKind `json:"error"`
 		Message string        `json:"message"`
 	}{kind, text}) // marshalling two strings cannot fail
-	return &core.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: core.TextContent(string(b)), Error: text}
+	return &agui.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: agui.TextContent(string(b)), Error: text}
 }
 
 // guard runs a hook, turning a panic into an error: a hook panicking on

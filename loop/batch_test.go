@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // Seed 001, parallel tool calls: "Transcript order is call order. Tool
@@ -72,11 +72,11 @@ func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {
 		NeedsApproval(func(c Call) bool { j.add("needsApproval %s", c.ID); return false }),
 	)
 	in := user("go")
-	in.OnEvent = func(ev core.Event) error {
+	in.OnEvent = func(ev agui.Event) error {
 		switch e := ev.(type) {
-		case *core.ToolCallStart:
+		case *agui.ToolCallStart:
 			j.add("event %s", e.ToolCallID)
-		case *core.ToolCallResult:
+		case *agui.ToolCallResult:
 			j.add("result %s", e.ToolCallID)
 		}
 		return nil
@@ -210,8 +210,8 @@ func TestParallelPropagatingErrorStopsNewCallsAndWaits(t *testing.T) {
 			return nil
 		}))
 	res, err := a.Execute(t.Context(), user("go"))
-	if !errors.Is(err, hookErr) || core.CodeOf(err) != CodeTool {
-		t.Fatalf("err = %v (code %s), want the hook's error with %s", err, core.CodeOf(err), CodeTool)
+	if !errors.Is(err, hookErr) || agui.CodeOf(err) != CodeTool {
+		t.Fatalf("err = %v (code %s), want the hook's error with %s", err, agui.CodeOf(err), CodeTool)
 	}
 	if res.FinishReason != FinishError {
 		t.Fatalf("finish %s", res.FinishReason)
@@ -237,7 +237,7 @@ func TestParallelPropagatedToolError(t *testing.T) {
 	calls := []ScriptedCall{{ID: "c1", Name: "fatal", Args: `{"id":"c1"}`}, {ID: "c2", Name: "echo", Args: `{"id":"c2"}`}}
 	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "x"}), Tools(fatal, echoTool(t)), ToolConcurrency(1))
 	res, err := a.Execute(t.Context(), user("go"))
-	if err == nil || core.CodeOf(err) != CodeTool {
+	if err == nil || agui.CodeOf(err) != CodeTool {
 		t.Fatalf("err %v", err)
 	}
 	assertResult(t, res)
@@ -291,7 +291,7 @@ func TestParallelPanickingHook(t *testing.T) {
 			b := newBlocker()
 			a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2")}), Tools(b.tool(t)), opt(b))
 			res, err := a.Execute(t.Context(), user("go"))
-			if core.CodeOf(err) != CodeTool {
+			if agui.CodeOf(err) != CodeTool {
 				t.Fatalf("err %v", err)
 			}
 			assertResult(t, res)

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // Seed 001: "An already-aborted signal returns at once without calling the
@@ -19,7 +19,7 @@ func TestCancelAlreadyCancelledReturnsAtOnce(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(t.Context())
 	stop := errors.New("stop button")
 	cancel(stop)
-	res, err := a.Execute(ctx, Input{ThreadID: "t", Messages: []core.Message{UserText("hi")}})
+	res, err := a.Execute(ctx, Input{ThreadID: "t", Messages: []agui.Message{UserText("hi")}})
 	if err != nil || res.FinishReason != FinishAborted || !errors.Is(res.Cause, stop) {
 		t.Fatalf("res %+v err %v", res, err)
 	}
@@ -162,7 +162,7 @@ func TestCancelResumeAppendsNewInput(t *testing.T) {
 	// The first user message gets the calls, the follow-up an answer.
 	p := ProviderFunc(func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
 		for _, m := range req.Messages {
-			if u, ok := m.(*core.UserMessage); ok && u.Content.String() == "again" {
+			if u, ok := m.(*agui.UserMessage); ok && u.Content.String() == "again" {
 				return answer.Stream(ctx, req)
 			}
 		}
@@ -183,7 +183,7 @@ func TestCancelResumeAppendsNewInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertResult(t, res2)
-	if res2.Messages[len(res.Messages)] != core.Message(follow) {
+	if res2.Messages[len(res.Messages)] != agui.Message(follow) {
 		t.Fatalf("new input not appended right after the aborted transcript:\n%s", dump(res2.Messages))
 	}
 	if b.runs.Load() != 1 {
@@ -200,7 +200,7 @@ func TestCancelWhenEventsAreRefused(t *testing.T) {
 	p := Script(Turn{Text: "a b c"}, Turn{Text: "never"})
 	a := mustNew(t, p)
 	in := user("go")
-	in.OnEvent = func(core.Event) error { return gone }
+	in.OnEvent = func(agui.Event) error { return gone }
 	res, err := a.Execute(t.Context(), in)
 	if err != nil || res.FinishReason != FinishAborted || !errors.Is(res.Cause, gone) {
 		t.Fatalf("%+v %v", res, err)
@@ -257,7 +257,7 @@ func TestCancelMidBatchContextStore(t *testing.T) {
 	store := ctxStore{NewMemoryStore()}
 	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), Tools(b.tool(t)), ToolConcurrency(2), Checkpoints(store))
 	ctx, cancel := context.WithCancel(t.Context())
-	x := goExecute(ctx, a, Input{ThreadID: "t", Messages: []core.Message{UserText("go")}})
+	x := goExecute(ctx, a, Input{ThreadID: "t", Messages: []agui.Message{UserText("go")}})
 	<-b.started
 	<-b.started
 	cancel()

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // Status is where a thread's checkpoint stands.
@@ -38,7 +38,7 @@ type Checkpoint struct {
 	Steps int
 	// Messages is the transcript. Its last assistant turn may have
 	// unanswered calls: those are pending.
-	Messages []core.Message
+	Messages []agui.Message
 	Usage    Usage
 	// Pending is the approval the thread waits on, or, once answered and
 	// claimed, the recorded decision.

@@ -12,7 +12,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 func TestMemoryStoreVersionCheck(t *testing.T) {
@@ -21,7 +21,7 @@ func TestMemoryStoreVersionCheck(t *testing.T) {
 	if _, _, err := s.Load(ctx, "t"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("load empty: %v", err)
 	}
-	cp := &Checkpoint{ThreadID: "t", Messages: []core.Message{UserText("a")}}
+	cp := &Checkpoint{ThreadID: "t", Messages: []agui.Message{UserText("a")}}
 	v1, err := s.Save(ctx, cp, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func TestCheckpointCrashResume(t *testing.T) {
 		}
 		p2 := Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})
 		a2 := mustNew(t, p2, Tools(b2.tool(t)), ToolConcurrency(1), Checkpoints(fresh), Lease(time.Minute))
-		if _, err := a2.Execute(t.Context(), Input{ThreadID: crashed.ThreadID}); core.CodeOf(err) != CodeBusy {
+		if _, err := a2.Execute(t.Context(), Input{ThreadID: crashed.ThreadID}); agui.CodeOf(err) != CodeBusy {
 			t.Fatalf("within the lease: %v, want %s", err, CodeBusy)
 		}
 		time.Sleep(time.Minute) // the dead run's lease runs out
@@ -212,10 +212,10 @@ func TestCheckpointTwoRequestsOnOneThread(t *testing.T) {
 	b := newBlocker()
 	p := Script(Turn{Calls: workCalls("c1")}, Turn{Text: "ok"})
 	a := mustNew(t, p, Tools(b.tool(t)))
-	x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []core.Message{UserText("one")}})
+	x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []agui.Message{UserText("one")}})
 	<-b.started
-	_, err := a.Execute(t.Context(), Input{ThreadID: "t", Messages: []core.Message{UserText("two")}})
-	if core.CodeOf(err) != CodeBusy {
+	_, err := a.Execute(t.Context(), Input{ThreadID: "t", Messages: []agui.Message{UserText("two")}})
+	if agui.CodeOf(err) != CodeBusy {
 		t.Fatalf("second request: %v", err)
 	}
 	if p.Calls() != 1 {
@@ -228,7 +228,7 @@ func TestCheckpointTwoRequestsOnOneThread(t *testing.T) {
 	}
 	assertResult(t, res)
 	// The thread is free again.
-	res, err = a.Execute(t.Context(), Input{ThreadID: "t", Messages: []core.Message{UserText("three")}})
+	res, err = a.Execute(t.Context(), Input{ThreadID: "t", Messages: []agui.Message{UserText("three")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,11 +242,11 @@ func TestCheckpointTwoRequestsSameVersion(t *testing.T) {
 	p := Script(Turn{Text: "ok"})
 	a := mustNew(t, p, Checkpoints(store))
 	store.wg.Add(2)
-	x1 := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []core.Message{UserText("one")}})
-	x2 := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []core.Message{UserText("two")}})
+	x1 := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []agui.Message{UserText("one")}})
+	x2 := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []agui.Message{UserText("two")}})
 	_, err1 := x1.wait()
 	_, err2 := x2.wait()
-	if (err1 == nil) == (err2 == nil) || core.CodeOf(errors.Join(err1, err2)) != CodeBusy {
+	if (err1 == nil) == (err2 == nil) || agui.CodeOf(errors.Join(err1, err2)) != CodeBusy {
 		t.Fatalf("errors %v, %v", err1, err2)
 	}
 	if p.Calls() != 1 {
@@ -272,7 +272,7 @@ func TestCheckpointStoreFailure(t *testing.T) {
 	for n := range 3 {
 		a := mustNew(t, Script(Turn{Calls: echoCalls("c1", "c2")}, Turn{Text: "ok"}), Tools(echoTool(t)), ToolConcurrency(1), Checkpoints(&failingStore{NewMemoryStore(), n}))
 		res, err := a.Execute(t.Context(), user("go"))
-		if core.CodeOf(err) != CodeCheckpoint {
+		if agui.CodeOf(err) != CodeCheckpoint {
 			t.Fatalf("after %d saves: %v", n, err)
 		}
 		assertResult(t, res)
@@ -311,10 +311,10 @@ func TestCheckpointLeaseRenewedWhileWaiting(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				a, runs := build(t)
-				x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []core.Message{UserText("one")}})
+				x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []agui.Message{UserText("one")}})
 				time.Sleep(5 * time.Second) // five leases into the slow wait
-				_, err := a.Execute(t.Context(), Input{ThreadID: "t", Messages: []core.Message{UserText("two")}})
-				if core.CodeOf(err) != CodeBusy {
+				_, err := a.Execute(t.Context(), Input{ThreadID: "t", Messages: []agui.Message{UserText("two")}})
+				if agui.CodeOf(err) != CodeBusy {
 					t.Errorf("second request during the wait: %v, want %s", err, CodeBusy)
 				}
 				res, err := x.wait()
@@ -369,7 +369,7 @@ func TestCheckpointLeaseLost(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				store := NewMemoryStore()
 				a, runs := build(t, store)
-				x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []core.Message{UserText("one")}})
+				x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []agui.Message{UserText("one")}})
 				time.Sleep(5 * time.Second)
 				// Another process writes the thread (say, after a stalled
 				// store let the lease run out).
@@ -381,7 +381,7 @@ func TestCheckpointLeaseLost(t *testing.T) {
 					t.Fatal(err)
 				}
 				res, err := x.wait()
-				if core.CodeOf(err) != CodeBusy {
+				if agui.CodeOf(err) != CodeBusy {
 					t.Fatalf("%s %v, want %s", res.FinishReason, err, CodeBusy)
 				}
 				assertResult(t, res)

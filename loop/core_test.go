@@ -6,13 +6,14 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
 // runCore runs a through core.Run and returns its events.
-func runCore(t *testing.T, a *Agent, in *core.RunAgentInput) []core.Event {
+func runCore(t *testing.T, a *Agent, in *agui.RunAgentInput) []agui.Event {
 	t.Helper()
-	var evs []core.Event
+	var evs []agui.Event
 	for ev, err := range core.Run(t.Context(), core.Agent[core.NoState](a), in) {
 		if err != nil {
 			t.Fatal(err)
@@ -22,8 +23,8 @@ func runCore(t *testing.T, a *Agent, in *core.RunAgentInput) []core.Event {
 	return evs
 }
 
-func types(evs []core.Event) []core.EventType {
-	var out []core.EventType
+func types(evs []agui.Event) []agui.EventType {
+	var out []agui.EventType
 	for _, ev := range evs {
 		out = append(out, ev.Type())
 	}
@@ -37,24 +38,24 @@ func TestCoreRunEventsAndUsage(t *testing.T) {
 		Turn{Text: "looking", Calls: echoCalls("c1", "c2"), Usage: Usage{InputTokens: 5, OutputTokens: 2}},
 		Turn{Text: "done", Usage: Usage{InputTokens: 9, OutputTokens: 1}},
 	), Tools(echoTool(t)))
-	in := core.NewInput("thread-1", "run-1")
-	in.Messages = []core.Message{UserText("go")}
+	in := agui.NewInput("thread-1", "run-1")
+	in.Messages = []agui.Message{UserText("go")}
 	evs := runCore(t, a, in)
-	last, ok := evs[len(evs)-1].(*core.RunFinished)
+	last, ok := evs[len(evs)-1].(*agui.RunFinished)
 	if !ok {
 		t.Fatalf("last event %v: %v", evs[len(evs)-1].Type(), types(evs))
 	}
-	if last.Outcome.Type != core.OutcomeSuccess || len(last.Usage) != 1 || *last.Usage[0].InputTokens != 14 || *last.Usage[0].OutputTokens != 3 {
+	if last.Outcome.Type != agui.OutcomeSuccess || len(last.Usage) != 1 || *last.Usage[0].InputTokens != 14 || *last.Usage[0].OutputTokens != 3 {
 		t.Fatalf("finished %+v usage %+v", last.Outcome, last.Usage)
 	}
 	var msgID string
 	for _, ev := range evs {
 		switch e := ev.(type) {
-		case *core.TextMessageStart:
+		case *agui.TextMessageStart:
 			if msgID == "" {
 				msgID = e.MessageID
 			}
-		case *core.ToolCallStart:
+		case *agui.ToolCallStart:
 			if e.ParentMessageID != msgID {
 				t.Fatalf("parentMessageId %s, want %s", e.ParentMessageID, msgID)
 			}
@@ -70,11 +71,11 @@ func TestCoreRunApprovalInterruptAndResume(t *testing.T) {
 		b.release(id)
 	}
 	a, _ := approvalAgent(t, b)
-	in := core.NewInput("thread-1", "run-1")
-	in.Messages = []core.Message{UserText("go")}
+	in := agui.NewInput("thread-1", "run-1")
+	in.Messages = []agui.Message{UserText("go")}
 	evs := runCore(t, a, in)
-	fin, ok := evs[len(evs)-1].(*core.RunFinished)
-	if !ok || fin.Outcome.Type != core.OutcomeInterrupt || len(fin.Outcome.Interrupts) != 1 {
+	fin, ok := evs[len(evs)-1].(*agui.RunFinished)
+	if !ok || fin.Outcome.Type != agui.OutcomeInterrupt || len(fin.Outcome.Interrupts) != 1 {
 		t.Fatalf("end %v", types(evs))
 	}
 	intr := fin.Outcome.Interrupts[0]
@@ -83,17 +84,17 @@ func TestCoreRunApprovalInterruptAndResume(t *testing.T) {
 	}
 
 	// A bad resume: RUN_ERROR with a stable code, nothing run.
-	bad := core.NewInput("thread-1", "run-2")
-	bad.Resume = []core.ResumeEntry{{InterruptID: "other", Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
+	bad := agui.NewInput("thread-1", "run-2")
+	bad.Resume = []agui.ResumeEntry{{InterruptID: "other", Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
 	evs = runCore(t, a, bad)
-	if re, ok := evs[len(evs)-1].(*core.RunError); !ok || re.Code != string(CodeBadResume) || len(evs) != 2 {
+	if re, ok := evs[len(evs)-1].(*agui.RunError); !ok || re.Code != string(CodeBadResume) || len(evs) != 2 {
 		t.Fatalf("bad resume: %v", types(evs))
 	}
 
-	good := core.NewInput("thread-1", "run-3")
-	good.Resume = []core.ResumeEntry{{InterruptID: intr.ID, Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
+	good := agui.NewInput("thread-1", "run-3")
+	good.Resume = []agui.ResumeEntry{{InterruptID: intr.ID, Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
 	evs = runCore(t, a, good)
-	if fin, ok := evs[len(evs)-1].(*core.RunFinished); !ok || fin.Outcome.Type != core.OutcomeSuccess {
+	if fin, ok := evs[len(evs)-1].(*agui.RunFinished); !ok || fin.Outcome.Type != agui.OutcomeSuccess {
 		t.Fatalf("resume: %s", dumpEvents(evs))
 	}
 	if b.runs.Load() != 4 {
@@ -105,21 +106,21 @@ func TestCoreRunApprovalInterruptAndResume(t *testing.T) {
 func TestCoreRunDelegation(t *testing.T) {
 	sub := mustNew(t, Script(Turn{Text: "found it"}))
 	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks"}), Tools(mustDelegate(t, sub)))
-	in := core.NewInput("thread-1", "run-1")
-	in.Messages = []core.Message{UserText("go")}
+	in := agui.NewInput("thread-1", "run-1")
+	in.Messages = []agui.Message{UserText("go")}
 	evs := runCore(t, a, in)
 	got := types(evs)
-	if got[len(got)-1] != core.TypeRunFinished || !slices.Contains(got, core.TypeSubagentStarted) || !slices.Contains(got, core.TypeSubagentFinished) {
+	if got[len(got)-1] != agui.TypeRunFinished || !slices.Contains(got, agui.TypeSubagentStarted) || !slices.Contains(got, agui.TypeSubagentFinished) {
 		t.Fatalf("events %v", got)
 	}
 	for _, ev := range evs {
-		if e, ok := ev.(*core.SubagentStarted); ok && (e.ParentToolCallID != "d1" || e.ParentMessageID == "") {
+		if e, ok := ev.(*agui.SubagentStarted); ok && (e.ParentToolCallID != "d1" || e.ParentMessageID == "") {
 			t.Fatalf("started %+v", e)
 		}
 	}
 }
 
-func dumpEvents(evs []core.Event) string {
+func dumpEvents(evs []agui.Event) string {
 	var s string
 	for _, ev := range evs {
 		b, _ := ev.AppendJSON(nil)
@@ -131,11 +132,11 @@ func dumpEvents(evs []core.Event) string {
 // Hosted by core, max-steps is a success whose result says so.
 func TestCoreRunMaxStepsResult(t *testing.T) {
 	a := mustNew(t, Script(Turn{Calls: echoCalls("c1")}, Turn{Calls: echoCalls("c2")}), Tools(echoTool(t)), MaxSteps(1))
-	in := core.NewInput("thread-1", "run-1")
-	in.Messages = []core.Message{UserText("go")}
+	in := agui.NewInput("thread-1", "run-1")
+	in.Messages = []agui.Message{UserText("go")}
 	evs := runCore(t, a, in)
-	fin, ok := evs[len(evs)-1].(*core.RunFinished)
-	if !ok || fin.Outcome.Type != core.OutcomeSuccess {
+	fin, ok := evs[len(evs)-1].(*agui.RunFinished)
+	if !ok || fin.Outcome.Type != agui.OutcomeSuccess {
 		t.Fatalf("events %v", types(evs))
 	}
 	if r, _ := fin.Result.(map[string]any); r["finishReason"] != "max-steps" || r["steps"] != 1 {
@@ -148,26 +149,26 @@ func TestCoreRunMaxStepsResult(t *testing.T) {
 func TestCoreRunBusyThread(t *testing.T) {
 	b := newBlocker()
 	a := mustNew(t, Script(Turn{Calls: workCalls("c1")}, Turn{Text: "ok"}), Tools(b.tool(t)))
-	first := core.NewInput("thread-1", "run-1")
-	first.Messages = []core.Message{UserText("one")}
-	done := make(chan []core.Event)
+	first := agui.NewInput("thread-1", "run-1")
+	first.Messages = []agui.Message{UserText("one")}
+	done := make(chan []agui.Event)
 	go func() {
-		var evs []core.Event
+		var evs []agui.Event
 		for ev := range core.Run(t.Context(), core.Agent[core.NoState](a), first) {
 			evs = append(evs, ev)
 		}
 		done <- evs
 	}()
 	<-b.started
-	second := core.NewInput("thread-1", "run-2")
-	second.Messages = []core.Message{UserText("two")}
+	second := agui.NewInput("thread-1", "run-2")
+	second.Messages = []agui.Message{UserText("two")}
 	evs := runCore(t, a, second)
-	if re, ok := evs[len(evs)-1].(*core.RunError); !ok || re.Code != string(CodeBusy) || len(evs) != 2 {
+	if re, ok := evs[len(evs)-1].(*agui.RunError); !ok || re.Code != string(CodeBusy) || len(evs) != 2 {
 		t.Fatalf("second: %v", types(evs))
 	}
 	b.release("c1")
 	evs = <-done
-	if _, ok := evs[len(evs)-1].(*core.RunFinished); !ok {
+	if _, ok := evs[len(evs)-1].(*agui.RunFinished); !ok {
 		t.Fatalf("first: %v", types(evs))
 	}
 }
@@ -179,12 +180,12 @@ func TestCoreRunAbort(t *testing.T) {
 	b := newBlocker()
 	p := Script(Turn{Calls: workCalls("c1", "c2")}, Turn{Text: "ok"})
 	a := mustNew(t, p, Tools(b.tool(t)), ToolConcurrency(1))
-	in := core.NewInput("thread-1", "run-1")
-	in.Messages = []core.Message{UserText("go")}
+	in := agui.NewInput("thread-1", "run-1")
+	in.Messages = []agui.Message{UserText("go")}
 	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan []core.Event)
+	done := make(chan []agui.Event)
 	go func() {
-		var evs []core.Event
+		var evs []agui.Event
 		for ev := range core.Run(ctx, core.Agent[core.NoState](a), in) {
 			evs = append(evs, ev)
 		}
@@ -193,14 +194,14 @@ func TestCoreRunAbort(t *testing.T) {
 	<-b.started
 	cancel()
 	evs := <-done
-	if re, ok := evs[len(evs)-1].(*core.RunError); !ok || re.Code != string(core.CodeCancelled) {
+	if re, ok := evs[len(evs)-1].(*agui.RunError); !ok || re.Code != string(agui.CodeCancelled) {
 		t.Fatalf("events %v", types(evs))
 	}
 	// The script plays its calls again for the new message (renamed, since
 	// their ids are taken); let them finish.
 	b.release("c1")
 	b.release("c2")
-	res, err := a.Execute(t.Context(), Input{ThreadID: "thread-1", Messages: []core.Message{UserText("again")}})
+	res, err := a.Execute(t.Context(), Input{ThreadID: "thread-1", Messages: []agui.Message{UserText("again")}})
 	if err != nil {
 		t.Fatal(err)
 	}

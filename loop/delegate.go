@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // delegateArgs is the input of a delegation tool.
@@ -38,14 +38,14 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 		}
 		line := lineage{depth: sc.line.depth + 1, maxDepth: sc.line.maxDepth}
 		if line.depth > line.maxDepth {
-			return "", Propagate(core.NewError(CodeDepth, fmt.Sprintf("delegation to %s exceeds the maximum depth %d", name, line.maxDepth)))
+			return "", Propagate(agui.NewError(CodeDepth, fmt.Sprintf("delegation to %s exceeds the maximum depth %d", name, line.maxDepth)))
 		}
 		ss, err := sc.sink.subagent(name, sc.toolCallID, sc.messageID)
 		if err != nil {
 			return "", err
 		}
 		thread := sc.thread + "/" + sc.toolCallID
-		res, err := sub.execute(ctx, Input{ThreadID: thread, Messages: []core.Message{UserText(in.Task)}}, ss, line)
+		res, err := sub.execute(ctx, Input{ThreadID: thread, Messages: []agui.Message{UserText(in.Task)}}, ss, line)
 		if sc.delegated != nil {
 			sc.delegated.add(res.Usage)
 		}
@@ -60,12 +60,12 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 		switch {
 		case err != nil:
 			_ = ss.fail(err) // the call's own error says more than a failed event would
-			if core.CodeOf(err) == CodeDepth || isPropagating(err) {
+			if agui.CodeOf(err) == CodeDepth || isPropagating(err) {
 				return "", Propagate(err)
 			}
 			return "", err
 		case res.FinishReason == FinishAborted:
-			_ = ss.fail(core.NewError(core.CodeCancelled, "subagent aborted"))
+			_ = ss.fail(agui.NewError(agui.CodeCancelled, "subagent aborted"))
 			return "", fmt.Errorf("subagent %s aborted: %w", name, ctx.Err())
 		case res.FinishReason == FinishAwaitingApproval:
 			err := fmt.Errorf("subagent %s needs approval, which delegation does not support", name)
@@ -81,9 +81,9 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 }
 
 // finalText is the text of the transcript's last assistant message.
-func finalText(msgs []core.Message) string {
+func finalText(msgs []agui.Message) string {
 	for i := len(msgs) - 1; i >= 0; i-- {
-		if am, ok := msgs[i].(*core.AssistantMessage); ok {
+		if am, ok := msgs[i].(*agui.AssistantMessage); ok {
 			return am.Content
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 func delegateTurn(id string) Turn {
@@ -43,19 +43,19 @@ func TestDelegateSubagentEvents(t *testing.T) {
 	}
 	parent := res.Messages[1].MessageID()
 	var subID string
-	var order []core.EventType
+	var order []agui.EventType
 	for _, ev := range rec.events() {
 		switch e := ev.(type) {
-		case *core.SubagentStarted:
+		case *agui.SubagentStarted:
 			subID = e.SubagentRunID
 			if e.ParentToolCallID != "d1" || e.ParentMessageID != parent || e.Name != "delegate" {
 				t.Fatalf("started %+v", e)
 			}
-		case *core.SubagentFinished:
+		case *agui.SubagentFinished:
 			if e.SubagentRunID != subID || e.Result != "found it" {
 				t.Fatalf("finished %+v", e)
 			}
-		case *core.TextMessageContent:
+		case *agui.TextMessageContent:
 			if e.Delta == "found " && e.SubagentRunID != subID {
 				t.Fatalf("subagent text not attributed: %+v", e)
 			}
@@ -63,13 +63,13 @@ func TestDelegateSubagentEvents(t *testing.T) {
 				t.Fatalf("parent text attributed: %+v", e)
 			}
 		}
-		if ev.Type() != core.TypeTextMessageContent {
+		if ev.Type() != agui.TypeTextMessageContent {
 			order = append(order, ev.Type())
 		}
 	}
-	want := []core.EventType{core.TypeToolCallStart, core.TypeToolCallArgs, core.TypeToolCallArgs, core.TypeToolCallEnd,
-		core.TypeSubagentStarted, core.TypeTextMessageStart, core.TypeTextMessageEnd, core.TypeSubagentFinished,
-		core.TypeToolCallResult, core.TypeTextMessageStart, core.TypeTextMessageEnd}
+	want := []agui.EventType{agui.TypeToolCallStart, agui.TypeToolCallArgs, agui.TypeToolCallArgs, agui.TypeToolCallEnd,
+		agui.TypeSubagentStarted, agui.TypeTextMessageStart, agui.TypeTextMessageEnd, agui.TypeSubagentFinished,
+		agui.TypeToolCallResult, agui.TypeTextMessageStart, agui.TypeTextMessageEnd}
 	if len(order) != len(want) {
 		t.Fatalf("events %v\nwant %v", order, want)
 	}
@@ -103,7 +103,7 @@ func TestDelegateCancelledWithParent(t *testing.T) {
 	}
 	var subErr bool
 	for _, ev := range rec.events() {
-		if _, ok := ev.(*core.SubagentError); ok {
+		if _, ok := ev.(*agui.SubagentError); ok {
 			subErr = true
 		}
 	}
@@ -127,7 +127,7 @@ func TestDelegateDepthGuard(t *testing.T) {
 		root := mustNew(t, Script(delegateTurn("d0"), Turn{Text: "done"}), Tools(mustDelegate(t, a1)), MaxDelegationDepth(depth))
 		res, err := root.Execute(t.Context(), user("go"))
 		assertResult(t, res)
-		if wantErr && core.CodeOf(err) != CodeDepth {
+		if wantErr && agui.CodeOf(err) != CodeDepth {
 			t.Fatalf("max depth %d: err %v, want %s", depth, err, CodeDepth)
 		}
 		if !wantErr && (err != nil || res.FinishReason != FinishStop) {

@@ -19,7 +19,7 @@
 // The agent is a core.Agent[core.NoState]: serve it over AG-UI with
 // ginagui.Register(r, "/agents/travel", agent). Or run it directly:
 //
-//	res, err := agent.Execute(ctx, loop.Input{Messages: []core.Message{loop.UserText("Weather in Oslo?")}})
+//	res, err := agent.Execute(ctx, loop.Input{Messages: []agui.Message{loop.UserText("Weather in Oslo?")}})
 //	if res.FinishReason == loop.FinishMaxSteps { … }
 //
 // A run asks the provider for a turn, runs the turn's tool calls and
@@ -27,7 +27,7 @@
 // MaxSteps turns ran (FinishMaxSteps, a success), a call needs approval
 // (FinishAwaitingApproval: an AG-UI interrupt with reason "tool_approval"),
 // or ctx is cancelled (FinishAborted, returned with a nil error). A failure
-// returns FinishError and a *core.Error whose Code is stable (THREAD_BUSY,
+// returns FinishError and a *agui.Error whose Code is stable (THREAD_BUSY,
 // BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
 // TOOL_ERROR).
 //

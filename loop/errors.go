@@ -3,26 +3,26 @@ package loop
 import (
 	"errors"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // Codes of the errors a loop run fails with. They are what RUN_ERROR
 // carries, so their values never change.
 const (
 	// CodeBusy: another run holds the thread.
-	CodeBusy core.Code = "THREAD_BUSY"
+	CodeBusy agui.Code = "THREAD_BUSY"
 	// CodeBadResume: the input's resume does not answer the thread's pending
 	// approval (missing, unknown or stale interrupt, or an invalid payload),
 	// or new input arrived while an approval is pending.
-	CodeBadResume core.Code = "BAD_RESUME"
+	CodeBadResume agui.Code = "BAD_RESUME"
 	// CodeDepth: a delegation went deeper than MaxDelegationDepth.
-	CodeDepth core.Code = "DELEGATION_DEPTH"
+	CodeDepth agui.Code = "DELEGATION_DEPTH"
 	// CodeProvider: the model provider failed.
-	CodeProvider core.Code = "PROVIDER_ERROR"
+	CodeProvider agui.Code = "PROVIDER_ERROR"
 	// CodeCheckpoint: the checkpoint store failed.
-	CodeCheckpoint core.Code = "CHECKPOINT_ERROR"
+	CodeCheckpoint agui.Code = "CHECKPOINT_ERROR"
 	// CodeTool: a hook or tool stopped the run with a propagating error.
-	CodeTool core.Code = "TOOL_ERROR"
+	CodeTool agui.Code = "TOOL_ERROR"
 )
 
 // PropagatingError marks a tool or hook error that must fail the whole run
@@ -50,13 +50,13 @@ func isPropagating(err error) bool {
 	return errors.As(err, &p)
 }
 
-// runError converts a run failure to the *core.Error a RUN_ERROR reports,
+// runError converts a run failure to the *agui.Error a RUN_ERROR reports,
 // keeping codes already set (a depth error inside a propagating one keeps
 // DELEGATION_DEPTH).
-func runError(code core.Code, err error) *core.Error {
-	var ce *core.Error
+func runError(code agui.Code, err error) *agui.Error {
+	var ce *agui.Error
 	if errors.As(err, &ce) {
 		return ce
 	}
-	return &core.Error{Code: code, Message: err.Error(), Err: err}
+	return &agui.Error{Code: code, Message: err.Error(), Err: err}
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 func TestPropagate(t *testing.T) {
@@ -21,7 +21,7 @@ func TestPropagate(t *testing.T) {
 	}
 	// A coded error keeps its code through runError; others get the
 	// default.
-	depth := Propagate(core.NewError(CodeDepth, "too deep"))
+	depth := Propagate(agui.NewError(CodeDepth, "too deep"))
 	if c := runError(CodeTool, depth).Code; c != CodeDepth {
 		t.Fatalf("code %s", c)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -38,16 +38,16 @@ func ExampleAgent_Execute() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := agent.Execute(context.Background(), loop.Input{Messages: []core.Message{loop.UserText("Weather in Oslo and Rome?")}})
+	res, err := agent.Execute(context.Background(), loop.Input{Messages: []agui.Message{loop.UserText("Weather in Oslo and Rome?")}})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(res.FinishReason, res.Steps)
 	for _, m := range res.Messages {
 		switch m := m.(type) {
-		case *core.ToolMessage:
+		case *agui.ToolMessage:
 			fmt.Println(m.ToolCallID, m.Content.String())
-		case *core.AssistantMessage:
+		case *agui.AssistantMessage:
 			if m.Content != "" {
 				fmt.Println(m.Content)
 			}
@@ -67,7 +67,7 @@ func ExampleMaxSteps() {
 		return loop.Turn{Calls: []loop.ScriptedCall{{ID: id, Name: "echo", Args: `{"city":"x"}`}}}
 	}
 	agent, _ := loop.New(loop.Script(call("a"), call("b"), call("c")), loop.Tools(echo), loop.MaxSteps(2))
-	res, err := agent.Execute(context.Background(), loop.Input{Messages: []core.Message{loop.UserText("research")}})
+	res, err := agent.Execute(context.Background(), loop.Input{Messages: []agui.Message{loop.UserText("research")}})
 	fmt.Println(res.FinishReason, res.Steps, err)
 	// Output: max-steps 2 <nil>
 }
@@ -84,11 +84,11 @@ func ExampleNeedsApproval() {
 	)
 	agent, _ := loop.New(model, loop.Tools(book), loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book" }))
 	ctx := context.Background()
-	res, _ := agent.Execute(ctx, loop.Input{ThreadID: "t1", Messages: []core.Message{loop.UserText("Book Oslo")}})
+	res, _ := agent.Execute(ctx, loop.Input{ThreadID: "t1", Messages: []agui.Message{loop.UserText("Book Oslo")}})
 	fmt.Println(res.FinishReason, res.Interrupt.Reason, res.Interrupt.ToolCallID)
 
-	answer := core.ResumeEntry{InterruptID: res.Interrupt.ID, Status: core.ResumeResolved, Payload: map[string]any{"approved": true}}
-	res, _ = agent.Execute(ctx, loop.Input{ThreadID: "t1", Resume: []core.ResumeEntry{answer}})
+	answer := agui.ResumeEntry{InterruptID: res.Interrupt.ID, Status: agui.ResumeResolved, Payload: map[string]any{"approved": true}}
+	res, _ = agent.Execute(ctx, loop.Input{ThreadID: "t1", Resume: []agui.ResumeEntry{answer}})
 	fmt.Println(res.FinishReason)
 	// Output:
 	// awaiting-approval tool_approval call-1

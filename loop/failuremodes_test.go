@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // requests records every transcript the loop sends its provider, checking
@@ -22,7 +22,7 @@ type requests struct {
 	t  *testing.T
 	p  Provider
 	mu sync.Mutex
-	rs [][]core.Message
+	rs [][]agui.Message
 }
 
 func (r *requests) Stream(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
@@ -55,7 +55,7 @@ func TestFailureMode01NoDanglingCalls(t *testing.T) {
 	// message) and pauses on c3; rejecting it still leaves no call open.
 	b.release("c1")
 	b.release("c2")
-	res, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Messages: []core.Message{UserText("two")}})
+	res, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Messages: []agui.Message{UserText("two")}})
 	if err != nil || res.FinishReason != FinishAwaitingApproval {
 		t.Fatalf("%s %v", res.FinishReason, err)
 	}
@@ -131,7 +131,7 @@ func TestFailureMode04ResultsInCallOrder(t *testing.T) {
 	}
 	var ids []string
 	for _, m := range p.rs[1] {
-		if tm, ok := m.(*core.ToolMessage); ok {
+		if tm, ok := m.(*agui.ToolMessage); ok {
 			ids = append(ids, tm.ToolCallID)
 		}
 	}
@@ -180,7 +180,7 @@ func TestFailureMode06ResumeDoesNotRerun(t *testing.T) {
 	if res.FinishReason != FinishAborted || runs.Load() != 2 {
 		t.Fatalf("%s after %d runs", res.FinishReason, runs.Load())
 	}
-	res, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Messages: []core.Message{UserText("next")}})
+	res, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Messages: []agui.Message{UserText("next")}})
 	if err != nil || res.FinishReason != FinishStop || runs.Load() != 2 {
 		t.Fatalf("%s %v after %d runs", res.FinishReason, err, runs.Load())
 	}
@@ -197,14 +197,14 @@ func TestFailureMode07DecisionExactlyOnce(t *testing.T) {
 	}
 	a, _ := approvalAgent(t, b)
 	res, _ := a.Execute(t.Context(), user("go"))
-	bad := []core.ResumeEntry{{InterruptID: res.Interrupt.ID, Status: core.ResumeResolved, Payload: map[string]any{"ok": 1}}}
-	if _, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Resume: bad}); core.CodeOf(err) != CodeBadResume {
+	bad := []agui.ResumeEntry{{InterruptID: res.Interrupt.ID, Status: agui.ResumeResolved, Payload: map[string]any{"ok": 1}}}
+	if _, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Resume: bad}); agui.CodeOf(err) != CodeBadResume {
 		t.Fatalf("bad answer: %v", err)
 	}
 	if _, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Resume: approve(res.Interrupt, true)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Resume: approve(res.Interrupt, true)}); core.CodeOf(err) != CodeBadResume {
+	if _, err := a.Execute(t.Context(), Input{ThreadID: res.ThreadID, Resume: approve(res.Interrupt, true)}); agui.CodeOf(err) != CodeBadResume {
 		t.Fatalf("replay: %v", err)
 	}
 	if b.runs.Load() != 4 {

@@ -11,13 +11,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // assertTranscript checks the invariant every transcript must keep: each
 // tool call has exactly one result, the results directly follow their
 // assistant turn, in call order.
-func assertTranscript(t *testing.T, msgs []core.Message) {
+func assertTranscript(t *testing.T, msgs []agui.Message) {
 	t.Helper()
 	if err := checkTranscript(msgs, false); err != nil {
 		t.Fatalf("invalid transcript: %v\n%s", err, dump(msgs))
@@ -26,7 +26,7 @@ func assertTranscript(t *testing.T, msgs []core.Message) {
 
 // assertPausedTranscript is assertTranscript for a run awaiting approval:
 // the last turn's calls from the paused one on have no result yet.
-func assertPausedTranscript(t *testing.T, msgs []core.Message) {
+func assertPausedTranscript(t *testing.T, msgs []agui.Message) {
 	t.Helper()
 	if err := checkTranscript(msgs, true); err != nil {
 		t.Fatalf("invalid transcript: %v\n%s", err, dump(msgs))
@@ -43,13 +43,13 @@ func assertResult(t *testing.T, res Result) {
 	assertTranscript(t, res.Messages)
 }
 
-func checkTranscript(msgs []core.Message, pendingOK bool) error {
+func checkTranscript(msgs []agui.Message, pendingOK bool) error {
 	seen := map[string]bool{}
 	for i := 0; i < len(msgs); i++ {
 		switch m := msgs[i].(type) {
-		case *core.ToolMessage:
+		case *agui.ToolMessage:
 			return fmt.Errorf("message %d: tool result %s without its call turn right before", i, m.ToolCallID)
-		case *core.AssistantMessage:
+		case *agui.AssistantMessage:
 			for k, c := range m.ToolCalls {
 				if seen[c.ID] {
 					return fmt.Errorf("call id %s used twice", c.ID)
@@ -62,7 +62,7 @@ func checkTranscript(msgs []core.Message, pendingOK bool) error {
 					}
 					return fmt.Errorf("call %s (#%d) has no result", c.ID, k)
 				}
-				tm, ok := msgs[j].(*core.ToolMessage)
+				tm, ok := msgs[j].(*agui.ToolMessage)
 				if !ok {
 					return fmt.Errorf("call %s (#%d) has no result: message %d is a %s", c.ID, k, j, msgs[j].Role())
 				}
@@ -76,19 +76,19 @@ func checkTranscript(msgs []core.Message, pendingOK bool) error {
 	return nil
 }
 
-func dump(msgs []core.Message) string {
+func dump(msgs []agui.Message) string {
 	var b strings.Builder
 	for i, m := range msgs {
 		fmt.Fprintf(&b, "%d %s", i, m.Role())
 		switch m := m.(type) {
-		case *core.AssistantMessage:
+		case *agui.AssistantMessage:
 			fmt.Fprintf(&b, " %q", m.Content)
 			for _, c := range m.ToolCalls {
 				fmt.Fprintf(&b, " call(%s %s %s)", c.ID, c.Function.Name, c.Function.Arguments)
 			}
-		case *core.ToolMessage:
+		case *agui.ToolMessage:
 			fmt.Fprintf(&b, " %s: %s", m.ToolCallID, m.Content.String())
-		case *core.UserMessage:
+		case *agui.UserMessage:
 			fmt.Fprintf(&b, " %q", m.Content.String())
 		}
 		b.WriteByte('\n')
@@ -97,10 +97,10 @@ func dump(msgs []core.Message) string {
 }
 
 // results maps call ids to their result text.
-func results(msgs []core.Message) map[string]string {
+func results(msgs []agui.Message) map[string]string {
 	out := map[string]string{}
 	for _, m := range msgs {
-		if tm, ok := m.(*core.ToolMessage); ok {
+		if tm, ok := m.(*agui.ToolMessage); ok {
 			out[tm.ToolCallID] = tm.Content.String()
 		}
 	}
@@ -109,10 +109,10 @@ func results(msgs []core.Message) map[string]string {
 
 // errorKinds maps call ids to the kind of their error result ("" for
 // success).
-func errorKinds(msgs []core.Message) map[string]ToolErrorKind {
+func errorKinds(msgs []agui.Message) map[string]ToolErrorKind {
 	out := map[string]ToolErrorKind{}
 	for _, m := range msgs {
-		if tm, ok := m.(*core.ToolMessage); ok {
+		if tm, ok := m.(*agui.ToolMessage); ok {
 			var e struct {
 				Error ToolErrorKind `json:"error"`
 			}
@@ -128,22 +128,22 @@ func errorKinds(msgs []core.Message) map[string]ToolErrorKind {
 // recorder collects events; it is safe for concurrent use.
 type recorder struct {
 	mu  sync.Mutex
-	evs []core.Event
+	evs []agui.Event
 	// results, when set, receives the call id of each TOOL_CALL_RESULT.
 	results chan string
 }
 
-func (r *recorder) on(ev core.Event) error {
+func (r *recorder) on(ev agui.Event) error {
 	r.mu.Lock()
 	r.evs = append(r.evs, ev)
 	r.mu.Unlock()
-	if e, ok := ev.(*core.ToolCallResult); ok && r.results != nil {
+	if e, ok := ev.(*agui.ToolCallResult); ok && r.results != nil {
 		r.results <- e.ToolCallID
 	}
 	return nil
 }
 
-func (r *recorder) events() []core.Event {
+func (r *recorder) events() []agui.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return slices.Clone(r.evs)
@@ -155,9 +155,9 @@ func (r *recorder) trace() []string {
 	var out []string
 	for _, ev := range r.events() {
 		switch e := ev.(type) {
-		case *core.ToolCallStart:
+		case *agui.ToolCallStart:
 			out = append(out, "call:"+e.ToolCallID)
-		case *core.ToolCallResult:
+		case *agui.ToolCallResult:
 			out = append(out, "result:"+e.ToolCallID)
 		}
 	}
@@ -325,10 +325,10 @@ func (x *async) wait() (Result, error) {
 	return x.res, x.err
 }
 
-func user(text string) Input { return Input{Messages: []core.Message{UserText(text)}} }
+func user(text string) Input { return Input{Messages: []agui.Message{UserText(text)}} }
 
 // withMessages binds a request's messages to p, for collect.
-func (s *Scripted) withMessages(msgs []core.Message) Provider {
+func (s *Scripted) withMessages(msgs []agui.Message) Provider {
 	return ProviderFunc(func(ctx context.Context, _ ModelRequest) iter.Seq2[Delta, error] {
 		return s.Stream(ctx, ModelRequest{Messages: msgs})
 	})

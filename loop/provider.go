@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"iter"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // Provider is a model. Stream runs one model turn and yields its pieces as
@@ -35,7 +35,7 @@ type ModelRequest struct {
 	Instructions string
 	// Messages is the transcript so far: user, assistant and tool messages,
 	// every tool call answered in call order.
-	Messages []core.Message
+	Messages []agui.Message
 	Tools    []ToolSpec
 }
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // run is one execution of the loop. It is owned by the goroutine that
@@ -21,7 +21,7 @@ type run struct {
 	cp      Checkpoint
 	version int64
 	// input is new input held back until the pending calls are answered.
-	input []core.Message
+	input []agui.Message
 	usage Usage
 	// delegated is the usage of runs this run's tools delegated to.
 	delegated usageBox
@@ -107,7 +107,7 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		return runError(CodeCheckpoint, err)
 	}
 	if cp.Status == StatusRunning && time.Now().Before(cp.LeaseUntil) {
-		return core.NewError(CodeBusy, "thread "+r.thread+" is busy with another run")
+		return agui.NewError(CodeBusy, "thread "+r.thread+" is busy with another run")
 	}
 	switch {
 	case cp.Status == StatusAwaitingApproval:
@@ -117,7 +117,7 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		}
 		cp.Pending.Decision = d
 	case len(in.Resume) > 0:
-		return core.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
+		return agui.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
 	}
 	r.cp, r.version = *cp, v
 	input := newInput(cp.Messages, in.Messages)
@@ -134,15 +134,15 @@ func (r *run) claim(ctx context.Context, in Input) error {
 // system and developer messages with unknown ids. Assistant and tool
 // messages are the loop's own: a client echoes them back, and must not be
 // able to inject a tool call for the loop to run.
-func newInput(transcript, in []core.Message) []core.Message {
+func newInput(transcript, in []agui.Message) []agui.Message {
 	known := map[string]bool{}
 	for _, m := range transcript {
 		known[m.MessageID()] = true
 	}
-	var out []core.Message
+	var out []agui.Message
 	for _, m := range in {
 		switch m.(type) {
-		case *core.UserMessage, *core.SystemMessage, *core.DeveloperMessage:
+		case *agui.UserMessage, *agui.SystemMessage, *agui.DeveloperMessage:
 			if m.MessageID() == "" || !known[m.MessageID()] {
 				out = append(out, m)
 			}
@@ -197,7 +197,7 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 }
 
 // batch runs a batch and says whether the run stops there.
-func (r *run) batch(ctx context.Context, msg *core.AssistantMessage, first int) (FinishReason, error, bool) {
+func (r *run) batch(ctx context.Context, msg *agui.AssistantMessage, first int) (FinishReason, error, bool) {
 	end, err := r.runBatch(ctx, msg, first)
 	switch end {
 	case batchFailed:
@@ -212,16 +212,16 @@ func (r *run) batch(ctx context.Context, msg *core.AssistantMessage, first int) 
 
 // pendingTurn returns the last assistant turn and the index of its first
 // unanswered call, or nil when every call is answered.
-func (r *run) pendingTurn() (*core.AssistantMessage, int) {
+func (r *run) pendingTurn() (*agui.AssistantMessage, int) {
 	msgs := r.cp.Messages
 	for i := len(msgs) - 1; i >= 0; i-- {
-		am, ok := msgs[i].(*core.AssistantMessage)
+		am, ok := msgs[i].(*agui.AssistantMessage)
 		if !ok {
 			continue
 		}
 		answered := 0
 		for _, m := range msgs[i+1:] {
-			if tm, ok := m.(*core.ToolMessage); ok && answered < len(am.ToolCalls) && tm.ToolCallID == am.ToolCalls[answered].ID {
+			if tm, ok := m.(*agui.ToolMessage); ok && answered < len(am.ToolCalls) && tm.ToolCallID == am.ToolCalls[answered].ID {
 				answered++
 			}
 		}
@@ -234,7 +234,7 @@ func (r *run) pendingTurn() (*core.AssistantMessage, int) {
 }
 
 // callByID finds a call of the transcript's last assistant turn.
-func (r *run) callByID(id string) core.ToolCall {
+func (r *run) callByID(id string) agui.ToolCall {
 	if msg, _ := r.pendingTurn(); msg != nil {
 		for _, c := range msg.ToolCalls {
 			if c.ID == id {
@@ -242,7 +242,7 @@ func (r *run) callByID(id string) core.ToolCall {
 			}
 		}
 	}
-	return core.ToolCall{ID: id}
+	return agui.ToolCall{ID: id}
 }
 
 // save writes the working checkpoint with status, extending the lease of a
@@ -256,7 +256,7 @@ func (r *run) save(ctx context.Context, status Status) error {
 	v, err := r.a.cfg.store.Save(ctx, &r.cp, r.version)
 	switch {
 	case errors.Is(err, ErrConflict):
-		return core.NewError(CodeBusy, "thread "+r.thread+" was taken over by another run")
+		return agui.NewError(CodeBusy, "thread "+r.thread+" was taken over by another run")
 	case err != nil:
 		return runError(CodeCheckpoint, err)
 	}
@@ -293,7 +293,7 @@ func (r *run) checkpoint(ctx context.Context) error {
 
 // emit sends ev; the first refusal aborts the run with the sink's error as
 // cause.
-func (r *run) emit(ev core.Event) {
+func (r *run) emit(ev agui.Event) {
 	if r.emitErr != nil {
 		return
 	}
@@ -305,10 +305,10 @@ func (r *run) emit(ev core.Event) {
 
 // callIDs returns the ids of the tool calls that the assistant messages of
 // msgs carry.
-func callIDs(msgs []core.Message) map[string]bool {
+func callIDs(msgs []agui.Message) map[string]bool {
 	ids := map[string]bool{}
 	for _, m := range msgs {
-		if a, ok := m.(*core.AssistantMessage); ok {
+		if a, ok := m.(*agui.AssistantMessage); ok {
 			for _, c := range a.ToolCalls {
 				ids[c.ID] = true
 			}

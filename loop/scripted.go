@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // Turn is one scripted model turn; a plain value.
@@ -59,9 +59,9 @@ func (s *Scripted) Stream(ctx context.Context, req ModelRequest) iter.Seq2[Delta
 		k := 0
 		for _, m := range req.Messages {
 			switch m.(type) {
-			case *core.UserMessage:
+			case *agui.UserMessage:
 				k = 0
-			case *core.AssistantMessage:
+			case *agui.AssistantMessage:
 				k++
 			}
 		}

@@ -3,6 +3,7 @@ package loop
 import (
 	"sync"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/google/uuid"
 )
@@ -11,7 +12,7 @@ import (
 // core, or a plain function when it is run directly. Implementations are
 // safe for concurrent use, since delegated runs emit from tool goroutines.
 type sink interface {
-	emit(ev core.Event) error
+	emit(ev agui.Event) error
 	newID(prefix string) string
 	// subagent opens a subagent invocation and returns its sink.
 	subagent(name, parentToolCallID, parentMessageID string) (subSink, error)
@@ -28,18 +29,18 @@ type subSink interface {
 // itself. The function is called with one event at a time.
 type funcSink struct {
 	mu *sync.Mutex
-	fn func(core.Event) error // nil discards
+	fn func(agui.Event) error // nil discards
 	// attr is the subagent run id events are attributed to ("" for the
 	// top-level run).
 	attr string
 }
 
-func newFuncSink(fn func(core.Event) error) *funcSink {
+func newFuncSink(fn func(agui.Event) error) *funcSink {
 	return &funcSink{mu: new(sync.Mutex), fn: fn}
 }
 
-func (s *funcSink) emit(ev core.Event) error {
-	if a, ok := ev.(core.Attributed); ok && s.attr != "" {
+func (s *funcSink) emit(ev agui.Event) error {
+	if a, ok := ev.(agui.Attributed); ok && s.attr != "" {
 		a.SetSubagent(s.attr)
 	}
 	s.mu.Lock()
@@ -54,7 +55,7 @@ func (s *funcSink) newID(prefix string) string { return prefix + "-" + uuid.NewS
 
 func (s *funcSink) subagent(name, toolCallID, messageID string) (subSink, error) {
 	id := s.newID("sub")
-	err := s.emit(&core.SubagentStarted{
+	err := s.emit(&agui.SubagentStarted{
 		SubagentRunID: id, Name: name, ParentSubagentRunID: s.attr,
 		ParentToolCallID: toolCallID, ParentMessageID: messageID,
 	})
@@ -67,16 +68,16 @@ func (s *funcSink) subagent(name, toolCallID, messageID string) (subSink, error)
 type funcSubSink struct{ funcSink }
 
 func (s *funcSubSink) finish(result any) error {
-	return s.emitRaw(&core.SubagentFinished{SubagentRunID: s.attr, Result: result})
+	return s.emitRaw(&agui.SubagentFinished{SubagentRunID: s.attr, Result: result})
 }
 
 func (s *funcSubSink) fail(err error) error {
-	return s.emitRaw(&core.SubagentError{SubagentRunID: s.attr, Message: err.Error(), Code: string(core.CodeOf(err))})
+	return s.emitRaw(&agui.SubagentError{SubagentRunID: s.attr, Message: err.Error(), Code: string(agui.CodeOf(err))})
 }
 
 // emitRaw emits without attribution: SUBAGENT_FINISHED names its invocation
 // itself.
-func (s *funcSubSink) emitRaw(ev core.Event) error {
+func (s *funcSubSink) emitRaw(ev agui.Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.fn == nil {
@@ -89,7 +90,7 @@ func (s *funcSubSink) emitRaw(ev core.Event) error {
 // verifies and orders them.
 type emitterSink struct{ e *core.Emitter }
 
-func (s emitterSink) emit(ev core.Event) error   { return s.e.Emit(ev) }
+func (s emitterSink) emit(ev agui.Event) error   { return s.e.Emit(ev) }
 func (s emitterSink) newID(prefix string) string { return s.e.NewID(prefix) }
 
 func (s emitterSink) subagent(name, toolCallID, messageID string) (subSink, error) {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // turnCall is one tool call being assembled from a stream.
@@ -22,7 +22,7 @@ type turnCall struct {
 // call events are not emitted here: each call's START/ARGS/END goes out
 // just before the call starts, so that events follow the batch's order.
 // The streamed argument fragments are kept in r.argDeltas for that.
-func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
+func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 	req := ModelRequest{
 		Instructions: r.a.cfg.instructions,
 		Messages:     slices.Clip(r.cp.Messages),
@@ -37,14 +37,14 @@ func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
 	)
 	closeReasoning := func() {
 		if reasoning {
-			r.emit(&core.ReasoningMessageEnd{MessageID: reasoningID})
-			r.emit(&core.ReasoningEnd{MessageID: reasoningID})
+			r.emit(&agui.ReasoningMessageEnd{MessageID: reasoningID})
+			r.emit(&agui.ReasoningEnd{MessageID: reasoningID})
 			reasoning = false
 		}
 	}
 	closeText := func() {
 		if textOpen {
-			r.emit(&core.TextMessageEnd{MessageID: msgID})
+			r.emit(&agui.TextMessageEnd{MessageID: msgID})
 			textOpen = false
 		}
 	}
@@ -77,19 +77,19 @@ read:
 		if d.Reasoning != "" {
 			if !reasoning {
 				reasoningID = r.sink.newID("reasoning")
-				r.emit(&core.ReasoningStart{MessageID: reasoningID})
-				r.emit(&core.ReasoningMessageStart{MessageID: reasoningID})
+				r.emit(&agui.ReasoningStart{MessageID: reasoningID})
+				r.emit(&agui.ReasoningMessageStart{MessageID: reasoningID})
 				reasoning = true
 			}
-			r.emit(&core.ReasoningMessageContent{MessageID: reasoningID, Delta: d.Reasoning})
+			r.emit(&agui.ReasoningMessageContent{MessageID: reasoningID, Delta: d.Reasoning})
 		}
 		if d.Text != "" {
 			closeReasoning()
 			if !textOpen {
-				r.emit(&core.TextMessageStart{MessageID: msgID, Role: core.RoleAssistant})
+				r.emit(&agui.TextMessageStart{MessageID: msgID, Role: agui.RoleAssistant})
 				textOpen = true
 			}
-			r.emit(&core.TextMessageContent{MessageID: msgID, Delta: d.Text})
+			r.emit(&agui.TextMessageContent{MessageID: msgID, Delta: d.Text})
 			text.WriteString(d.Text)
 		}
 		if tc := d.ToolCall; tc != nil {
@@ -119,7 +119,7 @@ read:
 	if streamErr != nil {
 		return nil, streamErr
 	}
-	msg := &core.AssistantMessage{ID: msgID, Content: text.String()}
+	msg := &agui.AssistantMessage{ID: msgID, Content: text.String()}
 	ordered := make([]*turnCall, 0, len(calls))
 	for _, c := range calls {
 		ordered = append(ordered, c)
@@ -133,9 +133,9 @@ read:
 			c.id = r.sink.newID("call")
 		}
 		used[c.id] = true
-		msg.ToolCalls = append(msg.ToolCalls, core.ToolCall{
+		msg.ToolCalls = append(msg.ToolCalls, agui.ToolCall{
 			ID:       c.id,
-			Function: core.FunctionCall{Name: c.name, Arguments: c.args.String()},
+			Function: agui.FunctionCall{Name: c.name, Arguments: c.args.String()},
 		})
 		r.argDeltas[c.id] = c.deltas
 	}
@@ -177,7 +177,7 @@ func (r *run) pump(ctx context.Context, req ModelRequest) (<-chan streamed, func
 func (r *run) callIDs() map[string]bool {
 	ids := map[string]bool{}
 	for _, m := range r.cp.Messages {
-		if am, ok := m.(*core.AssistantMessage); ok {
+		if am, ok := m.(*agui.AssistantMessage); ok {
 			for _, c := range am.ToolCalls {
 				ids[c.ID] = true
 			}

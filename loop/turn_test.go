@@ -5,7 +5,7 @@ import (
 	"iter"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // Tool call fragments are assembled by index whatever their arrival
@@ -37,7 +37,7 @@ func TestTurnAssemblesCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertResult(t, res)
-	calls := res.Messages[1].(*core.AssistantMessage).ToolCalls
+	calls := res.Messages[1].(*agui.AssistantMessage).ToolCalls
 	if len(calls) != 3 || calls[0].Function.Arguments != `{"id":"a"}` || calls[1].Function.Arguments != `{"id":"b"}` || calls[1].ID != "dup" {
 		t.Fatalf("calls %+v", calls)
 	}

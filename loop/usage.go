@@ -3,7 +3,7 @@ package loop
 import (
 	"sync"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // Usage counts the tokens a run spent; a plain value. Zero means none
@@ -31,17 +31,17 @@ func (u Usage) IsZero() bool { return u == Usage{} }
 // Token returns u as the AG-UI token usage carried on RUN_FINISHED. The
 // reasoning and cached counts are left absent when zero, since most
 // providers do not report them.
-func (u Usage) Token() core.TokenUsage {
-	t := core.TokenUsage{
-		InputTokens:  core.Tokens(u.InputTokens),
-		OutputTokens: core.Tokens(u.OutputTokens),
-		TotalTokens:  core.Tokens(u.InputTokens + u.OutputTokens),
+func (u Usage) Token() agui.TokenUsage {
+	t := agui.TokenUsage{
+		InputTokens:  agui.Tokens(u.InputTokens),
+		OutputTokens: agui.Tokens(u.OutputTokens),
+		TotalTokens:  agui.Tokens(u.InputTokens + u.OutputTokens),
 	}
 	if u.ReasoningTokens > 0 {
-		t.ReasoningTokens = core.Tokens(u.ReasoningTokens)
+		t.ReasoningTokens = agui.Tokens(u.ReasoningTokens)
 	}
 	if u.CachedInputTokens > 0 {
-		t.CachedInputTokens = core.Tokens(u.CachedInputTokens)
+		t.CachedInputTokens = agui.Tokens(u.CachedInputTokens)
 	}
 	return t
 }

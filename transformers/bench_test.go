@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -29,7 +30,7 @@ func BenchmarkBuiltins(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			events := delegation()
 			in := input()
-			discard := func(core.Event) error { return nil }
+			discard := func(agui.Event) error { return nil }
 			b.ReportAllocs()
 			for b.Loop() {
 				t := bc.nt(in)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -100,16 +101,16 @@ func TestRunsShareNoState(t *testing.T) {
 }
 
 // replay is clientState for goroutines: it reports instead of failing.
-func replay(in *core.RunAgentInput, out []core.Event) (any, error) {
+func replay(in *agui.RunAgentInput, out []agui.Event) (any, error) {
 	state, err := normalize(in.State)
 	if err != nil {
 		return nil, err
 	}
 	for _, ev := range out {
 		switch e := ev.(type) {
-		case *core.StateSnapshot:
+		case *agui.StateSnapshot:
 			state, err = normalize(e.Snapshot)
-		case *core.StateDelta:
+		case *agui.StateDelta:
 			state, err = applyPatch(state, e.Delta)
 		}
 		if err != nil {
@@ -122,28 +123,28 @@ func replay(in *core.RunAgentInput, out []core.Event) (any, error) {
 // TestTransformerErrorEndsRun checks, through core.Run, that a failing
 // built-in ends the run with RUN_ERROR and the stable TRANSFORM_ERROR code.
 func TestTransformerErrorEndsRun(t *testing.T) {
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		tc, err := rc.ToolCall("search")
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := tc.ResultText(`[1]`); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 	toState := mustToState(t, StateMapping{Tool: "search", Path: "/a/b"})
 	in := withState(`{"a":"not an object"}`)
-	var out []core.Event
+	var out []agui.Event
 	for ev, err := range core.Run(t.Context(), agent, in, core.WithTransformers(toState)) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, ev)
 	}
-	last, ok := out[len(out)-1].(*core.RunError)
-	if !ok || last.Code != string(core.CodeTransform) {
-		t.Fatalf("run ended with %s, want RUN_ERROR %s", describe(out[len(out)-1]), core.CodeTransform)
+	last, ok := out[len(out)-1].(*agui.RunError)
+	if !ok || last.Code != string(agui.CodeTransform) {
+		t.Fatalf("run ended with %s, want RUN_ERROR %s", describe(out[len(out)-1]), agui.CodeTransform)
 	}
 	if !strings.Contains(last.Message, `tool "search"`) {
 		t.Errorf("RUN_ERROR message = %q, want it to name the tool", last.Message)

@@ -7,37 +7,38 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/transformers"
 )
 
 // callTools is an agent that calls each named tool and then speaks.
 func callTools(names ...string) core.AgentFunc[core.NoState] {
-	return func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		for _, name := range names {
 			tc, err := rc.ToolCall(name)
 			if err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			if err := tc.Args(`{"q":"go"}`); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			if err := tc.ResultText(`["golang.org"]`); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return core.Success(), rc.Say("Done.")
+		return agui.Success(), rc.Say("Done.")
 	}
 }
 
 // printTypes prints each event's type, with the tool name of a call.
-func printTypes(events func(func(core.Event, error) bool)) {
+func printTypes(events func(func(agui.Event, error) bool)) {
 	for ev, err := range events {
 		if err != nil {
 			fmt.Println("error:", err)
 			return
 		}
-		if s, ok := ev.(*core.ToolCallStart); ok {
+		if s, ok := ev.(*agui.ToolCallStart); ok {
 			fmt.Println(ev.Type(), s.ToolCallName)
 			continue
 		}
@@ -49,7 +50,7 @@ func ExampleFilterToolCalls() {
 	agent := callTools("lookup_customer", "search")
 	// The agent still calls lookup_customer; the client never hears of it.
 	hide := transformers.DenyToolCalls("lookup_customer")
-	printTypes(core.Run(context.Background(), agent, core.NewInput("thread-1", "run-1"), core.WithTransformers(hide)))
+	printTypes(core.Run(context.Background(), agent, agui.NewInput("thread-1", "run-1"), core.WithTransformers(hide)))
 	// Output:
 	// RUN_STARTED
 	// TOOL_CALL_START search
@@ -71,7 +72,7 @@ func ExampleToolResultToState() {
 		fmt.Println(err)
 		return
 	}
-	in := core.NewInput("thread-1", "run-1")
+	in := agui.NewInput("thread-1", "run-1")
 	in.State = json.RawMessage(`{"title":"Q3 plan"}`)
 	for ev, err := range core.Run(context.Background(), callTools("search"), in, core.WithTransformers(toState)) {
 		if err != nil {
@@ -79,13 +80,13 @@ func ExampleToolResultToState() {
 			return
 		}
 		switch e := ev.(type) {
-		case *core.StateSnapshot:
+		case *agui.StateSnapshot:
 			b, _ := json.Marshal(e.Snapshot)
 			fmt.Printf("%s %s\n", ev.Type(), b)
-		case *core.StateDelta:
+		case *agui.StateDelta:
 			b, _ := json.Marshal(e.Delta)
 			fmt.Printf("%s %s\n", ev.Type(), b)
-		case *core.ToolCallResult:
+		case *agui.ToolCallResult:
 			fmt.Println(ev.Type(), e.Content.String())
 		}
 	}
@@ -95,28 +96,28 @@ func ExampleToolResultToState() {
 }
 
 func ExampleSubagentVisibility() {
-	supervisor := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	supervisor := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		planner, err := rc.Subagent("planner")
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := planner.Say("Two tasks."); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := planner.Finish(map[string]int{"tasks": 2}); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), rc.Say("Plan ready.")
+		return agui.Success(), rc.Say("Plan ready.")
 	})
 	for _, mode := range []transformers.Visibility{transformers.VisibilityInline, transformers.VisibilityHidden} {
 		fmt.Println("--", mode)
-		for ev, err := range core.Run(context.Background(), supervisor, core.NewInput("thread-1", "run-1"),
+		for ev, err := range core.Run(context.Background(), supervisor, agui.NewInput("thread-1", "run-1"),
 			core.WithTransformers(transformers.SubagentVisibility(mode))) {
 			if err != nil {
 				fmt.Println(err)
 				return
 			}
-			if sub := core.SubagentOf(ev); sub != "" {
+			if sub := agui.SubagentOf(ev); sub != "" {
 				fmt.Println(ev.Type(), "(subagent)")
 			} else {
 				fmt.Println(ev.Type())
@@ -151,10 +152,10 @@ func ExampleLog() {
 			return a
 		},
 	}))
-	quiet := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), nil
+	quiet := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), nil
 	})
-	for _, err := range core.Run(context.Background(), quiet, core.NewInput("thread-1", "run-1"),
+	for _, err := range core.Run(context.Background(), quiet, agui.NewInput("thread-1", "run-1"),
 		core.WithTransformers(transformers.Log(logger, slog.LevelInfo))) {
 		if err != nil {
 			fmt.Println(err)
@@ -170,16 +171,16 @@ func ExampleLog() {
 type printSink struct{}
 
 func (printSink) RunStarted(threadID, runID string) { fmt.Println("started", threadID, runID) }
-func (printSink) Event(t core.EventType)            { fmt.Println("event", t) }
+func (printSink) Event(t agui.EventType)            { fmt.Println("event", t) }
 func (printSink) RunEnded(end transformers.RunEnd) {
 	fmt.Println("ended", end.Outcome, end.Events, "events")
 }
 
 func ExampleMetrics() {
-	quiet := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), nil
+	quiet := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), nil
 	})
-	for _, err := range core.Run(context.Background(), quiet, core.NewInput("thread-1", "run-1"),
+	for _, err := range core.Run(context.Background(), quiet, agui.NewInput("thread-1", "run-1"),
 		core.WithTransformers(transformers.Metrics(printSink{}))) {
 		if err != nil {
 			fmt.Println(err)

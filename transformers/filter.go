@@ -3,6 +3,7 @@ package transformers
 import (
 	"slices"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -29,7 +30,7 @@ func FilterToolCalls(keep func(name string) bool) core.NewTransformer {
 	if keep == nil {
 		keep = func(string) bool { return true }
 	}
-	return func(*core.RunAgentInput) core.Transformer {
+	return func(*agui.RunAgentInput) core.Transformer {
 		return &toolFilter{keep: keep, blocked: map[string]bool{}, blockedMessages: map[string]bool{}}
 	}
 }
@@ -69,54 +70,54 @@ type toolFilter struct {
 	lanes           chunkLanes
 }
 
-func (f *toolFilter) Transform(ev core.Event, emit func(core.Event) error) error {
+func (f *toolFilter) Transform(ev agui.Event, emit func(agui.Event) error) error {
 	chunkID, _ := f.lanes.observe(ev)
 	switch e := ev.(type) {
-	case *core.ToolCallStart:
+	case *agui.ToolCallStart:
 		f.judge(e.ToolCallID, e.ToolCallName)
 		if f.blocked[e.ToolCallID] {
 			return nil
 		}
-	case *core.ToolCallChunk:
+	case *agui.ToolCallChunk:
 		if e.ToolCallName != "" && chunkID != "" {
 			f.judge(chunkID, e.ToolCallName)
 		}
 		if f.blocked[chunkID] {
 			return nil
 		}
-	case *core.ToolCallArgs:
+	case *agui.ToolCallArgs:
 		if f.blocked[e.ToolCallID] {
 			return nil
 		}
-	case *core.ToolCallEnd:
+	case *agui.ToolCallEnd:
 		if f.blocked[e.ToolCallID] {
 			return nil
 		}
-	case *core.ToolCallResult:
+	case *agui.ToolCallResult:
 		if f.blocked[e.ToolCallID] {
 			f.blockedMessages[e.MessageID] = true
 			return nil
 		}
-	case *core.ReasoningEncryptedValue:
-		if (e.Subtype == core.EncryptedToolCall && f.blocked[e.EntityID]) ||
-			(e.Subtype == core.EncryptedMessage && f.blockedMessages[e.EntityID]) {
+	case *agui.ReasoningEncryptedValue:
+		if (e.Subtype == agui.EncryptedToolCall && f.blocked[e.EntityID]) ||
+			(e.Subtype == agui.EncryptedMessage && f.blockedMessages[e.EntityID]) {
 			return nil
 		}
-	case *core.SubagentStarted:
+	case *agui.SubagentStarted:
 		if f.blocked[e.ParentToolCallID] {
 			cp := *e
 			cp.ParentToolCallID = ""
 			ev = &cp
 		}
-	case *core.RunFinished:
+	case *agui.RunFinished:
 		ev = f.runFinished(e)
-	case *core.MessagesSnapshot:
+	case *agui.MessagesSnapshot:
 		ev = f.snapshot(e)
 	}
 	return emit(ev)
 }
 
-func (*toolFilter) Finish(func(core.Event) error) error { return nil }
+func (*toolFilter) Finish(func(agui.Event) error) error { return nil }
 
 // judge decides whether the call id of tool name is hidden.
 func (f *toolFilter) judge(id, name string) {
@@ -129,7 +130,7 @@ func (f *toolFilter) judge(id, name string) {
 
 // runFinished removes hidden call ids from the outcome. It copies what it
 // changes: the outcome may be the agent's own value.
-func (f *toolFilter) runFinished(e *core.RunFinished) core.Event {
+func (f *toolFilter) runFinished(e *agui.RunFinished) agui.Event {
 	if e.Outcome == nil {
 		return e
 	}
@@ -139,7 +140,7 @@ func (f *toolFilter) runFinished(e *core.RunFinished) core.Event {
 		o.PendingToolCallIDs = slices.DeleteFunc(slices.Clone(o.PendingToolCallIDs), f.isBlocked)
 		changed = true
 	}
-	if slices.ContainsFunc(o.Interrupts, func(i core.Interrupt) bool { return f.blocked[i.ToolCallID] }) {
+	if slices.ContainsFunc(o.Interrupts, func(i agui.Interrupt) bool { return f.blocked[i.ToolCallID] }) {
 		o.Interrupts = slices.Clone(o.Interrupts)
 		for i := range o.Interrupts {
 			if f.blocked[o.Interrupts[i].ToolCallID] {
@@ -160,21 +161,21 @@ func (f *toolFilter) isBlocked(id string) bool { return f.blocked[id] }
 
 // snapshot removes hidden calls and their tool messages from a messages
 // snapshot, copying what it changes.
-func (f *toolFilter) snapshot(e *core.MessagesSnapshot) core.Event {
+func (f *toolFilter) snapshot(e *agui.MessagesSnapshot) agui.Event {
 	// Tool messages may come before their call in the list, so judge every
 	// call first.
 	for _, m := range e.Messages {
-		if a, ok := m.(*core.AssistantMessage); ok {
+		if a, ok := m.(*agui.AssistantMessage); ok {
 			for _, tc := range a.ToolCalls {
 				f.judge(tc.ID, tc.Function.Name)
 			}
 		}
 	}
-	out := make([]core.Message, 0, len(e.Messages))
+	out := make([]agui.Message, 0, len(e.Messages))
 	changed := false
 	for _, m := range e.Messages {
 		switch x := m.(type) {
-		case *core.AssistantMessage:
+		case *agui.AssistantMessage:
 			if !slices.ContainsFunc(x.ToolCalls, f.isBlockedCall) {
 				break
 			}
@@ -190,7 +191,7 @@ func (f *toolFilter) snapshot(e *core.MessagesSnapshot) core.Event {
 				cp.ToolCalls = nil
 			}
 			m = &cp
-		case *core.ToolMessage:
+		case *agui.ToolMessage:
 			if f.blocked[x.ToolCallID] || f.blockedMessages[x.ID] {
 				changed = true
 				continue
@@ -206,4 +207,4 @@ func (f *toolFilter) snapshot(e *core.MessagesSnapshot) core.Event {
 	return &cp
 }
 
-func (f *toolFilter) isBlockedCall(tc core.ToolCall) bool { return f.blocked[tc.ID] }
+func (f *toolFilter) isBlockedCall(tc agui.ToolCall) bool { return f.blocked[tc.ID] }

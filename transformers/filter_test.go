@@ -6,11 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
 // noLeak fails t if any event of out mentions id in any field.
-func noLeak(t *testing.T, out []core.Event, id string) {
+func noLeak(t *testing.T, out []agui.Event, id string) {
 	t.Helper()
 	for i, ev := range out {
 		b, err := json.Marshal(ev)
@@ -27,7 +28,7 @@ func TestFilterToolCalls(t *testing.T) {
 	tests := []struct {
 		name   string
 		filter core.NewTransformer
-		in     []core.Event
+		in     []agui.Event
 		want   []string
 		hidden string // an id that must appear nowhere in the output
 	}{
@@ -81,14 +82,14 @@ func TestFilterToolCalls(t *testing.T) {
 			name:   "chunks are traced by id and by lane",
 			filter: DenyToolCalls("secret"),
 			in: evs(started(),
-				&core.ToolCallChunk{ToolCallID: "tc-secret", ToolCallName: "secret", Delta: `{"a"`},
-				&core.ToolCallChunk{Delta: `:1}`}, // continues tc-secret's lane
-				&core.ToolCallChunk{ToolCallID: "tc-secret", Delta: ``},
-				&core.ToolCallChunk{ToolCallID: "tc-ok", ToolCallName: "search", Delta: `{`},
-				&core.ToolCallChunk{Delta: `}`}, // continues tc-ok's lane
+				&agui.ToolCallChunk{ToolCallID: "tc-secret", ToolCallName: "secret", Delta: `{"a"`},
+				&agui.ToolCallChunk{Delta: `:1}`}, // continues tc-secret's lane
+				&agui.ToolCallChunk{ToolCallID: "tc-secret", Delta: ``},
+				&agui.ToolCallChunk{ToolCallID: "tc-ok", ToolCallName: "search", Delta: `{`},
+				&agui.ToolCallChunk{Delta: `}`}, // continues tc-ok's lane
 				// The verifier knows no chunk-opened call, so no result of
 				// tc-ok here; the client would accept one.
-				&core.ToolCallResult{MessageID: "r1", ToolCallID: "tc-secret", Content: core.TextContent("x")},
+				&agui.ToolCallResult{MessageID: "r1", ToolCallID: "tc-secret", Content: agui.TextContent("x")},
 				finished()),
 			want: []string{
 				"RUN_STARTED",
@@ -101,14 +102,14 @@ func TestFilterToolCalls(t *testing.T) {
 			name:   "chunk lanes of subagents are kept apart",
 			filter: DenyToolCalls("secret"),
 			in: evs(started(),
-				tagged("s1", &core.ToolCallChunk{ToolCallID: "tc-secret", ToolCallName: "secret", Delta: `{`}),
-				&core.ToolCallChunk{ToolCallID: "tc-ok", ToolCallName: "search", Delta: `{`},
-				tagged("s1", &core.ToolCallChunk{Delta: `}`}),
-				&core.ToolCallChunk{Delta: `}`},
-				&core.TextMessageStart{MessageID: "m1", Role: core.RoleAssistant},
-				&core.TextMessageEnd{MessageID: "m1"},
-				tagged("s1", &core.StepStarted{StepName: "s"}),
-				tagged("s1", &core.StepFinished{StepName: "s"}),
+				tagged("s1", &agui.ToolCallChunk{ToolCallID: "tc-secret", ToolCallName: "secret", Delta: `{`}),
+				&agui.ToolCallChunk{ToolCallID: "tc-ok", ToolCallName: "search", Delta: `{`},
+				tagged("s1", &agui.ToolCallChunk{Delta: `}`}),
+				&agui.ToolCallChunk{Delta: `}`},
+				&agui.TextMessageStart{MessageID: "m1", Role: agui.RoleAssistant},
+				&agui.TextMessageEnd{MessageID: "m1"},
+				tagged("s1", &agui.StepStarted{StepName: "s"}),
+				tagged("s1", &agui.StepFinished{StepName: "s"}),
 				finished()),
 			want: []string{
 				"RUN_STARTED",
@@ -126,9 +127,9 @@ func TestFilterToolCalls(t *testing.T) {
 				call("tc-secret", "secret", `{}`, "x"),
 				call("tc-ok", "search", `{}`, "y"),
 				evs(
-					&core.ReasoningEncryptedValue{Subtype: core.EncryptedToolCall, EntityID: "tc-secret", EncryptedValue: "e1"},
-					&core.ReasoningEncryptedValue{Subtype: core.EncryptedMessage, EntityID: "r-tc-secret", EncryptedValue: "e2"},
-					&core.ReasoningEncryptedValue{Subtype: core.EncryptedToolCall, EntityID: "tc-ok", EncryptedValue: "e3"},
+					&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedToolCall, EntityID: "tc-secret", EncryptedValue: "e1"},
+					&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedMessage, EntityID: "r-tc-secret", EncryptedValue: "e2"},
+					&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedToolCall, EntityID: "tc-ok", EncryptedValue: "e3"},
 					finished())),
 			want: []string{
 				"RUN_STARTED",
@@ -142,12 +143,12 @@ func TestFilterToolCalls(t *testing.T) {
 			name:   "pending ids and interrupt links lose hidden calls",
 			filter: DenyToolCalls("secret"),
 			in: evs(started(),
-				&core.ToolCallStart{ToolCallID: "tc-secret", ToolCallName: "secret"},
-				&core.ToolCallEnd{ToolCallID: "tc-secret"},
-				&core.ToolCallStart{ToolCallID: "tc-ok", ToolCallName: "ask_user"},
-				&core.ToolCallEnd{ToolCallID: "tc-ok"},
-				&core.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: &core.Outcome{
-					Type: core.OutcomeSuccess, PendingToolCallIDs: []string{"tc-secret", "tc-ok"},
+				&agui.ToolCallStart{ToolCallID: "tc-secret", ToolCallName: "secret"},
+				&agui.ToolCallEnd{ToolCallID: "tc-secret"},
+				&agui.ToolCallStart{ToolCallID: "tc-ok", ToolCallName: "ask_user"},
+				&agui.ToolCallEnd{ToolCallID: "tc-ok"},
+				&agui.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: &agui.Outcome{
+					Type: agui.OutcomeSuccess, PendingToolCallIDs: []string{"tc-secret", "tc-ok"},
 				}}),
 			want: []string{
 				"RUN_STARTED",
@@ -162,10 +163,10 @@ func TestFilterToolCalls(t *testing.T) {
 			in: stream(evs(started()),
 				call("tc-secret", "delegate", `{}`, "x")[:3],
 				evs(
-					&core.SubagentStarted{SubagentRunID: "s1", Name: "planner", ParentToolCallID: "tc-secret"},
-					tagged("s1", &core.TextMessageStart{MessageID: "m1", Role: core.RoleAssistant}),
-					tagged("s1", &core.TextMessageEnd{MessageID: "m1"}),
-					&core.SubagentFinished{SubagentRunID: "s1"},
+					&agui.SubagentStarted{SubagentRunID: "s1", Name: "planner", ParentToolCallID: "tc-secret"},
+					tagged("s1", &agui.TextMessageStart{MessageID: "m1", Role: agui.RoleAssistant}),
+					tagged("s1", &agui.TextMessageEnd{MessageID: "m1"}),
+					&agui.SubagentFinished{SubagentRunID: "s1"},
 					finished())),
 			want: []string{
 				"RUN_STARTED",
@@ -189,17 +190,17 @@ func TestFilterToolCalls(t *testing.T) {
 }
 
 func TestFilterToolCallsInterrupt(t *testing.T) {
-	outcome := &core.Outcome{Type: core.OutcomeInterrupt, Interrupts: []core.Interrupt{
+	outcome := &agui.Outcome{Type: agui.OutcomeInterrupt, Interrupts: []agui.Interrupt{
 		{ID: "i1", Reason: "tool_approval", ToolCallID: "tc-secret"},
 		{ID: "i2", Reason: "tool_approval", ToolCallID: "tc-ok"},
 	}}
 	in := stream(evs(started()),
 		call("tc-secret", "secret", `{}`, "x")[:3],
 		call("tc-ok", "search", `{}`, "x")[:3],
-		evs(&core.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: outcome}))
+		evs(&agui.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: outcome}))
 	out := runChain(t, input(), in, DenyToolCalls("secret"))
 	noLeak(t, out, "tc-secret")
-	got := out[len(out)-1].(*core.RunFinished).Outcome.Interrupts
+	got := out[len(out)-1].(*agui.RunFinished).Outcome.Interrupts
 	if len(got) != 2 || got[0].ID != "i1" || got[0].ToolCallID != "" || got[1].ToolCallID != "tc-ok" {
 		t.Errorf("interrupts = %+v, want both kept, i1 without its hidden call", got)
 	}
@@ -209,25 +210,25 @@ func TestFilterToolCallsInterrupt(t *testing.T) {
 }
 
 func TestFilterToolCallsSnapshot(t *testing.T) {
-	history := []core.Message{
-		&core.UserMessage{ID: "u1", Content: core.TextContent("hi")},
+	history := []agui.Message{
+		&agui.UserMessage{ID: "u1", Content: agui.TextContent("hi")},
 		// Calls of an earlier run: judged by name.
-		&core.AssistantMessage{ID: "a0", ToolCalls: []core.ToolCall{
-			{ID: "tc-old", Function: core.FunctionCall{Name: "secret", Arguments: "{}"}},
+		&agui.AssistantMessage{ID: "a0", ToolCalls: []agui.ToolCall{
+			{ID: "tc-old", Function: agui.FunctionCall{Name: "secret", Arguments: "{}"}},
 		}},
-		&core.ToolMessage{ID: "r-old", ToolCallID: "tc-old", Content: core.TextContent("x")},
-		&core.AssistantMessage{ID: "a1", Content: "Looking.", ToolCalls: []core.ToolCall{
-			{ID: "tc-secret", Function: core.FunctionCall{Name: "secret", Arguments: "{}"}},
-			{ID: "tc-ok", Function: core.FunctionCall{Name: "search", Arguments: "{}"}},
+		&agui.ToolMessage{ID: "r-old", ToolCallID: "tc-old", Content: agui.TextContent("x")},
+		&agui.AssistantMessage{ID: "a1", Content: "Looking.", ToolCalls: []agui.ToolCall{
+			{ID: "tc-secret", Function: agui.FunctionCall{Name: "secret", Arguments: "{}"}},
+			{ID: "tc-ok", Function: agui.FunctionCall{Name: "search", Arguments: "{}"}},
 		}},
-		&core.ToolMessage{ID: "r-secret", ToolCallID: "tc-secret", Content: core.TextContent("x")},
-		&core.ToolMessage{ID: "r-ok", ToolCallID: "tc-ok", Content: core.TextContent("y")},
+		&agui.ToolMessage{ID: "r-secret", ToolCallID: "tc-secret", Content: agui.TextContent("x")},
+		&agui.ToolMessage{ID: "r-ok", ToolCallID: "tc-ok", Content: agui.TextContent("y")},
 	}
-	snap := &core.MessagesSnapshot{Messages: history}
+	snap := &agui.MessagesSnapshot{Messages: history}
 	out := runChain(t, input(), evs(started(), snap, finished()), DenyToolCalls("secret"))
 	noLeak(t, out, "tc-secret")
 	noLeak(t, out, "tc-old")
-	got := out[1].(*core.MessagesSnapshot).Messages
+	got := out[1].(*agui.MessagesSnapshot).Messages
 	var ids []string
 	for _, m := range got {
 		ids = append(ids, m.MessageID())
@@ -235,19 +236,19 @@ func TestFilterToolCallsSnapshot(t *testing.T) {
 	if want := []string{"u1", "a1", "r-ok"}; !slices.Equal(ids, want) {
 		t.Fatalf("messages = %v, want %v", ids, want)
 	}
-	if a := got[1].(*core.AssistantMessage); len(a.ToolCalls) != 1 || a.ToolCalls[0].ID != "tc-ok" || a.Content != "Looking." {
+	if a := got[1].(*agui.AssistantMessage); len(a.ToolCalls) != 1 || a.ToolCalls[0].ID != "tc-ok" || a.Content != "Looking." {
 		t.Errorf("a1 = %+v, want its text and the search call only", a)
 	}
-	if len(history) != 6 || len(history[3].(*core.AssistantMessage).ToolCalls) != 2 {
+	if len(history) != 6 || len(history[3].(*agui.AssistantMessage).ToolCalls) != 2 {
 		t.Error("the snapshot's own messages were modified")
 	}
 }
 
 func TestFilterToolCallsUnchangedEventsAreTheSame(t *testing.T) {
-	snap := &core.MessagesSnapshot{Messages: []core.Message{&core.UserMessage{ID: "u1", Content: core.TextContent("hi")}}}
-	fin := &core.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: &core.Outcome{Type: core.OutcomeSuccess, PendingToolCallIDs: []string{"x"}}}
+	snap := &agui.MessagesSnapshot{Messages: []agui.Message{&agui.UserMessage{ID: "u1", Content: agui.TextContent("hi")}}}
+	fin := &agui.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: &agui.Outcome{Type: agui.OutcomeSuccess, PendingToolCallIDs: []string{"x"}}}
 	out := runChain(t, input(), evs(started(), snap, fin), DenyToolCalls("secret"))
-	if out[1] != core.Event(snap) || out[2] != core.Event(fin) {
+	if out[1] != agui.Event(snap) || out[2] != agui.Event(fin) {
 		t.Error("events with nothing to hide were copied")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -13,7 +14,7 @@ import (
 // line) through every built-in: whatever the stream, no transformer may
 // panic or hang; errors are allowed.
 func FuzzTransformers(f *testing.F) {
-	for _, seed := range [][]core.Event{
+	for _, seed := range [][]agui.Event{
 		delegation(),
 		stream(evs(started()), call("tc1", "search", `{}`, `[1]`), call("tc2", "secret", `{}`, `x`), evs(finished())),
 	} {
@@ -41,9 +42,9 @@ func FuzzTransformers(f *testing.F) {
 		Log(logger, slog.LevelInfo), Metrics(&recordingSink{}),
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var events []core.Event
+		var events []agui.Event
 		for _, line := range bytes.Split(data, []byte("\n")) {
-			if ev, err := core.DecodeEvent(line); err == nil {
+			if ev, err := agui.DecodeEvent(line); err == nil {
 				events = append(events, ev)
 			}
 		}

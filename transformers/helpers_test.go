@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -13,7 +14,7 @@ import (
 // runChain passes events through a chain built from factories for in,
 // finishing the chain just before the terminal event as the runner does,
 // and returns what leaves it. Every output stream must pass the verifier.
-func runChain(t *testing.T, in *core.RunAgentInput, events []core.Event, factories ...core.NewTransformer) []core.Event {
+func runChain(t *testing.T, in *agui.RunAgentInput, events []agui.Event, factories ...core.NewTransformer) []agui.Event {
 	t.Helper()
 	out, err := pass(in, events, factories...)
 	if err != nil {
@@ -24,13 +25,13 @@ func runChain(t *testing.T, in *core.RunAgentInput, events []core.Event, factori
 }
 
 // pass is runChain without the checks, for tests expecting an error.
-func pass(in *core.RunAgentInput, events []core.Event, factories ...core.NewTransformer) ([]core.Event, error) {
+func pass(in *agui.RunAgentInput, events []agui.Event, factories ...core.NewTransformer) ([]agui.Event, error) {
 	chain := make(core.Chain, len(factories))
 	for i, f := range factories {
 		chain[i] = f(in)
 	}
-	var out []core.Event
-	collect := func(ev core.Event) error {
+	var out []agui.Event
+	collect := func(ev agui.Event) error {
 		out = append(out, ev)
 		return nil
 	}
@@ -47,15 +48,15 @@ func pass(in *core.RunAgentInput, events []core.Event, factories ...core.NewTran
 	return out, nil
 }
 
-func isTerminal(ev core.Event) bool {
+func isTerminal(ev agui.Event) bool {
 	t := ev.Type()
-	return t == core.TypeRunFinished || t == core.TypeRunError
+	return t == agui.TypeRunFinished || t == agui.TypeRunError
 }
 
 // verify fails t unless the verifier accepts every event of out.
-func verify(t *testing.T, out []core.Event) {
+func verify(t *testing.T, out []agui.Event) {
 	t.Helper()
-	v := core.NewVerifier()
+	v := agui.NewVerifier()
 	for i, ev := range out {
 		if err := v.Observe(ev); err != nil {
 			t.Fatalf("verifier rejected event %d (%s): %v\nstream:\n%s", i, describe(ev), err, describeAll(out))
@@ -65,7 +66,7 @@ func verify(t *testing.T, out []core.Event) {
 
 // describe renders an event as its type, main id and tag, such as
 // "TOOL_CALL_START t1 @s1".
-func describe(ev core.Event) string {
+func describe(ev agui.Event) string {
 	var b strings.Builder
 	b.WriteString(string(ev.Type()))
 	for _, a := range eventAttrs(ev)[1:] {
@@ -79,7 +80,7 @@ func describe(ev core.Event) string {
 	return b.String()
 }
 
-func describeAll(evs []core.Event) string {
+func describeAll(evs []agui.Event) string {
 	var b strings.Builder
 	for _, ev := range evs {
 		b.WriteString(describe(ev))
@@ -89,7 +90,7 @@ func describeAll(evs []core.Event) string {
 }
 
 // describeList renders events one description each, for comparisons.
-func describeList(evs []core.Event) []string {
+func describeList(evs []agui.Event) []string {
 	out := make([]string, len(evs))
 	for i, ev := range evs {
 		out[i] = describe(ev)
@@ -98,38 +99,38 @@ func describeList(evs []core.Event) []string {
 }
 
 // tagged attributes ev to subagent id.
-func tagged[E core.Attributed](id string, ev E) E {
+func tagged[E agui.Attributed](id string, ev E) E {
 	ev.SetSubagent(id)
 	return ev
 }
 
-func input() *core.RunAgentInput { return core.NewInput("thread-1", "run-1") }
+func input() *agui.RunAgentInput { return agui.NewInput("thread-1", "run-1") }
 
-func started() core.Event {
-	return &core.RunStarted{ThreadID: "thread-1", RunID: "run-1", ProtocolVersion: core.ProtocolVersion}
+func started() agui.Event {
+	return &agui.RunStarted{ThreadID: "thread-1", RunID: "run-1", ProtocolVersion: agui.ProtocolVersion}
 }
-func finished() core.Event { return &core.RunFinished{ThreadID: "thread-1", RunID: "run-1"} }
+func finished() agui.Event { return &agui.RunFinished{ThreadID: "thread-1", RunID: "run-1"} }
 
 // call returns the START/ARGS/END/RESULT events of one whole tool call.
-func call(id, name, args, result string) []core.Event {
-	return []core.Event{
-		&core.ToolCallStart{ToolCallID: id, ToolCallName: name},
-		&core.ToolCallArgs{ToolCallID: id, Delta: args},
-		&core.ToolCallEnd{ToolCallID: id},
-		&core.ToolCallResult{MessageID: "r-" + id, ToolCallID: id, Content: core.TextContent(result)},
+func call(id, name, args, result string) []agui.Event {
+	return []agui.Event{
+		&agui.ToolCallStart{ToolCallID: id, ToolCallName: name},
+		&agui.ToolCallArgs{ToolCallID: id, Delta: args},
+		&agui.ToolCallEnd{ToolCallID: id},
+		&agui.ToolCallResult{MessageID: "r-" + id, ToolCallID: id, Content: agui.TextContent(result)},
 	}
 }
 
 // stream joins event lists.
-func stream(parts ...[]core.Event) []core.Event {
-	var out []core.Event
+func stream(parts ...[]agui.Event) []agui.Event {
+	var out []agui.Event
 	for _, p := range parts {
 		out = append(out, p...)
 	}
 	return out
 }
 
-func evs(e ...core.Event) []core.Event { return e }
+func evs(e ...agui.Event) []agui.Event { return e }
 
 func sameList(t *testing.T, got, want []string) {
 	t.Helper()

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // This file holds the JSON machinery ToolResultToState needs to follow the
@@ -253,7 +253,7 @@ func replaceLeaf(v any) func(any, string) (any, error) {
 // applyPatch applies ops to doc and returns the patched document. doc is
 // not modified. The patch applies whole or not at all: on error the caller
 // keeps doc, as the client keeps its state when a STATE_DELTA fails.
-func applyPatch(doc any, ops []core.PatchOp) (any, error) {
+func applyPatch(doc any, ops []agui.PatchOp) (any, error) {
 	doc = deepCopy(doc)
 	for i, op := range ops {
 		var err error
@@ -266,7 +266,7 @@ func applyPatch(doc any, ops []core.PatchOp) (any, error) {
 }
 
 // applyOp applies one operation to doc, which it may modify.
-func applyOp(doc any, op core.PatchOp) (any, error) {
+func applyOp(doc any, op agui.PatchOp) (any, error) {
 	toks, err := parsePointer(op.Path)
 	if err != nil {
 		return nil, err

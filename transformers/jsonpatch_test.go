@@ -8,7 +8,7 @@ import (
 
 	"github.com/wI2L/jsondiff"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // doc decodes a JSON literal for the tests.
@@ -54,35 +54,35 @@ func TestApplyPatch(t *testing.T) {
 	tests := []struct {
 		name string
 		doc  string
-		ops  []core.PatchOp
+		ops  []agui.PatchOp
 		want string // "" means the patch must fail
 	}{
-		{"add member", `{"a":1}`, []core.PatchOp{{Op: "add", Path: "/b", Value: 2}}, `{"a":1,"b":2}`},
-		{"add replaces a member", `{"a":1}`, []core.PatchOp{{Op: "add", Path: "/a", Value: []int{1}}}, `{"a":[1]}`},
-		{"add null", `{}`, []core.PatchOp{{Op: "add", Path: "/a", Value: nil}}, `{"a":null}`},
-		{"insert into array", `{"a":[1,3]}`, []core.PatchOp{{Op: "add", Path: "/a/1", Value: 2}}, `{"a":[1,2,3]}`},
-		{"append with -", `{"a":[1]}`, []core.PatchOp{{Op: "add", Path: "/a/-", Value: 2}}, `{"a":[1,2]}`},
-		{"append at length", `[1]`, []core.PatchOp{{Op: "add", Path: "/1", Value: 2}}, `[1,2]`},
-		{"add past the end", `[1]`, []core.PatchOp{{Op: "add", Path: "/2", Value: 2}}, ""},
-		{"add under a missing parent", `{}`, []core.PatchOp{{Op: "add", Path: "/a/b", Value: 1}}, ""},
-		{"add the root", `{"a":1}`, []core.PatchOp{{Op: "add", Path: "", Value: map[string]any{"b": 2}}}, `{"b":2}`},
-		{"remove member", `{"a":1,"b":2}`, []core.PatchOp{{Op: "remove", Path: "/a"}}, `{"b":2}`},
-		{"remove element", `[1,2,3]`, []core.PatchOp{{Op: "remove", Path: "/1"}}, `[1,3]`},
-		{"remove missing", `{"a":1}`, []core.PatchOp{{Op: "remove", Path: "/b"}}, ""},
-		{"replace", `{"a":{"b":1}}`, []core.PatchOp{{Op: "replace", Path: "/a/b", Value: "x"}}, `{"a":{"b":"x"}}`},
-		{"replace missing", `{"a":1}`, []core.PatchOp{{Op: "replace", Path: "/b", Value: 1}}, ""},
-		{"move", `{"a":{"b":1},"c":{}}`, []core.PatchOp{{Op: "move", From: "/a/b", Path: "/c/d"}}, `{"a":{},"c":{"d":1}}`},
-		{"move within an array", `[1,2,3]`, []core.PatchOp{{Op: "move", From: "/0", Path: "/2"}}, `[2,3,1]`},
-		{"move into itself", `{"a":{"b":1}}`, []core.PatchOp{{Op: "move", From: "/a", Path: "/a/b/c"}}, ""},
-		{"copy is deep", `{"a":{"b":1}}`, []core.PatchOp{{Op: "copy", From: "/a", Path: "/c"}, {Op: "replace", Path: "/c/b", Value: 2}}, `{"a":{"b":1},"c":{"b":2}}`},
-		{"test passes", `{"a":[1,{"b":true}]}`, []core.PatchOp{{Op: "test", Path: "/a", Value: []any{1, map[string]bool{"b": true}}}}, `{"a":[1,{"b":true}]}`},
-		{"test fails", `{"a":1}`, []core.PatchOp{{Op: "test", Path: "/a", Value: 2}}, ""},
-		{"escaped keys", `{"a/b":{"m~n":1}}`, []core.PatchOp{{Op: "replace", Path: "/a~1b/m~0n", Value: 2}}, `{"a/b":{"m~n":2}}`},
-		{"leading zero index", `[1,2]`, []core.PatchOp{{Op: "remove", Path: "/01"}}, ""},
-		{"index into a string", `{"a":"s"}`, []core.PatchOp{{Op: "add", Path: "/a/0", Value: 1}}, ""},
-		{"unknown op", `{}`, []core.PatchOp{{Op: "merge", Path: "/a"}}, ""},
-		{"bad pointer", `{}`, []core.PatchOp{{Op: "add", Path: "a", Value: 1}}, ""},
-		{"all or nothing", `{"a":1}`, []core.PatchOp{{Op: "add", Path: "/b", Value: 2}, {Op: "remove", Path: "/zz"}}, ""},
+		{"add member", `{"a":1}`, []agui.PatchOp{{Op: "add", Path: "/b", Value: 2}}, `{"a":1,"b":2}`},
+		{"add replaces a member", `{"a":1}`, []agui.PatchOp{{Op: "add", Path: "/a", Value: []int{1}}}, `{"a":[1]}`},
+		{"add null", `{}`, []agui.PatchOp{{Op: "add", Path: "/a", Value: nil}}, `{"a":null}`},
+		{"insert into array", `{"a":[1,3]}`, []agui.PatchOp{{Op: "add", Path: "/a/1", Value: 2}}, `{"a":[1,2,3]}`},
+		{"append with -", `{"a":[1]}`, []agui.PatchOp{{Op: "add", Path: "/a/-", Value: 2}}, `{"a":[1,2]}`},
+		{"append at length", `[1]`, []agui.PatchOp{{Op: "add", Path: "/1", Value: 2}}, `[1,2]`},
+		{"add past the end", `[1]`, []agui.PatchOp{{Op: "add", Path: "/2", Value: 2}}, ""},
+		{"add under a missing parent", `{}`, []agui.PatchOp{{Op: "add", Path: "/a/b", Value: 1}}, ""},
+		{"add the root", `{"a":1}`, []agui.PatchOp{{Op: "add", Path: "", Value: map[string]any{"b": 2}}}, `{"b":2}`},
+		{"remove member", `{"a":1,"b":2}`, []agui.PatchOp{{Op: "remove", Path: "/a"}}, `{"b":2}`},
+		{"remove element", `[1,2,3]`, []agui.PatchOp{{Op: "remove", Path: "/1"}}, `[1,3]`},
+		{"remove missing", `{"a":1}`, []agui.PatchOp{{Op: "remove", Path: "/b"}}, ""},
+		{"replace", `{"a":{"b":1}}`, []agui.PatchOp{{Op: "replace", Path: "/a/b", Value: "x"}}, `{"a":{"b":"x"}}`},
+		{"replace missing", `{"a":1}`, []agui.PatchOp{{Op: "replace", Path: "/b", Value: 1}}, ""},
+		{"move", `{"a":{"b":1},"c":{}}`, []agui.PatchOp{{Op: "move", From: "/a/b", Path: "/c/d"}}, `{"a":{},"c":{"d":1}}`},
+		{"move within an array", `[1,2,3]`, []agui.PatchOp{{Op: "move", From: "/0", Path: "/2"}}, `[2,3,1]`},
+		{"move into itself", `{"a":{"b":1}}`, []agui.PatchOp{{Op: "move", From: "/a", Path: "/a/b/c"}}, ""},
+		{"copy is deep", `{"a":{"b":1}}`, []agui.PatchOp{{Op: "copy", From: "/a", Path: "/c"}, {Op: "replace", Path: "/c/b", Value: 2}}, `{"a":{"b":1},"c":{"b":2}}`},
+		{"test passes", `{"a":[1,{"b":true}]}`, []agui.PatchOp{{Op: "test", Path: "/a", Value: []any{1, map[string]bool{"b": true}}}}, `{"a":[1,{"b":true}]}`},
+		{"test fails", `{"a":1}`, []agui.PatchOp{{Op: "test", Path: "/a", Value: 2}}, ""},
+		{"escaped keys", `{"a/b":{"m~n":1}}`, []agui.PatchOp{{Op: "replace", Path: "/a~1b/m~0n", Value: 2}}, `{"a/b":{"m~n":2}}`},
+		{"leading zero index", `[1,2]`, []agui.PatchOp{{Op: "remove", Path: "/01"}}, ""},
+		{"index into a string", `{"a":"s"}`, []agui.PatchOp{{Op: "add", Path: "/a/0", Value: 1}}, ""},
+		{"unknown op", `{}`, []agui.PatchOp{{Op: "merge", Path: "/a"}}, ""},
+		{"bad pointer", `{}`, []agui.PatchOp{{Op: "add", Path: "a", Value: 1}}, ""},
+		{"all or nothing", `{"a":1}`, []agui.PatchOp{{Op: "add", Path: "/b", Value: 2}, {Op: "remove", Path: "/zz"}}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -127,9 +127,9 @@ func TestApplyPatchFollowsJSONDiff(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ops := make([]core.PatchOp, len(patch))
+		ops := make([]agui.PatchOp, len(patch))
 		for i, op := range patch {
-			ops[i] = core.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: op.Value}
+			ops[i] = agui.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: op.Value}
 		}
 		got, err := applyPatch(src, ops)
 		if err != nil {
@@ -217,7 +217,7 @@ func FuzzApplyPatch(f *testing.F) {
 	f.Add(`null`, `[{"op":"remove","path":""},{"op":"test","path":"/~0/~1","value":null}]`)
 	f.Fuzz(func(t *testing.T, docJSON, patchJSON string) {
 		var d any
-		var ops []core.PatchOp
+		var ops []agui.PatchOp
 		if json.Unmarshal([]byte(docJSON), &d) != nil || json.Unmarshal([]byte(patchJSON), &ops) != nil {
 			return
 		}

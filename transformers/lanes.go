@@ -1,6 +1,8 @@
 package transformers
 
-import "github.com/agui-go/agui/core"
+import (
+	"github.com/agui-go/agui"
+)
 
 // chunkKind is the kind of entity a chunk event streams.
 type chunkKind uint8
@@ -31,29 +33,29 @@ type chunkLanes struct {
 // observe updates the lanes for ev and, for a chunk event, returns the id
 // of the entity it streams ("" when the client could not tell either) and
 // the lane it landed in, which owns that entity.
-func (l *chunkLanes) observe(ev core.Event) (id, lane string) {
+func (l *chunkLanes) observe(ev agui.Event) (id, lane string) {
 	if l.pending == nil {
 		l.pending = map[string]chunkStream{}
 	}
 	switch e := ev.(type) {
-	case *core.TextMessageChunk:
+	case *agui.TextMessageChunk:
 		return l.chunk(chunkText, e.MessageID, e.SubagentRunID)
-	case *core.ToolCallChunk:
+	case *agui.ToolCallChunk:
 		return l.chunk(chunkTool, e.ToolCallID, e.SubagentRunID)
-	case *core.ReasoningMessageChunk:
+	case *agui.ReasoningMessageChunk:
 		return l.chunk(chunkReasoning, e.MessageID, e.SubagentRunID)
-	case *core.RunStarted, *core.RunFinished, *core.RunError, *core.MessagesSnapshot:
+	case *agui.RunStarted, *agui.RunFinished, *agui.RunError, *agui.MessagesSnapshot:
 		clear(l.pending)
-	case *core.SubagentFinished:
+	case *agui.SubagentFinished:
 		delete(l.pending, e.SubagentRunID)
-	case *core.SubagentError:
+	case *agui.SubagentError:
 		delete(l.pending, e.SubagentRunID)
-	case *core.Raw, *core.ActivitySnapshot, *core.ActivityDelta,
-		*core.ReasoningEncryptedValue, *core.SubagentStarted:
+	case *agui.Raw, *agui.ActivitySnapshot, *agui.ActivityDelta,
+		*agui.ReasoningEncryptedValue, *agui.SubagentStarted:
 		// These close no lane.
 	default:
 		// Every other explicit event closes its own lane only.
-		delete(l.pending, core.SubagentOf(ev))
+		delete(l.pending, agui.SubagentOf(ev))
 	}
 	return "", ""
 }

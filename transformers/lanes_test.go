@@ -3,12 +3,12 @@ package transformers
 import (
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 func TestChunkLanes(t *testing.T) {
 	type step struct {
-		ev       core.Event
+		ev       agui.Event
 		id, lane string // what observe must return
 	}
 	tests := []struct {
@@ -16,52 +16,52 @@ func TestChunkLanes(t *testing.T) {
 		steps []step
 	}{
 		{"an id-less chunk continues the parent's stream", []step{
-			{&core.ToolCallChunk{ToolCallID: "t1", ToolCallName: "a"}, "t1", ""},
-			{&core.ToolCallChunk{Delta: "x"}, "t1", ""},
+			{&agui.ToolCallChunk{ToolCallID: "t1", ToolCallName: "a"}, "t1", ""},
+			{&agui.ToolCallChunk{Delta: "x"}, "t1", ""},
 		}},
 		{"a tag names the lane", []step{
-			{tagged("s1", &core.ToolCallChunk{ToolCallID: "t1", ToolCallName: "a"}), "t1", "s1"},
-			{&core.ToolCallChunk{ToolCallID: "t2", ToolCallName: "b"}, "t2", ""},
-			{tagged("s1", &core.ToolCallChunk{}), "t1", "s1"},
-			{&core.ToolCallChunk{}, "t2", ""},
+			{tagged("s1", &agui.ToolCallChunk{ToolCallID: "t1", ToolCallName: "a"}), "t1", "s1"},
+			{&agui.ToolCallChunk{ToolCallID: "t2", ToolCallName: "b"}, "t2", ""},
+			{tagged("s1", &agui.ToolCallChunk{}), "t1", "s1"},
+			{&agui.ToolCallChunk{}, "t2", ""},
 		}},
 		{"an id finds its lane", []step{
-			{tagged("s1", &core.TextMessageChunk{MessageID: "m1"}), "m1", "s1"},
-			{&core.TextMessageChunk{MessageID: "m1"}, "m1", "s1"},
+			{tagged("s1", &agui.TextMessageChunk{MessageID: "m1"}), "m1", "s1"},
+			{&agui.TextMessageChunk{MessageID: "m1"}, "m1", "s1"},
 		}},
 		{"an untagged id-less chunk falls to the sole open lane of its kind", []step{
-			{tagged("s1", &core.ReasoningMessageChunk{MessageID: "r1"}), "r1", "s1"},
-			{tagged("s2", &core.TextMessageChunk{MessageID: "m2"}), "m2", "s2"},
-			{&core.ReasoningMessageChunk{}, "r1", "s1"},
-			{&core.TextMessageChunk{}, "m2", "s2"},
+			{tagged("s1", &agui.ReasoningMessageChunk{MessageID: "r1"}), "r1", "s1"},
+			{tagged("s2", &agui.TextMessageChunk{MessageID: "m2"}), "m2", "s2"},
+			{&agui.ReasoningMessageChunk{}, "r1", "s1"},
+			{&agui.TextMessageChunk{}, "m2", "s2"},
 		}},
 		{"several candidate lanes resolve to nothing", []step{
-			{tagged("s1", &core.TextMessageChunk{MessageID: "m1"}), "m1", "s1"},
-			{tagged("s2", &core.TextMessageChunk{MessageID: "m2"}), "m2", "s2"},
-			{&core.TextMessageChunk{}, "", ""},
+			{tagged("s1", &agui.TextMessageChunk{MessageID: "m1"}), "m1", "s1"},
+			{tagged("s2", &agui.TextMessageChunk{MessageID: "m2"}), "m2", "s2"},
+			{&agui.TextMessageChunk{}, "", ""},
 		}},
 		{"an explicit event closes its own lane only", []step{
-			{tagged("s1", &core.TextMessageChunk{MessageID: "m1"}), "m1", "s1"},
-			{&core.TextMessageChunk{MessageID: "m0"}, "m0", ""},
-			{&core.StepStarted{StepName: "x"}, "", ""},
-			{&core.TextMessageChunk{}, "m1", "s1"},
+			{tagged("s1", &agui.TextMessageChunk{MessageID: "m1"}), "m1", "s1"},
+			{&agui.TextMessageChunk{MessageID: "m0"}, "m0", ""},
+			{&agui.StepStarted{StepName: "x"}, "", ""},
+			{&agui.TextMessageChunk{}, "m1", "s1"},
 		}},
 		{"a subagent's end closes its lane", []step{
-			{tagged("s1", &core.TextMessageChunk{MessageID: "m1"}), "m1", "s1"},
-			{&core.SubagentFinished{SubagentRunID: "s1"}, "", ""},
-			{&core.TextMessageChunk{}, "", ""},
+			{tagged("s1", &agui.TextMessageChunk{MessageID: "m1"}), "m1", "s1"},
+			{&agui.SubagentFinished{SubagentRunID: "s1"}, "", ""},
+			{&agui.TextMessageChunk{}, "", ""},
 		}},
 		{"RAW closes nothing; MESSAGES_SNAPSHOT closes all", []step{
-			{&core.TextMessageChunk{MessageID: "m1"}, "m1", ""},
-			{&core.Raw{}, "", ""},
-			{&core.TextMessageChunk{}, "m1", ""},
-			{&core.MessagesSnapshot{}, "", ""},
-			{&core.TextMessageChunk{}, "", ""},
+			{&agui.TextMessageChunk{MessageID: "m1"}, "m1", ""},
+			{&agui.Raw{}, "", ""},
+			{&agui.TextMessageChunk{}, "m1", ""},
+			{&agui.MessagesSnapshot{}, "", ""},
+			{&agui.TextMessageChunk{}, "", ""},
 		}},
 		{"another kind replaces the lane's stream", []step{
-			{&core.TextMessageChunk{MessageID: "m1"}, "m1", ""},
-			{&core.ToolCallChunk{ToolCallID: "t1", ToolCallName: "a"}, "t1", ""},
-			{&core.TextMessageChunk{}, "", ""},
+			{&agui.TextMessageChunk{MessageID: "m1"}, "m1", ""},
+			{&agui.ToolCallChunk{ToolCallID: "t1", ToolCallName: "a"}, "t1", ""},
+			{&agui.TextMessageChunk{}, "", ""},
 		}},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -18,7 +19,7 @@ import (
 // Put Log last in a chain to log what the client receives. Each run gets a
 // logger carrying its ids; nothing else is kept.
 func Log(logger *slog.Logger, level slog.Level) core.NewTransformer {
-	return func(in *core.RunAgentInput) core.Transformer {
+	return func(in *agui.RunAgentInput) core.Transformer {
 		l := logger
 		if l == nil {
 			l = slog.Default()
@@ -26,7 +27,7 @@ func Log(logger *slog.Logger, level slog.Level) core.NewTransformer {
 		if in != nil {
 			l = l.With(slog.String("thread_id", in.ThreadID), slog.String("run_id", in.RunID))
 		}
-		return core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
+		return core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 			// A transformer has no context of its own; the record needs one.
 			ctx := context.Background()
 			if l.Enabled(ctx, level) {
@@ -38,7 +39,7 @@ func Log(logger *slog.Logger, level slog.Level) core.NewTransformer {
 }
 
 // eventAttrs returns the type and the ids of ev as log attributes.
-func eventAttrs(ev core.Event) []slog.Attr {
+func eventAttrs(ev agui.Event) []slog.Attr {
 	attrs := []slog.Attr{slog.String("type", string(ev.Type()))}
 	add := func(key, v string) {
 		if v != "" {
@@ -46,84 +47,84 @@ func eventAttrs(ev core.Event) []slog.Attr {
 		}
 	}
 	switch e := ev.(type) {
-	case *core.TextMessageStart:
+	case *agui.TextMessageStart:
 		add("message_id", e.MessageID)
 		add("role", string(e.Role))
-	case *core.TextMessageContent:
+	case *agui.TextMessageContent:
 		add("message_id", e.MessageID)
-	case *core.TextMessageEnd:
+	case *agui.TextMessageEnd:
 		add("message_id", e.MessageID)
-	case *core.TextMessageChunk:
+	case *agui.TextMessageChunk:
 		add("message_id", e.MessageID)
-	case *core.ToolCallStart:
+	case *agui.ToolCallStart:
 		add("tool_call_id", e.ToolCallID)
 		add("tool_call_name", e.ToolCallName)
 		add("parent_message_id", e.ParentMessageID)
-	case *core.ToolCallArgs:
+	case *agui.ToolCallArgs:
 		add("tool_call_id", e.ToolCallID)
-	case *core.ToolCallEnd:
+	case *agui.ToolCallEnd:
 		add("tool_call_id", e.ToolCallID)
-	case *core.ToolCallChunk:
+	case *agui.ToolCallChunk:
 		add("tool_call_id", e.ToolCallID)
 		add("tool_call_name", e.ToolCallName)
-	case *core.ToolCallResult:
+	case *agui.ToolCallResult:
 		add("tool_call_id", e.ToolCallID)
 		add("message_id", e.MessageID)
-	case *core.StateDelta:
+	case *agui.StateDelta:
 		attrs = append(attrs, slog.Int("ops", len(e.Delta)))
-	case *core.MessagesSnapshot:
+	case *agui.MessagesSnapshot:
 		attrs = append(attrs, slog.Int("messages", len(e.Messages)))
-	case *core.ActivitySnapshot:
+	case *agui.ActivitySnapshot:
 		add("message_id", e.MessageID)
 		add("activity_type", e.ActivityType)
-	case *core.ActivityDelta:
+	case *agui.ActivityDelta:
 		add("message_id", e.MessageID)
 		add("activity_type", e.ActivityType)
-	case *core.Raw:
+	case *agui.Raw:
 		add("source", e.Source)
-	case *core.Custom:
+	case *agui.Custom:
 		add("name", e.Name)
-	case *core.RunStarted:
+	case *agui.RunStarted:
 		add("parent_run_id", e.ParentRunID)
-	case *core.RunFinished:
-		outcome := core.OutcomeSuccess
+	case *agui.RunFinished:
+		outcome := agui.OutcomeSuccess
 		if e.Outcome != nil {
 			outcome = e.Outcome.Type
 		}
 		add("outcome", string(outcome))
-	case *core.RunError:
+	case *agui.RunError:
 		add("code", e.Code)
-	case *core.StepStarted:
+	case *agui.StepStarted:
 		add("step_name", e.StepName)
-	case *core.StepFinished:
+	case *agui.StepFinished:
 		add("step_name", e.StepName)
-	case *core.ReasoningStart:
+	case *agui.ReasoningStart:
 		add("message_id", e.MessageID)
-	case *core.ReasoningMessageStart:
+	case *agui.ReasoningMessageStart:
 		add("message_id", e.MessageID)
-	case *core.ReasoningMessageContent:
+	case *agui.ReasoningMessageContent:
 		add("message_id", e.MessageID)
-	case *core.ReasoningMessageEnd:
+	case *agui.ReasoningMessageEnd:
 		add("message_id", e.MessageID)
-	case *core.ReasoningMessageChunk:
+	case *agui.ReasoningMessageChunk:
 		add("message_id", e.MessageID)
-	case *core.ReasoningEnd:
+	case *agui.ReasoningEnd:
 		add("message_id", e.MessageID)
-	case *core.ReasoningEncryptedValue:
+	case *agui.ReasoningEncryptedValue:
 		add("subtype", string(e.Subtype))
 		add("entity_id", e.EntityID)
-	case *core.SubagentStarted:
+	case *agui.SubagentStarted:
 		add("subagent_run_id", e.SubagentRunID)
 		add("subagent_name", e.Name)
 		add("parent_subagent_run_id", e.ParentSubagentRunID)
 		add("parent_tool_call_id", e.ParentToolCallID)
-	case *core.SubagentFinished:
+	case *agui.SubagentFinished:
 		add("subagent_run_id", e.SubagentRunID)
-	case *core.SubagentError:
+	case *agui.SubagentError:
 		add("subagent_run_id", e.SubagentRunID)
 		add("code", e.Code)
 	}
 	// The attribution tag of an attributed event.
-	add("subagent", core.SubagentOf(ev))
+	add("subagent", agui.SubagentOf(ev))
 	return attrs
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 func TestLog(t *testing.T) {
@@ -22,11 +22,11 @@ func TestLog(t *testing.T) {
 		},
 	}))
 	events := stream(evs(started()),
-		evs(tagged("sub-1", &core.TextMessageStart{MessageID: "m1", Role: core.RoleAssistant}),
-			&core.TextMessageContent{MessageID: "m1", Delta: "secret text"},
-			&core.TextMessageEnd{MessageID: "m1"}),
+		evs(tagged("sub-1", &agui.TextMessageStart{MessageID: "m1", Role: agui.RoleAssistant}),
+			&agui.TextMessageContent{MessageID: "m1", Delta: "secret text"},
+			&agui.TextMessageEnd{MessageID: "m1"}),
 		call("tc1", "search", `{"q":"secret args"}`, "secret result"),
-		evs(&core.RunError{Message: "boom", Code: "AGENT_ERROR"}))
+		evs(&agui.RunError{Message: "boom", Code: "AGENT_ERROR"}))
 	out := runChain(t, input(), events, Log(logger, slog.LevelDebug))
 	if len(out) != len(events) {
 		t.Fatalf("Log changed the stream: %d events in, %d out", len(events), len(out))
@@ -83,23 +83,23 @@ func TestEventAttrsCoverEveryType(t *testing.T) {
 }
 
 // allEvents returns one event of each of the 31 types.
-func allEvents(t *testing.T) []core.Event {
-	out := []core.Event{
-		&core.TextMessageStart{MessageID: "m"}, &core.TextMessageContent{MessageID: "m"}, &core.TextMessageEnd{MessageID: "m"},
-		&core.TextMessageChunk{MessageID: "m"}, &core.ToolCallStart{ToolCallID: "t", ToolCallName: "n"},
-		&core.ToolCallArgs{ToolCallID: "t"}, &core.ToolCallEnd{ToolCallID: "t"}, &core.ToolCallChunk{ToolCallID: "t"},
-		&core.ToolCallResult{ToolCallID: "t", MessageID: "r"}, &core.StateSnapshot{}, &core.StateDelta{},
-		&core.MessagesSnapshot{}, &core.ActivitySnapshot{MessageID: "a"}, &core.ActivityDelta{MessageID: "a"},
-		&core.Raw{Source: "s"}, &core.Custom{Name: "c"}, &core.RunStarted{RunID: "r"}, &core.RunFinished{},
-		&core.RunError{Code: "X"}, &core.StepStarted{StepName: "s"}, &core.StepFinished{StepName: "s"},
-		&core.ReasoningStart{MessageID: "r"}, &core.ReasoningMessageStart{MessageID: "r"},
-		&core.ReasoningMessageContent{MessageID: "r"}, &core.ReasoningMessageEnd{MessageID: "r"},
-		&core.ReasoningMessageChunk{MessageID: "r"}, &core.ReasoningEnd{MessageID: "r"},
-		&core.ReasoningEncryptedValue{EntityID: "e"}, &core.SubagentStarted{SubagentRunID: "s"},
-		&core.SubagentFinished{SubagentRunID: "s"}, &core.SubagentError{SubagentRunID: "s"},
+func allEvents(t *testing.T) []agui.Event {
+	out := []agui.Event{
+		&agui.TextMessageStart{MessageID: "m"}, &agui.TextMessageContent{MessageID: "m"}, &agui.TextMessageEnd{MessageID: "m"},
+		&agui.TextMessageChunk{MessageID: "m"}, &agui.ToolCallStart{ToolCallID: "t", ToolCallName: "n"},
+		&agui.ToolCallArgs{ToolCallID: "t"}, &agui.ToolCallEnd{ToolCallID: "t"}, &agui.ToolCallChunk{ToolCallID: "t"},
+		&agui.ToolCallResult{ToolCallID: "t", MessageID: "r"}, &agui.StateSnapshot{}, &agui.StateDelta{},
+		&agui.MessagesSnapshot{}, &agui.ActivitySnapshot{MessageID: "a"}, &agui.ActivityDelta{MessageID: "a"},
+		&agui.Raw{Source: "s"}, &agui.Custom{Name: "c"}, &agui.RunStarted{RunID: "r"}, &agui.RunFinished{},
+		&agui.RunError{Code: "X"}, &agui.StepStarted{StepName: "s"}, &agui.StepFinished{StepName: "s"},
+		&agui.ReasoningStart{MessageID: "r"}, &agui.ReasoningMessageStart{MessageID: "r"},
+		&agui.ReasoningMessageContent{MessageID: "r"}, &agui.ReasoningMessageEnd{MessageID: "r"},
+		&agui.ReasoningMessageChunk{MessageID: "r"}, &agui.ReasoningEnd{MessageID: "r"},
+		&agui.ReasoningEncryptedValue{EntityID: "e"}, &agui.SubagentStarted{SubagentRunID: "s"},
+		&agui.SubagentFinished{SubagentRunID: "s"}, &agui.SubagentError{SubagentRunID: "s"},
 	}
-	if len(out) != len(core.EventTypes()) {
-		t.Fatalf("allEvents has %d events for %d types", len(out), len(core.EventTypes()))
+	if len(out) != len(agui.EventTypes()) {
+		t.Fatalf("allEvents has %d events for %d types", len(out), len(agui.EventTypes()))
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package transformers
 import (
 	"time"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -18,7 +19,7 @@ type MetricsSink interface {
 	RunStarted(threadID, runID string)
 	// Event is called for every event, the first and the terminal one
 	// included.
-	Event(t core.EventType)
+	Event(t agui.EventType)
 	// RunEnded is called once per run, at its terminal event.
 	RunEnded(end RunEnd)
 }
@@ -53,7 +54,7 @@ const OutcomeError = "error"
 // sink gets no RunEnded only when the chain's own output breaks a protocol
 // rule: the RUN_ERROR then bypasses the whole chain.
 func Metrics(sink MetricsSink) core.NewTransformer {
-	return func(in *core.RunAgentInput) core.Transformer {
+	return func(in *agui.RunAgentInput) core.Transformer {
 		m := &runMetrics{sink: sink}
 		if in != nil {
 			m.threadID, m.runID = in.ThreadID, in.RunID
@@ -72,19 +73,19 @@ type runMetrics struct {
 	started, stopped bool
 }
 
-func (m *runMetrics) Transform(ev core.Event, emit func(core.Event) error) error {
+func (m *runMetrics) Transform(ev agui.Event, emit func(agui.Event) error) error {
 	if m.sink != nil && !m.stopped {
 		m.observe(ev)
 	}
 	return emit(ev)
 }
 
-func (*runMetrics) Finish(func(core.Event) error) error { return nil }
+func (*runMetrics) Finish(func(agui.Event) error) error { return nil }
 
-func (m *runMetrics) observe(ev core.Event) {
+func (m *runMetrics) observe(ev agui.Event) {
 	if !m.started {
 		m.started, m.start = true, time.Now()
-		if rs, ok := ev.(*core.RunStarted); ok {
+		if rs, ok := ev.(*agui.RunStarted); ok {
 			m.threadID, m.runID = rs.ThreadID, rs.RunID
 		}
 		m.sink.RunStarted(m.threadID, m.runID)
@@ -93,12 +94,12 @@ func (m *runMetrics) observe(ev core.Event) {
 	m.sink.Event(ev.Type())
 	end := RunEnd{ThreadID: m.threadID, RunID: m.runID}
 	switch e := ev.(type) {
-	case *core.RunFinished:
-		end.Outcome = string(core.OutcomeSuccess)
+	case *agui.RunFinished:
+		end.Outcome = string(agui.OutcomeSuccess)
 		if e.Outcome != nil {
 			end.Outcome = string(e.Outcome.Type)
 		}
-	case *core.RunError:
+	case *agui.RunError:
 		end.Outcome, end.Code = OutcomeError, e.Code
 	default:
 		return

@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -15,7 +16,7 @@ import (
 type recordingSink struct {
 	mu      sync.Mutex
 	started []string
-	events  map[core.EventType]int
+	events  map[agui.EventType]int
 	ended   []RunEnd
 }
 
@@ -25,11 +26,11 @@ func (s *recordingSink) RunStarted(threadID, runID string) {
 	s.started = append(s.started, threadID+"/"+runID)
 }
 
-func (s *recordingSink) Event(t core.EventType) {
+func (s *recordingSink) Event(t agui.EventType) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.events == nil {
-		s.events = map[core.EventType]int{}
+		s.events = map[agui.EventType]int{}
 	}
 	s.events[t]++
 }
@@ -43,20 +44,20 @@ func (s *recordingSink) RunEnded(end RunEnd) {
 func TestMetrics(t *testing.T) {
 	tests := []struct {
 		name     string
-		terminal core.Event
+		terminal agui.Event
 		want     RunEnd
 	}{
 		{"success", finished(), RunEnd{Outcome: "success"}},
-		{"interrupt", &core.RunFinished{Outcome: &core.Outcome{Type: core.OutcomeInterrupt, Interrupts: []core.Interrupt{{ID: "i", Reason: "r"}}}}, RunEnd{Outcome: "interrupt"}},
-		{"cancelled", &core.RunFinished{Outcome: &core.Outcome{Type: core.OutcomeCancelled}}, RunEnd{Outcome: "cancelled"}},
-		{"error", &core.RunError{Message: "boom", Code: "AGENT_ERROR"}, RunEnd{Outcome: OutcomeError, Code: "AGENT_ERROR"}},
+		{"interrupt", &agui.RunFinished{Outcome: &agui.Outcome{Type: agui.OutcomeInterrupt, Interrupts: []agui.Interrupt{{ID: "i", Reason: "r"}}}}, RunEnd{Outcome: "interrupt"}},
+		{"cancelled", &agui.RunFinished{Outcome: &agui.Outcome{Type: agui.OutcomeCancelled}}, RunEnd{Outcome: "cancelled"}},
+		{"error", &agui.RunError{Message: "boom", Code: "AGENT_ERROR"}, RunEnd{Outcome: OutcomeError, Code: "AGENT_ERROR"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				sink := &recordingSink{}
 				chain := core.Chain{Metrics(sink)(input())}
-				emit := func(core.Event) error { return nil }
+				emit := func(agui.Event) error { return nil }
 				for _, ev := range stream(evs(started()), call("tc1", "search", "{}", "x")) {
 					if err := chain.Transform(ev, emit); err != nil {
 						t.Fatal(err)
@@ -67,7 +68,7 @@ func TestMetrics(t *testing.T) {
 					t.Fatal(err)
 				}
 				// A RUN_ERROR after RUN_FINISHED does not end the run twice.
-				if err := chain.Transform(&core.RunError{Message: "late"}, emit); err != nil {
+				if err := chain.Transform(&agui.RunError{Message: "late"}, emit); err != nil {
 					t.Fatal(err)
 				}
 				want := tt.want
@@ -78,7 +79,7 @@ func TestMetrics(t *testing.T) {
 				if len(sink.started) != 1 || sink.started[0] != "thread-1/run-1" {
 					t.Errorf("started = %v", sink.started)
 				}
-				if sink.events[core.TypeToolCallStart] != 1 || sink.events[core.TypeRunStarted] != 1 || sink.events[tt.terminal.Type()] != 1 {
+				if sink.events[agui.TypeToolCallStart] != 1 || sink.events[agui.TypeRunStarted] != 1 || sink.events[tt.terminal.Type()] != 1 {
 					t.Errorf("events = %v", sink.events)
 				}
 			})
@@ -95,7 +96,7 @@ func TestMetricsNilSink(t *testing.T) {
 
 func TestMetricsRunErrorFirst(t *testing.T) {
 	sink := &recordingSink{}
-	runChain(t, input(), evs(&core.RunError{Message: "bad input", Code: "PROTOCOL"}), Metrics(sink))
+	runChain(t, input(), evs(&agui.RunError{Message: "bad input", Code: "PROTOCOL"}), Metrics(sink))
 	if len(sink.started) != 1 || len(sink.ended) != 1 || sink.ended[0].Code != "PROTOCOL" || sink.ended[0].Events != 1 {
 		t.Errorf("started %v, ended %+v", sink.started, sink.ended)
 	}
@@ -104,14 +105,14 @@ func TestMetricsRunErrorFirst(t *testing.T) {
 // When an inner transformer fails, the runner's final RUN_ERROR still
 // reaches Metrics after it, so a gauge of runs in flight goes back down.
 func TestMetricsSeesChainFailure(t *testing.T) {
-	failing := core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
-		if ev.Type() == core.TypeTextMessageContent {
+	failing := core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
+		if ev.Type() == agui.TypeTextMessageContent {
 			return errors.New("boom")
 		}
 		return emit(ev)
 	}))
-	say := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), rc.Say("hi")
+	say := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("hi")
 	})
 	sink := &recordingSink{}
 	// WithTransformers lists the innermost first: failing, then Metrics.
@@ -123,7 +124,7 @@ func TestMetricsSeesChainFailure(t *testing.T) {
 	if len(sink.started) != 1 || len(sink.ended) != 1 {
 		t.Fatalf("started %v, ended %+v; want one of each", sink.started, sink.ended)
 	}
-	if e := sink.ended[0]; e.Outcome != OutcomeError || e.Code != string(core.CodeTransform) {
+	if e := sink.ended[0]; e.Outcome != OutcomeError || e.Code != string(agui.CodeTransform) {
 		t.Errorf("ended %+v, want an error with TRANSFORM_ERROR", e)
 	}
 }
@@ -131,8 +132,8 @@ func TestMetricsSeesChainFailure(t *testing.T) {
 // A consumer that leaves early still ends the run in Metrics, with
 // DISCONNECTED.
 func TestMetricsSeesConsumerLeave(t *testing.T) {
-	say := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), rc.Say("hi")
+	say := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("hi")
 	})
 	sink := &recordingSink{}
 	for range core.Run(context.Background(), say, input(), core.WithTransformers(Metrics(sink))) {
@@ -141,7 +142,7 @@ func TestMetricsSeesConsumerLeave(t *testing.T) {
 	if len(sink.started) != 1 || len(sink.ended) != 1 {
 		t.Fatalf("started %v, ended %+v; want one of each", sink.started, sink.ended)
 	}
-	if e := sink.ended[0]; e.Outcome != OutcomeError || e.Code != string(core.CodeDisconnected) {
+	if e := sink.ended[0]; e.Outcome != OutcomeError || e.Code != string(agui.CodeDisconnected) {
 		t.Errorf("ended %+v, want an error with DISCONNECTED", e)
 	}
 }

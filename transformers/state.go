@@ -10,6 +10,7 @@ import (
 
 	"github.com/wI2L/jsondiff"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -70,7 +71,7 @@ func ToolResultToState(mappings ...StateMapping) (core.NewTransformer, error) {
 		}
 		byTool[m.Tool] = append(byTool[m.Tool], stateRoute{path: toks, merge: m.Merge})
 	}
-	return func(in *core.RunAgentInput) core.Transformer {
+	return func(in *agui.RunAgentInput) core.Transformer {
 		t := &resultToState{routes: byTool, tools: map[string]string{}}
 		if in != nil {
 			t.baseline(in.State)
@@ -112,23 +113,23 @@ func (t *resultToState) baseline(v any) {
 	t.state, t.unknown = s, err != nil
 }
 
-func (t *resultToState) Transform(ev core.Event, emit func(core.Event) error) error {
+func (t *resultToState) Transform(ev agui.Event, emit func(agui.Event) error) error {
 	switch e := ev.(type) {
-	case *core.RunStarted:
+	case *agui.RunStarted:
 		if e.Input != nil && e.Input.State != nil {
 			t.baseline(e.Input.State)
 		}
-	case *core.StateSnapshot:
+	case *agui.StateSnapshot:
 		ev = t.keepWritten(e)
-	case *core.StateDelta:
+	case *agui.StateDelta:
 		if s, err := applyPatch(t.state, e.Delta); err == nil {
 			t.state = s
 		}
-	case *core.ToolCallStart:
+	case *agui.ToolCallStart:
 		t.note(e.ToolCallID, e.ToolCallName)
-	case *core.ToolCallChunk:
+	case *agui.ToolCallChunk:
 		t.note(e.ToolCallID, e.ToolCallName)
-	case *core.ToolCallResult:
+	case *agui.ToolCallResult:
 		if err := emit(e); err != nil {
 			return err
 		}
@@ -137,7 +138,7 @@ func (t *resultToState) Transform(ev core.Event, emit func(core.Event) error) er
 	return emit(ev)
 }
 
-func (*resultToState) Finish(func(core.Event) error) error { return nil }
+func (*resultToState) Finish(func(agui.Event) error) error { return nil }
 
 // note notes the tool name of a call when the tool is mapped.
 func (t *resultToState) note(id, name string) {
@@ -152,7 +153,7 @@ func (t *resultToState) note(id, name string) {
 }
 
 // write applies a mapped tool's result to the state and emits the update.
-func (t *resultToState) write(res *core.ToolCallResult, emit func(core.Event) error) error {
+func (t *resultToState) write(res *agui.ToolCallResult, emit func(agui.Event) error) error {
 	name, ok := t.tools[res.ToolCallID]
 	if !ok {
 		return nil
@@ -198,7 +199,7 @@ func (t *resultToState) remember(path []string, v any) {
 // this run wrote: the agent's own state does not know them, so its next
 // snapshot would otherwise erase them from the client. A value that can no
 // longer be written (the snapshot put a string on its path) is dropped.
-func (t *resultToState) keepWritten(e *core.StateSnapshot) core.Event {
+func (t *resultToState) keepWritten(e *agui.StateSnapshot) agui.Event {
 	t.baseline(e.Snapshot)
 	if t.unknown || len(t.written) == 0 {
 		return e
@@ -224,7 +225,7 @@ func (t *resultToState) keepWritten(e *core.StateSnapshot) core.Event {
 }
 
 // value computes what r writes for content, given the current state.
-func (r stateRoute) value(state any, content core.Content) (any, error) {
+func (r stateRoute) value(state any, content agui.Content) (any, error) {
 	text := content.String()
 	var result any
 	if err := json.Unmarshal([]byte(text), &result); err != nil {
@@ -249,14 +250,14 @@ func (r stateRoute) value(state any, content core.Content) (any, error) {
 
 // stateUpdate returns the smaller of a STATE_DELTA and a STATE_SNAPSHOT
 // taking the client from prev to next, or nil when they are equal.
-func stateUpdate(prev, next any, subagent string) (core.Event, error) {
+func stateUpdate(prev, next any, subagent string) (agui.Event, error) {
 	ops, err := patchOps(prev, next)
 	if err != nil || len(ops) == 0 {
 		return nil, err
 	}
-	delta := &core.StateDelta{Delta: ops}
+	delta := &agui.StateDelta{Delta: ops}
 	delta.SubagentRunID = subagent
-	snap := &core.StateSnapshot{Snapshot: deepCopy(next)}
+	snap := &agui.StateSnapshot{Snapshot: deepCopy(next)}
 	snap.SubagentRunID = subagent
 	db, err := delta.AppendJSON(nil)
 	if err != nil {
@@ -273,16 +274,16 @@ func stateUpdate(prev, next any, subagent string) (core.Event, error) {
 }
 
 // patchOps returns the RFC 6902 operations taking prev to next.
-func patchOps(prev, next any) ([]core.PatchOp, error) {
+func patchOps(prev, next any) ([]agui.PatchOp, error) {
 	patch, err := jsondiff.CompareWithoutMarshal(prev, next)
 	if err != nil {
 		return nil, err
 	}
-	ops := make([]core.PatchOp, len(patch))
+	ops := make([]agui.PatchOp, len(patch))
 	for i, op := range patch {
 		// Copies, so that whoever rewrites the event downstream cannot
 		// reach the state this transformer keeps.
-		ops[i] = core.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: deepCopy(op.Value)}
+		ops[i] = agui.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: deepCopy(op.Value)}
 	}
 	return ops, nil
 }

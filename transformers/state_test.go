@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -15,7 +16,7 @@ import (
 // as the client does, and returns the state it ends with. A delta that
 // does not apply fails t, unless it is one of the first allowBad deltas
 // that fail: the client then keeps its state.
-func clientState(t *testing.T, in *core.RunAgentInput, out []core.Event, allowBad int) any {
+func clientState(t *testing.T, in *agui.RunAgentInput, out []agui.Event, allowBad int) any {
 	t.Helper()
 	state, err := normalize(in.State)
 	if err != nil {
@@ -23,17 +24,17 @@ func clientState(t *testing.T, in *core.RunAgentInput, out []core.Event, allowBa
 	}
 	for _, ev := range out {
 		switch e := ev.(type) {
-		case *core.StateSnapshot:
+		case *agui.StateSnapshot:
 			if state, err = normalize(e.Snapshot); err != nil {
 				t.Fatal(err)
 			}
-		case *core.StateDelta:
+		case *agui.StateDelta:
 			// Through the wire form, as the client gets it.
 			b, err := e.AppendJSON(nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var wire struct{ Delta []core.PatchOp }
+			var wire struct{ Delta []agui.PatchOp }
 			if err := json.Unmarshal(b, &wire); err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +52,7 @@ func clientState(t *testing.T, in *core.RunAgentInput, out []core.Event, allowBa
 	return state
 }
 
-func withState(state string) *core.RunAgentInput {
+func withState(state string) *agui.RunAgentInput {
 	in := input()
 	in.State = json.RawMessage(state)
 	return in
@@ -78,8 +79,8 @@ func TestToolResultToState(t *testing.T) {
 	tests := []struct {
 		name     string
 		mappings []StateMapping
-		in       *core.RunAgentInput
-		events   []core.Event
+		in       *agui.RunAgentInput
+		events   []agui.Event
 		want     []string // event descriptions
 		state    string   // the state the client ends with
 		badDelta int      // deltas in events that the client cannot apply
@@ -116,10 +117,10 @@ func TestToolResultToState(t *testing.T) {
 			mappings: []StateMapping{search},
 			in:       withState(`{"old":true}`),
 			events: stream(evs(started(),
-				&core.StateSnapshot{Snapshot: json.RawMessage(big)},
-				&core.StateDelta{Delta: []core.PatchOp{{Op: "add", Path: "/m", Value: 2}, {Op: "remove", Path: "/n"}}},
+				&agui.StateSnapshot{Snapshot: json.RawMessage(big)},
+				&agui.StateDelta{Delta: []agui.PatchOp{{Op: "add", Path: "/m", Value: 2}, {Op: "remove", Path: "/n"}}},
 				// A delta the client cannot apply leaves its state as it was.
-				&core.StateDelta{Delta: []core.PatchOp{{Op: "remove", Path: "/nothing"}}}),
+				&agui.StateDelta{Delta: []agui.PatchOp{{Op: "remove", Path: "/nothing"}}}),
 				call("tc1", "search", `{}`, `{"hits":3}`), evs(finished())),
 			want: []string{"RUN_STARTED", "STATE_SNAPSHOT", "STATE_DELTA", "STATE_DELTA",
 				"TOOL_CALL_START tc1", "TOOL_CALL_ARGS tc1", "TOOL_CALL_END tc1",
@@ -131,7 +132,7 @@ func TestToolResultToState(t *testing.T) {
 			name:     "RUN_STARTED's input state is the baseline",
 			mappings: []StateMapping{search},
 			in:       withState(`{}`),
-			events: stream(evs(&core.RunStarted{ThreadID: "thread-1", RunID: "run-1", Input: withState(big)}),
+			events: stream(evs(&agui.RunStarted{ThreadID: "thread-1", RunID: "run-1", Input: withState(big)}),
 				call("tc1", "search", `{}`, `1`), evs(finished())),
 			want: []string{"RUN_STARTED", "TOOL_CALL_START tc1", "TOOL_CALL_ARGS tc1", "TOOL_CALL_END tc1",
 				"TOOL_CALL_RESULT tc1 r-tc1", "STATE_DELTA", "RUN_FINISHED success"},
@@ -173,14 +174,14 @@ func TestToolResultToState(t *testing.T) {
 			mappings: []StateMapping{search},
 			in:       withState(`{}`),
 			events: evs(started(),
-				&core.ToolCallStart{ToolCallID: "tc0", ToolCallName: "search"},
-				&core.ToolCallEnd{ToolCallID: "tc0"},
-				tagged("s1", &core.ToolCallChunk{ToolCallID: "tc1", ToolCallName: "search", Delta: "{}"}),
-				&core.TextMessageStart{MessageID: "m1"},
-				&core.TextMessageEnd{MessageID: "m1"},
+				&agui.ToolCallStart{ToolCallID: "tc0", ToolCallName: "search"},
+				&agui.ToolCallEnd{ToolCallID: "tc0"},
+				tagged("s1", &agui.ToolCallChunk{ToolCallID: "tc1", ToolCallName: "search", Delta: "{}"}),
+				&agui.TextMessageStart{MessageID: "m1"},
+				&agui.TextMessageEnd{MessageID: "m1"},
 				// tc0 stands in for tc1 in the verifier, which knows no
 				// chunk-opened call; the transformer keys on the call id.
-				tagged("s1", &core.ToolCallResult{MessageID: "r1", ToolCallID: "tc0", Content: core.TextContent("[0]")}),
+				tagged("s1", &agui.ToolCallResult{MessageID: "r1", ToolCallID: "tc0", Content: agui.TextContent("[0]")}),
 				finished()),
 			want: []string{"RUN_STARTED", "TOOL_CALL_START tc0", "TOOL_CALL_END tc0", "TOOL_CALL_CHUNK tc1 @s1",
 				"TEXT_MESSAGE_START m1", "TEXT_MESSAGE_END m1", "TOOL_CALL_RESULT tc0 r1 @s1", "STATE_SNAPSHOT @s1", "RUN_FINISHED success"},
@@ -191,7 +192,7 @@ func TestToolResultToState(t *testing.T) {
 			mappings: []StateMapping{search},
 			in:       withState(`{"search":{"results":"stale"}}`),
 			events: stream(evs(started()), call("tc1", "search", `{}`, `[1]`),
-				evs(&core.StateSnapshot{Snapshot: map[string]any{"title": "x", "search": map[string]any{"results": "stale"}}},
+				evs(&agui.StateSnapshot{Snapshot: map[string]any{"title": "x", "search": map[string]any{"results": "stale"}}},
 					finished())),
 			want: []string{"RUN_STARTED", "TOOL_CALL_START tc1", "TOOL_CALL_ARGS tc1", "TOOL_CALL_END tc1",
 				"TOOL_CALL_RESULT tc1 r-tc1", "STATE_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED success"},
@@ -202,8 +203,8 @@ func TestToolResultToState(t *testing.T) {
 			mappings: []StateMapping{search},
 			in:       withState(`{}`),
 			events: stream(evs(started()), call("tc1", "search", `{}`, `[1]`),
-				evs(&core.StateSnapshot{Snapshot: map[string]any{"search": "off"}},
-					&core.StateSnapshot{Snapshot: map[string]any{}},
+				evs(&agui.StateSnapshot{Snapshot: map[string]any{"search": "off"}},
+					&agui.StateSnapshot{Snapshot: map[string]any{}},
 					finished())),
 			want: []string{"RUN_STARTED", "TOOL_CALL_START tc1", "TOOL_CALL_ARGS tc1", "TOOL_CALL_END tc1",
 				"TOOL_CALL_RESULT tc1 r-tc1", "STATE_SNAPSHOT", "STATE_SNAPSHOT", "STATE_SNAPSHOT", "RUN_FINISHED success"},
@@ -235,7 +236,7 @@ func TestToolResultToState(t *testing.T) {
 
 // TestToolResultToStateSmaller checks the choice against both encodings.
 func TestToolResultToStateSmaller(t *testing.T) {
-	size := func(e core.Event) int {
+	size := func(e agui.Event) int {
 		b, err := e.AppendJSON(nil)
 		if err != nil {
 			t.Fatal(err)
@@ -252,7 +253,7 @@ func TestToolResultToStateSmaller(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		delta, snap := size(&core.StateDelta{Delta: ops}), size(&core.StateSnapshot{Snapshot: next})
+		delta, snap := size(&agui.StateDelta{Delta: ops}), size(&agui.StateSnapshot{Snapshot: next})
 		ev, err := stateUpdate(prev, next, "")
 		if err != nil {
 			t.Fatal(err)
@@ -300,27 +301,27 @@ func TestToolResultToStateThroughRun(t *testing.T) {
 	type S struct {
 		Title string `json:"title"`
 	}
-	agent := core.AgentFunc[S](func(ctx context.Context, rc *core.RunContext[S]) (core.Outcome, error) {
+	agent := core.AgentFunc[S](func(ctx context.Context, rc *core.RunContext[S]) (agui.Outcome, error) {
 		if err := rc.UpdateState(func(s *S) { s.Title = "draft" }); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		tc, err := rc.ToolCall("search")
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := tc.Args(`{"q":"go"}`); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := tc.ResultText(`{"hits":["a","b"]}`); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := rc.UpdateState(func(s *S) { s.Title = "final" }); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 	in := withState(`{"title":"","keep":1}`)
-	var out []core.Event
+	var out []agui.Event
 	for ev, err := range core.Run(t.Context(), agent, in, core.WithTransformers(
 		mustToState(t, StateMapping{Tool: "search", Path: "/search"}))) {
 		if err != nil {
@@ -329,7 +330,7 @@ func TestToolResultToStateThroughRun(t *testing.T) {
 		out = append(out, ev)
 	}
 	verify(t, out)
-	if last := out[len(out)-1]; last.Type() != core.TypeRunFinished {
+	if last := out[len(out)-1]; last.Type() != agui.TypeRunFinished {
 		t.Fatalf("run ended with %s", describe(last))
 	}
 	want := doc(t, `{"title":"final","keep":1,"search":{"hits":["a","b"]}}`)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -57,18 +58,18 @@ func (v Visibility) String() string {
 func SubagentVisibility(mode Visibility) core.NewTransformer {
 	switch mode {
 	case VisibilityEmitted:
-		return core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
+		return core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 			return emit(ev)
 		}))
 	case VisibilityInline:
-		return core.Stateless(core.TransformerFunc(func(ev core.Event, emit func(core.Event) error) error {
+		return core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 			if isSubagentLifecycle(ev) {
 				return nil
 			}
 			return emit(ev)
 		}))
 	default:
-		return func(in *core.RunAgentInput) core.Transformer {
+		return func(in *agui.RunAgentInput) core.Transformer {
 			h := &subagentHider{
 				messages:   map[string]string{},
 				calls:      map[string]string{},
@@ -84,9 +85,9 @@ func SubagentVisibility(mode Visibility) core.NewTransformer {
 	}
 }
 
-func isSubagentLifecycle(ev core.Event) bool {
+func isSubagentLifecycle(ev agui.Event) bool {
 	switch ev.Type() {
-	case core.TypeSubagentStarted, core.TypeSubagentFinished, core.TypeSubagentError:
+	case agui.TypeSubagentStarted, agui.TypeSubagentFinished, agui.TypeSubagentError:
 		return true
 	}
 	return false
@@ -105,23 +106,23 @@ type subagentHider struct {
 	lanes      chunkLanes
 }
 
-func (h *subagentHider) Transform(ev core.Event, emit func(core.Event) error) error {
+func (h *subagentHider) Transform(ev agui.Event, emit func(agui.Event) error) error {
 	chunkID, lane := h.lanes.observe(ev)
 	switch e := ev.(type) {
-	case *core.SubagentStarted, *core.SubagentFinished, *core.SubagentError:
+	case *agui.SubagentStarted, *agui.SubagentFinished, *agui.SubagentError:
 		return nil
-	case *core.RunStarted, *core.RunError:
-	case *core.RunFinished:
+	case *agui.RunStarted, *agui.RunError:
+	case *agui.RunFinished:
 		ev = h.runFinished(e)
-	case *core.MessagesSnapshot:
+	case *agui.MessagesSnapshot:
 		ev = h.snapshot(e)
-	case *core.StateSnapshot:
+	case *agui.StateSnapshot:
 		if e.SubagentRunID != "" {
 			cp := *e
 			cp.SubagentRunID = ""
 			ev = &cp
 		}
-	case *core.StateDelta:
+	case *agui.StateDelta:
 		if e.SubagentRunID != "" {
 			cp := *e
 			cp.SubagentRunID = ""
@@ -135,65 +136,65 @@ func (h *subagentHider) Transform(ev core.Event, emit func(core.Event) error) er
 	return emit(ev)
 }
 
-func (*subagentHider) Finish(func(core.Event) error) error { return nil }
+func (*subagentHider) Finish(func(agui.Event) error) error { return nil }
 
 // owner records what ev opens and returns whom ev belongs to: its tag, or
 // for an untagged continuation the owner of what it continues.
-func (h *subagentHider) owner(ev core.Event, chunkID, lane string) string {
-	tag := core.SubagentOf(ev)
+func (h *subagentHider) owner(ev agui.Event, chunkID, lane string) string {
+	tag := agui.SubagentOf(ev)
 	switch e := ev.(type) {
-	case *core.TextMessageStart:
+	case *agui.TextMessageStart:
 		return open(h.messages, e.MessageID, tag)
-	case *core.TextMessageContent:
+	case *agui.TextMessageContent:
 		return continued(h.messages, e.MessageID, tag)
-	case *core.TextMessageEnd:
+	case *agui.TextMessageEnd:
 		return continued(h.messages, e.MessageID, tag)
-	case *core.TextMessageChunk:
+	case *agui.TextMessageChunk:
 		return chunkOwner(h.messages, chunkID, lane, tag)
-	case *core.ToolCallStart:
+	case *agui.ToolCallStart:
 		if tag == "" {
 			// A call belongs to the message that carries it.
 			tag = h.messages[e.ParentMessageID]
 		}
 		return open(h.calls, e.ToolCallID, tag)
-	case *core.ToolCallArgs:
+	case *agui.ToolCallArgs:
 		return continued(h.calls, e.ToolCallID, tag)
-	case *core.ToolCallEnd:
+	case *agui.ToolCallEnd:
 		return continued(h.calls, e.ToolCallID, tag)
-	case *core.ToolCallChunk:
+	case *agui.ToolCallChunk:
 		return chunkOwner(h.calls, chunkID, lane, tag)
-	case *core.ToolCallResult:
+	case *agui.ToolCallResult:
 		return open(h.messages, e.MessageID, continued(h.calls, e.ToolCallID, tag))
-	case *core.ReasoningStart:
+	case *agui.ReasoningStart:
 		return open(h.spans, e.MessageID, tag)
-	case *core.ReasoningEnd:
+	case *agui.ReasoningEnd:
 		return continued(h.spans, e.MessageID, tag)
-	case *core.ReasoningMessageStart:
+	case *agui.ReasoningMessageStart:
 		return open(h.reasoning, e.MessageID, tag)
-	case *core.ReasoningMessageContent:
+	case *agui.ReasoningMessageContent:
 		return continued(h.reasoning, e.MessageID, tag)
-	case *core.ReasoningMessageEnd:
+	case *agui.ReasoningMessageEnd:
 		return continued(h.reasoning, e.MessageID, tag)
-	case *core.ReasoningMessageChunk:
+	case *agui.ReasoningMessageChunk:
 		return chunkOwner(h.reasoning, chunkID, lane, tag)
-	case *core.ReasoningEncryptedValue:
+	case *agui.ReasoningEncryptedValue:
 		if tag != "" {
 			return tag
 		}
-		if e.Subtype == core.EncryptedToolCall {
+		if e.Subtype == agui.EncryptedToolCall {
 			return h.calls[e.EntityID]
 		}
 		if o := h.messages[e.EntityID]; o != "" {
 			return o
 		}
 		return h.reasoning[e.EntityID]
-	case *core.ActivitySnapshot:
+	case *agui.ActivitySnapshot:
 		if _, ok := h.activities[e.MessageID]; ok && e.Replace != nil && !*e.Replace {
 			// An update in place keeps the activity's owner.
 			return continued(h.activities, e.MessageID, tag)
 		}
 		return open(h.activities, e.MessageID, tag)
-	case *core.ActivityDelta:
+	case *agui.ActivityDelta:
 		return continued(h.activities, e.MessageID, tag)
 	default:
 		// STEP_*, CUSTOM, RAW: provenance is the tag.
@@ -235,14 +236,14 @@ func chunkOwner(owners map[string]string, id, lane, tag string) string {
 }
 
 // seed records the owners of messages the client already holds.
-func (h *subagentHider) seed(msgs []core.Message) {
+func (h *subagentHider) seed(msgs []agui.Message) {
 	for _, m := range msgs {
 		switch x := m.(type) {
-		case *core.ReasoningMessage:
+		case *agui.ReasoningMessage:
 			h.reasoning[x.ID] = x.SubagentRunID
-		case *core.ActivityMessage:
+		case *agui.ActivityMessage:
 			h.activities[x.ID] = x.SubagentRunID
-		case *core.AssistantMessage:
+		case *agui.AssistantMessage:
 			h.messages[x.ID] = x.SubagentRunID
 			// A call inherits its message's attribution.
 			for _, tc := range x.ToolCalls {
@@ -255,9 +256,9 @@ func (h *subagentHider) seed(msgs []core.Message) {
 }
 
 // snapshot drops the subagents' messages, copying the event if it changes.
-func (h *subagentHider) snapshot(e *core.MessagesSnapshot) core.Event {
+func (h *subagentHider) snapshot(e *agui.MessagesSnapshot) agui.Event {
 	h.seed(e.Messages)
-	isSub := func(m core.Message) bool { return m.Subagent() != "" }
+	isSub := func(m agui.Message) bool { return m.Subagent() != "" }
 	if !slices.ContainsFunc(e.Messages, isSub) {
 		return e
 	}
@@ -267,7 +268,7 @@ func (h *subagentHider) snapshot(e *core.MessagesSnapshot) core.Event {
 }
 
 // runFinished removes subagents from the outcome, copying what it changes.
-func (h *subagentHider) runFinished(e *core.RunFinished) core.Event {
+func (h *subagentHider) runFinished(e *agui.RunFinished) agui.Event {
 	if e.Outcome == nil {
 		return e
 	}
@@ -278,7 +279,7 @@ func (h *subagentHider) runFinished(e *core.RunFinished) core.Event {
 		o.PendingToolCallIDs = slices.DeleteFunc(slices.Clone(o.PendingToolCallIDs), isSub)
 		changed = true
 	}
-	if slices.ContainsFunc(o.Interrupts, func(i core.Interrupt) bool { return i.SubagentRunID != "" || isSub(i.ToolCallID) }) {
+	if slices.ContainsFunc(o.Interrupts, func(i agui.Interrupt) bool { return i.SubagentRunID != "" || isSub(i.ToolCallID) }) {
 		o.Interrupts = slices.Clone(o.Interrupts)
 		for i := range o.Interrupts {
 			o.Interrupts[i].SubagentRunID = ""

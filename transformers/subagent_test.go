@@ -5,62 +5,62 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // delegation is a run whose agent delegates to subagent "sub-1", which
 // nests "sub-2". Continuations of the subagents' entities are often
 // untagged, as the protocol allows.
-func delegation() []core.Event {
+func delegation() []agui.Event {
 	no := false
 	return evs(
 		started(),
-		&core.ToolCallStart{ToolCallID: "tc-d", ToolCallName: "delegate", ParentMessageID: "m-parent"},
-		&core.ToolCallArgs{ToolCallID: "tc-d", Delta: "{}"},
-		&core.ToolCallEnd{ToolCallID: "tc-d"},
-		&core.SubagentStarted{SubagentRunID: "sub-1", Name: "planner", ParentToolCallID: "tc-d", ParentMessageID: "m-parent"},
-		tagged("sub-1", &core.TextMessageStart{MessageID: "m-sub", Role: core.RoleAssistant}),
-		tagged("sub-1", &core.TextMessageContent{MessageID: "m-sub", Delta: "Two tasks."}),
-		&core.TextMessageEnd{MessageID: "m-sub"},
-		tagged("sub-1", &core.ToolCallStart{ToolCallID: "tc-sub", ToolCallName: "estimate"}),
-		&core.ToolCallArgs{ToolCallID: "tc-sub", Delta: "{}"},
-		tagged("sub-1", &core.ToolCallEnd{ToolCallID: "tc-sub"}),
-		&core.ToolCallResult{MessageID: "r-sub", ToolCallID: "tc-sub", Content: core.TextContent("1d")},
-		tagged("sub-1", &core.StepStarted{StepName: "work"}),
-		tagged("sub-1", &core.StepFinished{StepName: "work"}),
-		tagged("sub-1", &core.StateSnapshot{Snapshot: map[string]any{"n": 1}}),
-		tagged("sub-1", &core.ReasoningStart{MessageID: "rs-sub"}),
-		tagged("sub-1", &core.ReasoningMessageStart{MessageID: "rs-sub"}),
-		&core.ReasoningMessageContent{MessageID: "rs-sub", Delta: "hmm"},
-		&core.ReasoningMessageEnd{MessageID: "rs-sub"},
-		&core.ReasoningEnd{MessageID: "rs-sub"},
-		&core.ReasoningEncryptedValue{Subtype: core.EncryptedMessage, EntityID: "rs-sub", EncryptedValue: "enc"},
-		tagged("sub-1", &core.ActivitySnapshot{MessageID: "act-sub", ActivityType: "progress", Content: map[string]any{"p": 0}}),
-		&core.ActivityDelta{MessageID: "act-sub", ActivityType: "progress", Patch: []core.PatchOp{{Op: "replace", Path: "/p", Value: 1}}},
-		&core.ActivitySnapshot{MessageID: "act-sub", ActivityType: "progress", Content: map[string]any{"p": 2}, Replace: &no},
-		tagged("sub-1", &core.Custom{Name: "note", Value: 1}),
-		&core.SubagentStarted{SubagentRunID: "sub-2", Name: "estimator", ParentSubagentRunID: "sub-1"},
-		tagged("sub-2", &core.TextMessageChunk{MessageID: "m-sub2", Delta: "About"}),
-		&core.TextMessageChunk{Delta: " a day."}, // the sole open lane is sub-2's
-		tagged("sub-2", &core.StateDelta{Delta: []core.PatchOp{{Op: "add", Path: "/m", Value: 2}}}),
-		&core.SubagentFinished{SubagentRunID: "sub-2"},
-		&core.SubagentFinished{SubagentRunID: "sub-1", Result: map[string]any{"tasks": 2}},
-		&core.ToolCallResult{MessageID: "r-d", ToolCallID: "tc-d", Content: core.TextContent(`{"tasks":2}`)},
-		&core.TextMessageStart{MessageID: "m-final", Role: core.RoleAssistant},
-		&core.TextMessageContent{MessageID: "m-final", Delta: "Plan ready."},
-		&core.TextMessageEnd{MessageID: "m-final"},
-		&core.MessagesSnapshot{Messages: []core.Message{
-			&core.AssistantMessage{ID: "m-parent", ToolCalls: []core.ToolCall{{ID: "tc-d", Function: core.FunctionCall{Name: "delegate", Arguments: "{}"}}}},
-			&core.ToolMessage{ID: "r-d", ToolCallID: "tc-d", Content: core.TextContent(`{"tasks":2}`)},
-			&core.AssistantMessage{ID: "m-sub", Content: "Two tasks.", SubagentRunID: "sub-1",
-				ToolCalls: []core.ToolCall{{ID: "tc-sub", Function: core.FunctionCall{Name: "estimate", Arguments: "{}"}}}},
-			&core.ToolMessage{ID: "r-sub", ToolCallID: "tc-sub", Content: core.TextContent("1d"), SubagentRunID: "sub-1"},
-			&core.ReasoningMessage{ID: "rs-sub", Content: "hmm", SubagentRunID: "sub-1"},
-			&core.AssistantMessage{ID: "m-sub2", Content: "About a day.", SubagentRunID: "sub-2"},
-			&core.AssistantMessage{ID: "m-final", Content: "Plan ready."},
+		&agui.ToolCallStart{ToolCallID: "tc-d", ToolCallName: "delegate", ParentMessageID: "m-parent"},
+		&agui.ToolCallArgs{ToolCallID: "tc-d", Delta: "{}"},
+		&agui.ToolCallEnd{ToolCallID: "tc-d"},
+		&agui.SubagentStarted{SubagentRunID: "sub-1", Name: "planner", ParentToolCallID: "tc-d", ParentMessageID: "m-parent"},
+		tagged("sub-1", &agui.TextMessageStart{MessageID: "m-sub", Role: agui.RoleAssistant}),
+		tagged("sub-1", &agui.TextMessageContent{MessageID: "m-sub", Delta: "Two tasks."}),
+		&agui.TextMessageEnd{MessageID: "m-sub"},
+		tagged("sub-1", &agui.ToolCallStart{ToolCallID: "tc-sub", ToolCallName: "estimate"}),
+		&agui.ToolCallArgs{ToolCallID: "tc-sub", Delta: "{}"},
+		tagged("sub-1", &agui.ToolCallEnd{ToolCallID: "tc-sub"}),
+		&agui.ToolCallResult{MessageID: "r-sub", ToolCallID: "tc-sub", Content: agui.TextContent("1d")},
+		tagged("sub-1", &agui.StepStarted{StepName: "work"}),
+		tagged("sub-1", &agui.StepFinished{StepName: "work"}),
+		tagged("sub-1", &agui.StateSnapshot{Snapshot: map[string]any{"n": 1}}),
+		tagged("sub-1", &agui.ReasoningStart{MessageID: "rs-sub"}),
+		tagged("sub-1", &agui.ReasoningMessageStart{MessageID: "rs-sub"}),
+		&agui.ReasoningMessageContent{MessageID: "rs-sub", Delta: "hmm"},
+		&agui.ReasoningMessageEnd{MessageID: "rs-sub"},
+		&agui.ReasoningEnd{MessageID: "rs-sub"},
+		&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedMessage, EntityID: "rs-sub", EncryptedValue: "enc"},
+		tagged("sub-1", &agui.ActivitySnapshot{MessageID: "act-sub", ActivityType: "progress", Content: map[string]any{"p": 0}}),
+		&agui.ActivityDelta{MessageID: "act-sub", ActivityType: "progress", Patch: []agui.PatchOp{{Op: "replace", Path: "/p", Value: 1}}},
+		&agui.ActivitySnapshot{MessageID: "act-sub", ActivityType: "progress", Content: map[string]any{"p": 2}, Replace: &no},
+		tagged("sub-1", &agui.Custom{Name: "note", Value: 1}),
+		&agui.SubagentStarted{SubagentRunID: "sub-2", Name: "estimator", ParentSubagentRunID: "sub-1"},
+		tagged("sub-2", &agui.TextMessageChunk{MessageID: "m-sub2", Delta: "About"}),
+		&agui.TextMessageChunk{Delta: " a day."}, // the sole open lane is sub-2's
+		tagged("sub-2", &agui.StateDelta{Delta: []agui.PatchOp{{Op: "add", Path: "/m", Value: 2}}}),
+		&agui.SubagentFinished{SubagentRunID: "sub-2"},
+		&agui.SubagentFinished{SubagentRunID: "sub-1", Result: map[string]any{"tasks": 2}},
+		&agui.ToolCallResult{MessageID: "r-d", ToolCallID: "tc-d", Content: agui.TextContent(`{"tasks":2}`)},
+		&agui.TextMessageStart{MessageID: "m-final", Role: agui.RoleAssistant},
+		&agui.TextMessageContent{MessageID: "m-final", Delta: "Plan ready."},
+		&agui.TextMessageEnd{MessageID: "m-final"},
+		&agui.MessagesSnapshot{Messages: []agui.Message{
+			&agui.AssistantMessage{ID: "m-parent", ToolCalls: []agui.ToolCall{{ID: "tc-d", Function: agui.FunctionCall{Name: "delegate", Arguments: "{}"}}}},
+			&agui.ToolMessage{ID: "r-d", ToolCallID: "tc-d", Content: agui.TextContent(`{"tasks":2}`)},
+			&agui.AssistantMessage{ID: "m-sub", Content: "Two tasks.", SubagentRunID: "sub-1",
+				ToolCalls: []agui.ToolCall{{ID: "tc-sub", Function: agui.FunctionCall{Name: "estimate", Arguments: "{}"}}}},
+			&agui.ToolMessage{ID: "r-sub", ToolCallID: "tc-sub", Content: agui.TextContent("1d"), SubagentRunID: "sub-1"},
+			&agui.ReasoningMessage{ID: "rs-sub", Content: "hmm", SubagentRunID: "sub-1"},
+			&agui.AssistantMessage{ID: "m-sub2", Content: "About a day.", SubagentRunID: "sub-2"},
+			&agui.AssistantMessage{ID: "m-final", Content: "Plan ready."},
 		}},
-		&core.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: &core.Outcome{
-			Type: core.OutcomeSuccess, PendingToolCallIDs: []string{"tc-sub", "tc-front"},
+		&agui.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: &agui.Outcome{
+			Type: agui.OutcomeSuccess, PendingToolCallIDs: []string{"tc-sub", "tc-front"},
 		}},
 	)
 }
@@ -105,19 +105,19 @@ func TestSubagentVisibility(t *testing.T) {
 func TestSubagentVisibilityHiddenSnapshotAndOutcome(t *testing.T) {
 	out := runChain(t, input(), delegation(), SubagentVisibility(VisibilityHidden))
 	var ids []string
-	for _, m := range out[len(out)-2].(*core.MessagesSnapshot).Messages {
+	for _, m := range out[len(out)-2].(*agui.MessagesSnapshot).Messages {
 		ids = append(ids, m.MessageID())
 	}
 	if want := []string{"m-parent", "r-d", "m-final"}; !slices.Equal(ids, want) {
 		t.Errorf("snapshot messages = %v, want %v", ids, want)
 	}
-	if got := out[len(out)-1].(*core.RunFinished).Outcome.PendingToolCallIDs; !slices.Equal(got, []string{"tc-front"}) {
+	if got := out[len(out)-1].(*agui.RunFinished).Outcome.PendingToolCallIDs; !slices.Equal(got, []string{"tc-front"}) {
 		t.Errorf("pending = %v, want [tc-front]", got)
 	}
 	// The subagent's attributed state updates pass, untagged.
 	for _, ev := range out {
-		if ev.Type() == core.TypeStateSnapshot || ev.Type() == core.TypeStateDelta {
-			if core.SubagentOf(ev) != "" {
+		if ev.Type() == agui.TypeStateSnapshot || ev.Type() == agui.TypeStateDelta {
+			if agui.SubagentOf(ev) != "" {
 				t.Errorf("%s keeps its tag", describe(ev))
 			}
 		}
@@ -125,23 +125,23 @@ func TestSubagentVisibilityHiddenSnapshotAndOutcome(t *testing.T) {
 	// The input events are the agent's: they must not change.
 	src := delegation()
 	runChain(t, input(), src, SubagentVisibility(VisibilityHidden))
-	if core.SubagentOf(src[14]) != "sub-1" || len(src[len(src)-2].(*core.MessagesSnapshot).Messages) != 7 {
+	if agui.SubagentOf(src[14]) != "sub-1" || len(src[len(src)-2].(*agui.MessagesSnapshot).Messages) != 7 {
 		t.Error("the transformer modified the events it was given")
 	}
 }
 
 func TestSubagentVisibilityHiddenInterrupts(t *testing.T) {
 	in := evs(started(),
-		&core.SubagentStarted{SubagentRunID: "sub-1", Name: "approver"},
-		tagged("sub-1", &core.ToolCallStart{ToolCallID: "tc-sub", ToolCallName: "delete"}),
-		tagged("sub-1", &core.ToolCallEnd{ToolCallID: "tc-sub"}),
-		&core.SubagentFinished{SubagentRunID: "sub-1", Outcome: &core.SubagentOutcome{Type: "suspended", InterruptIDs: []string{"i1"}}},
-		&core.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: &core.Outcome{Type: core.OutcomeInterrupt, Interrupts: []core.Interrupt{
+		&agui.SubagentStarted{SubagentRunID: "sub-1", Name: "approver"},
+		tagged("sub-1", &agui.ToolCallStart{ToolCallID: "tc-sub", ToolCallName: "delete"}),
+		tagged("sub-1", &agui.ToolCallEnd{ToolCallID: "tc-sub"}),
+		&agui.SubagentFinished{SubagentRunID: "sub-1", Outcome: &agui.SubagentOutcome{Type: "suspended", InterruptIDs: []string{"i1"}}},
+		&agui.RunFinished{ThreadID: "thread-1", RunID: "run-1", Outcome: &agui.Outcome{Type: agui.OutcomeInterrupt, Interrupts: []agui.Interrupt{
 			{ID: "i1", Reason: "tool_approval", ToolCallID: "tc-sub", SubagentRunID: "sub-1"},
 		}}})
 	out := runChain(t, input(), in, SubagentVisibility(VisibilityHidden))
 	sameList(t, describeList(out), []string{"RUN_STARTED", "RUN_FINISHED interrupt"})
-	got := out[1].(*core.RunFinished).Outcome.Interrupts
+	got := out[1].(*agui.RunFinished).Outcome.Interrupts
 	if len(got) != 1 || got[0].ID != "i1" || got[0].SubagentRunID != "" || got[0].ToolCallID != "" {
 		t.Errorf("interrupts = %+v, want i1 without its subagent and call", got)
 	}
@@ -151,13 +151,13 @@ func TestSubagentVisibilityHiddenInterrupts(t *testing.T) {
 
 func TestSubagentVisibilityHiddenSeedsOwnersFromInput(t *testing.T) {
 	in := input()
-	in.Messages = []core.Message{
-		&core.AssistantMessage{ID: "m-old", SubagentRunID: "sub-0", ToolCalls: []core.ToolCall{{ID: "tc-old", Function: core.FunctionCall{Name: "x"}}}},
+	in.Messages = []agui.Message{
+		&agui.AssistantMessage{ID: "m-old", SubagentRunID: "sub-0", ToolCalls: []agui.ToolCall{{ID: "tc-old", Function: agui.FunctionCall{Name: "x"}}}},
 	}
 	// A later run's untagged result for a call a subagent made earlier.
 	events := evs(started(),
-		&core.ToolCallResult{MessageID: "r-old", ToolCallID: "tc-old", Content: core.TextContent("late")},
-		&core.ReasoningEncryptedValue{Subtype: core.EncryptedToolCall, EntityID: "tc-old", EncryptedValue: "e"},
+		&agui.ToolCallResult{MessageID: "r-old", ToolCallID: "tc-old", Content: agui.TextContent("late")},
+		&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedToolCall, EntityID: "tc-old", EncryptedValue: "e"},
 		finished())
 	out, err := pass(in, events, SubagentVisibility(VisibilityHidden))
 	if err != nil {

@@ -8,7 +8,7 @@
 //
 //	buf := make([]byte, 0, 64<<10)
 //	for _, ev := range coretest.StandardFixture() {
-//		buf, _ = core.AppendSSE(buf[:0], ev)
+//		buf, _ = agui.AppendSSE(buf[:0], ev)
 //		w.Write(buf)
 //	}
 //

@@ -3,7 +3,7 @@ package coretest_test
 import (
 	"fmt"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core/coretest"
 )
 
@@ -12,7 +12,7 @@ func ExampleStandardFixture() {
 	total := 0
 	for _, ev := range coretest.StandardFixture() {
 		var err error
-		if frame, err = core.AppendSSE(frame[:0], ev); err != nil {
+		if frame, err = agui.AppendSSE(frame[:0], ev); err != nil {
 			fmt.Println(err)
 			return
 		}

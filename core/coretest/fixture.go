@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 // The identifiers and sizes of the standard fixture (peers.md §3).
@@ -103,29 +103,29 @@ func FixtureState() map[string]any {
 // RUN_STARTED carries no protocolVersion, unlike a run of core's runner:
 // the fixture is the one every implementation is measured on, and older
 // SDKs have no such field.
-func StandardFixture() []core.Event {
-	base := core.Base{Timestamp: FixtureTimestamp}
-	evs := make([]core.Event, 0, FixtureEvents)
+func StandardFixture() []agui.Event {
+	base := agui.Base{Timestamp: FixtureTimestamp}
+	evs := make([]agui.Event, 0, FixtureEvents)
 	evs = append(evs,
-		&core.RunStarted{Base: base, ThreadID: FixtureThreadID, RunID: FixtureRunID},
-		&core.TextMessageStart{Base: base, MessageID: FixtureMessageID, Role: core.RoleAssistant},
+		&agui.RunStarted{Base: base, ThreadID: FixtureThreadID, RunID: FixtureRunID},
+		&agui.TextMessageStart{Base: base, MessageID: FixtureMessageID, Role: agui.RoleAssistant},
 	)
 	for i := range FixtureDeltas {
-		evs = append(evs, &core.TextMessageContent{Base: base, MessageID: FixtureMessageID, Delta: FixtureDelta(i)})
+		evs = append(evs, &agui.TextMessageContent{Base: base, MessageID: FixtureMessageID, Delta: FixtureDelta(i)})
 	}
 	evs = append(evs,
-		&core.TextMessageEnd{Base: base, MessageID: FixtureMessageID},
-		&core.ToolCallStart{Base: base, ToolCallID: FixtureToolCallID, ToolCallName: FixtureToolName},
+		&agui.TextMessageEnd{Base: base, MessageID: FixtureMessageID},
+		&agui.ToolCallStart{Base: base, ToolCallID: FixtureToolCallID, ToolCallName: FixtureToolName},
 	)
 	for i := range FixtureArgChunks {
-		evs = append(evs, &core.ToolCallArgs{Base: base, ToolCallID: FixtureToolCallID, Delta: FixtureArgChunk(i)})
+		evs = append(evs, &agui.ToolCallArgs{Base: base, ToolCallID: FixtureToolCallID, Delta: FixtureArgChunk(i)})
 	}
 	return append(evs,
-		&core.ToolCallEnd{Base: base, ToolCallID: FixtureToolCallID},
-		&core.ToolCallResult{Base: base, MessageID: FixtureToolMessageID, ToolCallID: FixtureToolCallID,
-			Content: core.TextContent(FixtureToolResult), Role: core.RoleTool},
-		&core.StateSnapshot{Base: base, Snapshot: FixtureState()},
-		&core.RunFinished{Base: base, ThreadID: FixtureThreadID, RunID: FixtureRunID,
-			Outcome: &core.Outcome{Type: core.OutcomeSuccess}},
+		&agui.ToolCallEnd{Base: base, ToolCallID: FixtureToolCallID},
+		&agui.ToolCallResult{Base: base, MessageID: FixtureToolMessageID, ToolCallID: FixtureToolCallID,
+			Content: agui.TextContent(FixtureToolResult), Role: agui.RoleTool},
+		&agui.StateSnapshot{Base: base, Snapshot: FixtureState()},
+		&agui.RunFinished{Base: base, ThreadID: FixtureThreadID, RunID: FixtureRunID,
+			Outcome: &agui.Outcome{Type: agui.OutcomeSuccess}},
 	)
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 func TestStandardFixtureShape(t *testing.T) {
@@ -14,24 +14,24 @@ func TestStandardFixtureShape(t *testing.T) {
 	if len(evs) != FixtureEvents {
 		t.Fatalf("%d events, want %d", len(evs), FixtureEvents)
 	}
-	counts := map[core.EventType]int{}
+	counts := map[agui.EventType]int{}
 	for _, ev := range evs {
 		counts[ev.Type()]++
-		if ts := core.BaseOf(ev).Timestamp; ts != FixtureTimestamp {
+		if ts := agui.BaseOf(ev).Timestamp; ts != FixtureTimestamp {
 			t.Errorf("%s timestamp %d", ev.Type(), ts)
 		}
 	}
-	want := map[core.EventType]int{
-		core.TypeRunStarted: 1, core.TypeTextMessageStart: 1, core.TypeTextMessageContent: FixtureDeltas,
-		core.TypeTextMessageEnd: 1, core.TypeToolCallStart: 1, core.TypeToolCallArgs: FixtureArgChunks,
-		core.TypeToolCallEnd: 1, core.TypeToolCallResult: 1, core.TypeStateSnapshot: 1, core.TypeRunFinished: 1,
+	want := map[agui.EventType]int{
+		agui.TypeRunStarted: 1, agui.TypeTextMessageStart: 1, agui.TypeTextMessageContent: FixtureDeltas,
+		agui.TypeTextMessageEnd: 1, agui.TypeToolCallStart: 1, agui.TypeToolCallArgs: FixtureArgChunks,
+		agui.TypeToolCallEnd: 1, agui.TypeToolCallResult: 1, agui.TypeStateSnapshot: 1, agui.TypeRunFinished: 1,
 	}
 	for typ, n := range want {
 		if counts[typ] != n {
 			t.Errorf("%d %s events, want %d", counts[typ], typ, n)
 		}
 	}
-	if evs[0].Type() != core.TypeRunStarted || evs[len(evs)-1].Type() != core.TypeRunFinished {
+	if evs[0].Type() != agui.TypeRunStarted || evs[len(evs)-1].Type() != agui.TypeRunFinished {
 		t.Errorf("run starts with %s and ends with %s", evs[0].Type(), evs[len(evs)-1].Type())
 	}
 }
@@ -77,7 +77,7 @@ func TestStandardFixturePayloadSize(t *testing.T) {
 	var out []byte
 	for _, ev := range StandardFixture() {
 		var err error
-		if out, err = core.AppendSSE(out, ev); err != nil {
+		if out, err = agui.AppendSSE(out, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -97,8 +97,8 @@ func TestStandardFixturePayloadSize(t *testing.T) {
 
 func TestStandardFixtureIsFresh(t *testing.T) {
 	a, b := StandardFixture(), StandardFixture()
-	a[2].(*core.TextMessageContent).Delta = "changed"
-	if b[2].(*core.TextMessageContent).Delta == "changed" {
+	a[2].(*agui.TextMessageContent).Delta = "changed"
+	if b[2].(*agui.TextMessageContent).Delta == "changed" {
 		t.Error("two calls share events")
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -12,20 +13,20 @@ const approvalID = "delete-everything"
 // approverAgent is seed 003's human in the loop: the first run pauses on
 // an interrupt; the next run, whose input resumes it, acts on the answer.
 func approverAgent() core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		answer, ok := rc.ResumeFor(approvalID)
 		if !ok {
-			in := core.NewInterrupt(approvalID, "tool_approval")
+			in := agui.NewInterrupt(approvalID, "tool_approval")
 			in.Message = "Delete everything?"
-			return core.Interrupted(in), nil
+			return agui.Interrupted(in), nil
 		}
 		reply := "Cancelled."
-		if answer.Status == core.ResumeResolved {
+		if answer.Status == agui.ResumeResolved {
 			reply = "Done."
 		}
 		if err := rc.Say(reply); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 }

@@ -4,37 +4,38 @@ import (
 	"context"
 	"strings"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
 // echoAgent streams the last user message back word by word.
 func echoAgent() core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		text := lastUserText(rc.Input())
 		if text == "" {
 			text = "Say something and I will repeat it."
 		}
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		// SplitAfter keeps the spaces, so the deltas add up to the text.
 		for _, word := range strings.SplitAfter(text, " ") {
 			if err := m.Delta(word); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
 		if err := m.End(); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 }
 
 // lastUserText returns the text of the input's last user message.
-func lastUserText(in *core.RunAgentInput) string {
+func lastUserText(in *agui.RunAgentInput) string {
 	for i := len(in.Messages) - 1; i >= 0; i-- {
-		if m, ok := in.Messages[i].(*core.UserMessage); ok {
+		if m, ok := in.Messages[i].(*agui.UserMessage); ok {
 			return m.Content.String()
 		}
 	}

@@ -4,16 +4,17 @@ import (
 	"context"
 	"errors"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
 // flakyAgent is seed 000's failing agent: it starts answering, then its
 // backend fails, and the run ends with RUN_ERROR (AGENT_ERROR).
 func flakyAgent() core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		if err := rc.Say("Looking that up."); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Outcome{}, core.AgentError(errors.New("the weather service is down"))
+		return agui.Outcome{}, agui.AgentError(errors.New("the weather service is down"))
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/loop"
 )
@@ -38,12 +39,12 @@ func (s checkedStore) Save(ctx context.Context, cp *loop.Checkpoint, expect int6
 // checkTranscript checks that every call's result directly follows its
 // turn, in call order; pendingOK lets the last turn's calls from some call
 // on go unanswered.
-func checkTranscript(msgs []core.Message, pendingOK bool) error {
+func checkTranscript(msgs []agui.Message, pendingOK bool) error {
 	for i := 0; i < len(msgs); i++ {
 		switch m := msgs[i].(type) {
-		case *core.ToolMessage:
+		case *agui.ToolMessage:
 			return fmt.Errorf("message %d: result for %s without its call", i, m.ToolCallID)
-		case *core.AssistantMessage:
+		case *agui.AssistantMessage:
 			for k, c := range m.ToolCalls {
 				j := i + 1 + k
 				if j == len(msgs) && pendingOK {
@@ -52,7 +53,7 @@ func checkTranscript(msgs []core.Message, pendingOK bool) error {
 				if j >= len(msgs) {
 					return fmt.Errorf("call %s (#%d) has no result", c.ID, k)
 				}
-				if tm, ok := msgs[j].(*core.ToolMessage); !ok || tm.ToolCallID != c.ID {
+				if tm, ok := msgs[j].(*agui.ToolMessage); !ok || tm.ToolCallID != c.ID {
 					return fmt.Errorf("call %s (#%d) has no result in call order", c.ID, k)
 				}
 			}
@@ -62,9 +63,9 @@ func checkTranscript(msgs []core.Message, pendingOK bool) error {
 	return nil
 }
 
-func runLoop(t *testing.T, a core.Agent[core.NoState], in *core.RunAgentInput) []core.Event {
+func runLoop(t *testing.T, a core.Agent[core.NoState], in *agui.RunAgentInput) []agui.Event {
 	t.Helper()
-	var evs []core.Event
+	var evs []agui.Event
 	for ev, err := range core.Run(t.Context(), a, in) {
 		if err != nil {
 			t.Fatal(err)
@@ -77,27 +78,27 @@ func runLoop(t *testing.T, a core.Agent[core.NoState], in *core.RunAgentInput) [
 // The demo pauses on book_trip and finishes after the resume.
 func TestLoopAgentApprovalRoundTrip(t *testing.T) {
 	a := testLoopAgent(t)
-	in := core.NewInput("thread-1", "run-1")
-	in.Messages = []core.Message{loop.UserText("Plan a weekend in Oslo")}
+	in := agui.NewInput("thread-1", "run-1")
+	in.Messages = []agui.Message{loop.UserText("Plan a weekend in Oslo")}
 	evs := runLoop(t, a, in)
-	fin, ok := evs[len(evs)-1].(*core.RunFinished)
-	if !ok || fin.Outcome.Type != core.OutcomeInterrupt {
+	fin, ok := evs[len(evs)-1].(*agui.RunFinished)
+	if !ok || fin.Outcome.Type != agui.OutcomeInterrupt {
 		t.Fatalf("first run ended with %s", evs[len(evs)-1].Type())
 	}
 	intr := fin.Outcome.Interrupts[0]
 	if intr.Reason != loop.ReasonToolApproval {
 		t.Fatalf("interrupt %+v", intr)
 	}
-	resume := core.NewInput("thread-1", "run-2")
-	resume.Resume = []core.ResumeEntry{{InterruptID: intr.ID, Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
+	resume := agui.NewInput("thread-1", "run-2")
+	resume.Resume = []agui.ResumeEntry{{InterruptID: intr.ID, Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
 	evs = runLoop(t, a, resume)
-	fin, ok = evs[len(evs)-1].(*core.RunFinished)
-	if !ok || fin.Outcome.Type != core.OutcomeSuccess || len(fin.Usage) != 1 {
+	fin, ok = evs[len(evs)-1].(*agui.RunFinished)
+	if !ok || fin.Outcome.Type != agui.OutcomeSuccess || len(fin.Usage) != 1 {
 		t.Fatalf("resume ended with %s", evs[len(evs)-1].Type())
 	}
 	var booked bool
 	for _, ev := range evs {
-		if r, ok := ev.(*core.ToolCallResult); ok && r.ToolCallID == intr.ToolCallID && r.Content.String() == "booked 2 nights in Oslo" {
+		if r, ok := ev.(*agui.ToolCallResult); ok && r.ToolCallID == intr.ToolCallID && r.Content.String() == "booked 2 nights in Oslo" {
 			booked = true
 		}
 	}
@@ -112,26 +113,26 @@ func TestLoopAgentApprovalRoundTrip(t *testing.T) {
 func TestLoopResumeSendsArgumentsOnce(t *testing.T) {
 	for _, clientHasCall := range []bool{false, true} {
 		a := testLoopAgent(t)
-		in := core.NewInput("thread-1", "run-1")
-		in.Messages = []core.Message{loop.UserText("Plan a weekend in Oslo")}
+		in := agui.NewInput("thread-1", "run-1")
+		in.Messages = []agui.Message{loop.UserText("Plan a weekend in Oslo")}
 		evs := runLoop(t, a, in)
-		intr := evs[len(evs)-1].(*core.RunFinished).Outcome.Interrupts[0]
+		intr := evs[len(evs)-1].(*agui.RunFinished).Outcome.Interrupts[0]
 
-		resume := core.NewInput("thread-1", "run-2")
+		resume := agui.NewInput("thread-1", "run-2")
 		if clientHasCall {
-			resume.Messages = append(resume.Messages, &core.AssistantMessage{ID: "a1", ToolCalls: []core.ToolCall{{
-				ID: intr.ToolCallID, Function: core.FunctionCall{Name: "book_trip", Arguments: `{"city":"Oslo","nights":2}`},
+			resume.Messages = append(resume.Messages, &agui.AssistantMessage{ID: "a1", ToolCalls: []agui.ToolCall{{
+				ID: intr.ToolCallID, Function: agui.FunctionCall{Name: "book_trip", Arguments: `{"city":"Oslo","nights":2}`},
 			}}})
 		}
-		resume.Resume = []core.ResumeEntry{{InterruptID: intr.ID, Status: core.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
+		resume.Resume = []agui.ResumeEntry{{InterruptID: intr.ID, Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
 		var started, args int
 		for _, ev := range runLoop(t, a, resume) {
 			switch e := ev.(type) {
-			case *core.ToolCallStart:
+			case *agui.ToolCallStart:
 				if e.ToolCallID == intr.ToolCallID {
 					started++
 				}
-			case *core.ToolCallArgs:
+			case *agui.ToolCallArgs:
 				if e.ToolCallID == intr.ToolCallID {
 					args++
 				}

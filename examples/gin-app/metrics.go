@@ -5,7 +5,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/transformers"
 )
 
@@ -69,7 +69,7 @@ func (s *promSink) RunStarted(threadID, runID string) {
 }
 
 // Event counts an event by type.
-func (s *promSink) Event(t core.EventType) { s.events.WithLabelValues(string(t)).Inc() }
+func (s *promSink) Event(t agui.EventType) { s.events.WithLabelValues(string(t)).Inc() }
 
 // RunEnded counts a run's end and observes its duration.
 func (s *promSink) RunEnded(end transformers.RunEnd) {

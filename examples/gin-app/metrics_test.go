@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/transformers"
 )
@@ -21,14 +22,14 @@ func TestMetricsEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), rc.Say("hi")
+	ok := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("hi")
 	})
-	failing := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Outcome{}, errors.New("boom")
+	failing := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Outcome{}, errors.New("boom")
 	})
 	for _, a := range []core.Agent[core.NoState]{ok, ok, failing} {
-		for _, err := range core.Run(t.Context(), a, core.NewInput("t", "r"), core.WithTransformers(transformers.Metrics(sink))) {
+		for _, err := range core.Run(t.Context(), a, agui.NewInput("t", "r"), core.WithTransformers(transformers.Metrics(sink))) {
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 )
 
 func newTestServer(t *testing.T) *httptest.Server {
@@ -59,7 +59,7 @@ func do(t *testing.T, url, body string, header ...string) *http.Response {
 }
 
 // stream runs one request and returns its verified events.
-func stream(t *testing.T, url, body string, header ...string) []core.Event {
+func stream(t *testing.T, url, body string, header ...string) []agui.Event {
 	t.Helper()
 	resp := do(t, url, body, header...)
 	defer resp.Body.Close()
@@ -68,15 +68,15 @@ func stream(t *testing.T, url, body string, header ...string) []core.Event {
 		t.Fatalf("POST %s: %d %s", url, resp.StatusCode, b)
 	}
 	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, core.MaxEventSize+64)
-	v := core.NewVerifier()
-	var evs []core.Event
+	sc.Buffer(nil, agui.MaxEventSize+64)
+	v := agui.NewVerifier()
+	var evs []agui.Event
 	for sc.Scan() {
 		data, ok := strings.CutPrefix(sc.Text(), "data: ")
 		if !ok {
 			continue
 		}
-		ev, err := core.DecodeEvent([]byte(data))
+		ev, err := agui.DecodeEvent([]byte(data))
 		if err != nil {
 			t.Fatalf("%s: frame %q: %v", url, data, err)
 		}
@@ -91,8 +91,8 @@ func stream(t *testing.T, url, body string, header ...string) []core.Event {
 	return evs
 }
 
-func types(evs []core.Event) []core.EventType {
-	out := make([]core.EventType, len(evs))
+func types(evs []agui.Event) []agui.EventType {
+	out := make([]agui.EventType, len(evs))
 	for i, ev := range evs {
 		out[i] = ev.Type()
 	}
@@ -100,26 +100,26 @@ func types(evs []core.Event) []core.EventType {
 }
 
 // text concatenates every text delta of the stream.
-func text(evs []core.Event) string {
+func text(evs []agui.Event) string {
 	var b strings.Builder
 	for _, ev := range evs {
-		if c, ok := ev.(*core.TextMessageContent); ok {
+		if c, ok := ev.(*agui.TextMessageContent); ok {
 			b.WriteString(c.Delta)
 		}
 	}
 	return b.String()
 }
 
-func finished(t *testing.T, evs []core.Event) *core.RunFinished {
+func finished(t *testing.T, evs []agui.Event) *agui.RunFinished {
 	t.Helper()
-	f, ok := evs[len(evs)-1].(*core.RunFinished)
+	f, ok := evs[len(evs)-1].(*agui.RunFinished)
 	if !ok {
 		t.Fatalf("stream ends with %v, want RUN_FINISHED", evs[len(evs)-1])
 	}
 	return f
 }
 
-func count(evs []core.Event, types ...core.EventType) int {
+func count(evs []agui.Event, types ...agui.EventType) int {
 	n := 0
 	for _, ev := range evs {
 		if slices.Contains(types, ev.Type()) {
@@ -136,7 +136,7 @@ func TestEcho(t *testing.T) {
 	if got := text(evs); got != "the quick brown fox" {
 		t.Errorf("text = %q", got)
 	}
-	if n := count(evs, core.TypeTextMessageContent); n != 4 {
+	if n := count(evs, agui.TypeTextMessageContent); n != 4 {
 		t.Errorf("%d deltas, want one per word (4)", n)
 	}
 	finished(t, evs)
@@ -161,17 +161,17 @@ func TestEditor(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t)
 	evs := stream(t, srv.URL+"/agents/editor", input("name it", ""))
-	want := []core.EventType{
-		core.TypeRunStarted, core.TypeStepStarted,
-		core.TypeReasoningStart, core.TypeReasoningMessageStart, core.TypeReasoningMessageContent,
-		core.TypeReasoningMessageEnd, core.TypeReasoningEnd,
-		core.TypeTextMessageStart, core.TypeTextMessageContent, core.TypeTextMessageContent, core.TypeTextMessageEnd,
-		core.TypeStateSnapshot, core.TypeStepFinished, core.TypeRunFinished,
+	want := []agui.EventType{
+		agui.TypeRunStarted, agui.TypeStepStarted,
+		agui.TypeReasoningStart, agui.TypeReasoningMessageStart, agui.TypeReasoningMessageContent,
+		agui.TypeReasoningMessageEnd, agui.TypeReasoningEnd,
+		agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageContent, agui.TypeTextMessageEnd,
+		agui.TypeStateSnapshot, agui.TypeStepFinished, agui.TypeRunFinished,
 	}
 	if got := types(evs); !slices.Equal(got, want) {
 		t.Fatalf("types = %v\nwant    %v", got, want)
 	}
-	snap, _ := json.Marshal(evs[11].(*core.StateSnapshot).Snapshot)
+	snap, _ := json.Marshal(evs[11].(*agui.StateSnapshot).Snapshot)
 	if string(snap) != `{"revision":1,"title":"Q3 plan"}` {
 		t.Errorf("snapshot = %s", snap)
 	}
@@ -181,8 +181,8 @@ func TestFlaky(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t)
 	evs := stream(t, srv.URL+"/agents/flaky", input("weather?", ""))
-	e, ok := evs[len(evs)-1].(*core.RunError)
-	if !ok || e.Code != string(core.CodeAgent) || e.Message != "agent error: the weather service is down" {
+	e, ok := evs[len(evs)-1].(*agui.RunError)
+	if !ok || e.Code != string(agui.CodeAgent) || e.Message != "agent error: the weather service is down" {
 		t.Fatalf("last event = %+v, want RUN_ERROR AGENT_ERROR", evs[len(evs)-1])
 	}
 	if text(evs) != "Looking that up." {
@@ -194,7 +194,7 @@ func TestApprover(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t)
 	o := finished(t, stream(t, srv.URL+"/agents/approver", input("delete everything", ""))).Outcome
-	if o == nil || o.Type != core.OutcomeInterrupt || len(o.Interrupts) != 1 || o.Interrupts[0].ID != approvalID {
+	if o == nil || o.Type != agui.OutcomeInterrupt || len(o.Interrupts) != 1 || o.Interrupts[0].ID != approvalID {
 		t.Fatalf("first run outcome = %+v, want an interrupt on %s", o, approvalID)
 	}
 	for status, reply := range map[string]string{"resolved": "Done.", "cancelled": "Cancelled."} {
@@ -203,7 +203,7 @@ func TestApprover(t *testing.T) {
 		if text(evs) != reply {
 			t.Errorf("resume %s: text %q, want %q", status, text(evs), reply)
 		}
-		if o := finished(t, evs).Outcome; o != nil && o.Type != core.OutcomeSuccess {
+		if o := finished(t, evs).Outcome; o != nil && o.Type != agui.OutcomeSuccess {
 			t.Errorf("resume %s: outcome %+v", status, o)
 		}
 	}
@@ -212,13 +212,13 @@ func TestApprover(t *testing.T) {
 func TestSupervisorVisibilities(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t)
-	lifecycle := []core.EventType{core.TypeSubagentStarted, core.TypeSubagentFinished, core.TypeSubagentError}
+	lifecycle := []agui.EventType{agui.TypeSubagentStarted, agui.TypeSubagentFinished, agui.TypeSubagentError}
 
 	emitted := stream(t, srv.URL+"/agents/supervisor", input("plan", ""))
-	if n := count(emitted, core.TypeSubagentStarted); n != 2 {
+	if n := count(emitted, agui.TypeSubagentStarted); n != 2 {
 		t.Errorf("as emitted: %d SUBAGENT_STARTED, want 2", n)
 	}
-	if n := count(emitted, core.TypeSubagentFinished); n != 2 {
+	if n := count(emitted, agui.TypeSubagentFinished); n != 2 {
 		t.Errorf("as emitted: %d SUBAGENT_FINISHED, want 2", n)
 	}
 	want := "Two tasks: scope, then risks.About a day each.Plan ready."
@@ -242,8 +242,8 @@ func TestSupervisorVisibilities(t *testing.T) {
 		t.Errorf("hidden: text %q, want only the supervisor's own", text(hidden))
 	}
 	for _, ev := range hidden {
-		if core.SubagentOf(ev) != "" {
-			t.Errorf("hidden: %s attributed to %s", ev.Type(), core.SubagentOf(ev))
+		if agui.SubagentOf(ev) != "" {
+			t.Errorf("hidden: %s attributed to %s", ev.Type(), agui.SubagentOf(ev))
 		}
 	}
 }
@@ -254,27 +254,27 @@ func TestTools(t *testing.T) {
 	evs := stream(t, srv.URL+"/agents/tools", input("find plans", ""))
 	var names []string
 	for _, ev := range evs {
-		if s, ok := ev.(*core.ToolCallStart); ok {
+		if s, ok := ev.(*agui.ToolCallStart); ok {
 			names = append(names, s.ToolCallName)
 		}
 	}
 	if !slices.Equal(names, []string{"search"}) {
 		t.Errorf("tool calls shown = %v, want only search", names)
 	}
-	if n := count(evs, core.TypeToolCallResult); n != 1 {
+	if n := count(evs, agui.TypeToolCallResult); n != 1 {
 		t.Errorf("%d tool results, want 1 (search)", n)
 	}
-	if n := count(evs, core.TypeStateSnapshot, core.TypeStateDelta); n != 1 {
+	if n := count(evs, agui.TypeStateSnapshot, agui.TypeStateDelta); n != 1 {
 		t.Fatalf("%d state events, want 1 carrying the search result", n)
 	}
 	const want = `{"search":{"hits":["Q3 plan","Q4 plan"]}}`
 	for _, ev := range evs {
 		switch e := ev.(type) {
-		case *core.StateSnapshot:
+		case *agui.StateSnapshot:
 			if got, _ := json.Marshal(e.Snapshot); string(got) != want {
 				t.Errorf("snapshot = %s, want %s", got, want)
 			}
-		case *core.StateDelta:
+		case *agui.StateDelta:
 			if len(e.Delta) != 1 || e.Delta[0].Path != "/search" {
 				t.Errorf("delta = %+v, want one operation on /search", e.Delta)
 			}
@@ -290,7 +290,7 @@ func TestSlow(t *testing.T) {
 	srv := newTestServer(t)
 	evs := stream(t, srv.URL+"/agents/slow", input("go", ""))
 	var want strings.Builder
-	for i := 1; i <= count(evs, core.TypeTextMessageContent); i++ {
+	for i := 1; i <= count(evs, agui.TypeTextMessageContent); i++ {
 		fmt.Fprintf(&want, "%d ", i)
 	}
 	if want.Len() == 0 || text(evs) != want.String() {
@@ -310,7 +310,7 @@ func TestCapabilitiesForEveryRoute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var caps core.Capabilities
+		var caps agui.Capabilities
 		err = json.NewDecoder(resp.Body).Decode(&caps)
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK || err != nil || caps.Transport == nil {
@@ -334,7 +334,7 @@ func TestLoop(t *testing.T) {
 	srv := newTestServer(t)
 	evs := stream(t, srv.URL+"/agents/loop", input("Plan a weekend in Oslo", ""))
 	fin := finished(t, evs)
-	if fin.Outcome == nil || fin.Outcome.Type != core.OutcomeInterrupt {
+	if fin.Outcome == nil || fin.Outcome.Type != agui.OutcomeInterrupt {
 		t.Fatalf("first run: %v, want an interrupt", types(evs))
 	}
 	intr := fin.Outcome.Interrupts[0]
@@ -344,12 +344,12 @@ func TestLoop(t *testing.T) {
 	resume := `{"threadId":"t","runId":"r2","protocolVersion":"1.0","messages":[],"resume":[{"interruptId":` +
 		strconv.Quote(intr.ID) + `,"status":"resolved","payload":{"approved":true}}]}`
 	evs = stream(t, srv.URL+"/agents/loop", resume)
-	if fin := finished(t, evs); fin.Outcome == nil || fin.Outcome.Type != core.OutcomeSuccess {
+	if fin := finished(t, evs); fin.Outcome == nil || fin.Outcome.Type != agui.OutcomeSuccess {
 		t.Fatalf("resume: %v, want success", types(evs))
 	}
 	var booked bool
 	for _, ev := range evs {
-		if r, ok := ev.(*core.ToolCallResult); ok && r.ToolCallID == intr.ToolCallID {
+		if r, ok := ev.(*agui.ToolCallResult); ok && r.ToolCallID == intr.ToolCallID {
 			booked = true
 		}
 	}

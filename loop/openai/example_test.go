@@ -8,7 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/loop/openai"
 	"github.com/openai/openai-go/v3/option"
@@ -42,12 +42,12 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	res, err := agent.Execute(context.Background(), loop.Input{Messages: []core.Message{loop.UserText("Weather in Oslo?")}})
+	res, err := agent.Execute(context.Background(), loop.Input{Messages: []agui.Message{loop.UserText("Weather in Oslo?")}})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	last := res.Messages[len(res.Messages)-1].(*core.AssistantMessage)
+	last := res.Messages[len(res.Messages)-1].(*agui.AssistantMessage)
 	fmt.Println(res.FinishReason, last.Content)
 	fmt.Printf("tokens: %d in (%d cached), %d out\n", res.Usage.InputTokens, res.Usage.CachedInputTokens, res.Usage.OutputTokens)
 	// Output:

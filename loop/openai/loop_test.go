@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -37,9 +37,9 @@ func TestLoopOverRecordedServer(t *testing.T) {
 	}
 	var order []string
 	res, err := a.Execute(t.Context(), loop.Input{
-		Messages: []core.Message{loop.UserText("Weather and time in Oslo?")},
-		OnEvent: func(ev core.Event) error {
-			if r, ok := ev.(*core.ToolCallResult); ok {
+		Messages: []agui.Message{loop.UserText("Weather and time in Oslo?")},
+		OnEvent: func(ev agui.Event) error {
+			if r, ok := ev.(*agui.ToolCallResult); ok {
 				order = append(order, r.ToolCallID)
 				if r.ToolCallID == "call_Tm2" {
 					close(timeDone)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"iter"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -141,17 +141,17 @@ func (p *Provider) params(req loop.ModelRequest) (oai.ChatCompletionNewParams, e
 
 // message converts one transcript message; reasoning and activity
 // messages are not sent back to the model.
-func message(m core.Message) (oai.ChatCompletionMessageParamUnion, bool) {
+func message(m agui.Message) (oai.ChatCompletionMessageParamUnion, bool) {
 	switch m := m.(type) {
-	case *core.SystemMessage:
+	case *agui.SystemMessage:
 		return oai.SystemMessage(m.Content), true
-	case *core.DeveloperMessage:
+	case *agui.DeveloperMessage:
 		return oai.DeveloperMessage(m.Content), true
-	case *core.UserMessage:
+	case *agui.UserMessage:
 		return oai.UserMessage(m.Content.String()), true
-	case *core.ToolMessage:
+	case *agui.ToolMessage:
 		return oai.ToolMessage(m.Content.String(), m.ToolCallID), true
-	case *core.AssistantMessage:
+	case *agui.AssistantMessage:
 		var a oai.ChatCompletionAssistantMessageParam
 		if m.Content != "" {
 			a.Content.OfString = oai.String(m.Content)

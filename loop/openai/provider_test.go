@@ -14,7 +14,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
 	"github.com/openai/openai-go/v3/option"
 )
@@ -103,7 +103,7 @@ func collect(t *testing.T, p loop.Provider, req loop.ModelRequest) ([]loop.Delta
 
 func TestStreamText(t *testing.T) {
 	s := newServer(t, sse(t, "text.sse"))
-	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{Instructions: "be brief", Messages: []core.Message{loop.UserText("weather?")}})
+	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{Instructions: "be brief", Messages: []agui.Message{loop.UserText("weather?")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestStreamText(t *testing.T) {
 
 func TestStreamToolCallFragments(t *testing.T) {
 	s := newServer(t, sse(t, "tools.sse"))
-	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []core.Message{loop.UserText("x")}})
+	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}})
 	if err != nil {
 		t.Fatal(err)
 	}

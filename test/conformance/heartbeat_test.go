@@ -14,6 +14,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 	"github.com/agui-go/agui/test/internal/nodetest"
@@ -25,25 +26,25 @@ import (
 // it without a warning and rebuild the message whole.
 func TestHeartbeatsIgnoredByOfficialClient(t *testing.T) {
 	node := nodetest.Node(t)
-	quiet := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	quiet := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := m.Delta("before "); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		// Thinking: fifty heartbeat intervals of silence, so that even a
 		// loaded CI machine, whose timers fire late, sends a few pings.
 		select {
 		case <-time.After(time.Second):
 		case <-ctx.Done():
-			return core.Outcome{}, ctx.Err()
+			return agui.Outcome{}, ctx.Err()
 		}
 		if err := m.Delta("after"); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), m.End()
+		return agui.Success(), m.End()
 	})
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
@@ -73,7 +74,7 @@ func TestHeartbeatsIgnoredByOfficialClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(raw), core.SSEHeartbeat); n < 2 {
+	if n := strings.Count(string(raw), agui.SSEHeartbeat); n < 2 {
 		t.Fatalf("%d heartbeats in the stream, want several:\n%s", n, raw)
 	}
 

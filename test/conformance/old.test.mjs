@@ -43,7 +43,7 @@ function assertOldClean(agent, out) {
     const r = oldCore.EventSchemas.safeParse(ev);
     assert.ok(r.success, `event #${i} ${ev.type} fails the 0.0.58 schema: ${r.error?.message}\n${JSON.stringify(ev)}`);
   }
-  // The downgrade (core.Downgrade) drops SUBAGENT_* events, which 0.0.58
+  // The downgrade (agui.Downgrade) drops SUBAGENT_* events, which 0.0.58
   // rejects; subagentRunId tags and RUN_STARTED.protocolVersion stay, as
   // 0.0.58 passes them through (protocol-1.0.md §6.3).
   assert.ok(!out.raw.some((e) => e.type.startsWith("SUBAGENT_")), "SUBAGENT_* reached a pre-subagent client");

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 	"github.com/agui-go/agui/transformers"
@@ -24,7 +25,7 @@ import (
 // observed is what one agent saw of its run's end.
 type observed struct {
 	cancelled bool
-	code      core.Code
+	code      agui.Code
 }
 
 // tracker records, per run id, that an agent started and how its context
@@ -48,7 +49,7 @@ func (tr *tracker) start(id string) {
 func (tr *tracker) end(ctx context.Context, id string) {
 	tr.mu.Lock()
 	defer tr.mu.Unlock()
-	tr.ended[id] = observed{cancelled: ctx.Err() != nil, code: core.CodeOf(context.Cause(ctx))}
+	tr.ended[id] = observed{cancelled: ctx.Err() != nil, code: agui.CodeOf(context.Cause(ctx))}
 }
 
 // endlessAgent never finishes on its own. Half of its runs (chosen by run
@@ -56,22 +57,22 @@ func (tr *tracker) end(ctx context.Context, id string) {
 // and then wait on ctx.Done, like an agent blocked in a model call. Either
 // way the run can only end through cancellation.
 func endlessAgent(tr *tracker) core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		id := rc.Input().RunID
 		tr.start(id)
 		defer tr.end(ctx, id)
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		block := blocks(id)
 		for i := 0; ; i++ {
 			if block && i == 5 {
 				<-ctx.Done()
-				return core.Outcome{}, ctx.Err()
+				return agui.Outcome{}, ctx.Err()
 			}
 			if err := m.Delta(strconv.Itoa(i) + " "); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
 	})
@@ -219,8 +220,8 @@ func TestRandomDisconnects(t *testing.T) {
 			t.Errorf("%s: the agent never returned", id)
 		case !o.cancelled:
 			t.Errorf("%s: the agent returned with its context live", id)
-		case o.code != core.CodeDisconnected:
-			t.Errorf("%s: cancelled with cause %q, want %q", id, o.code, core.CodeDisconnected)
+		case o.code != agui.CodeDisconnected:
+			t.Errorf("%s: cancelled with cause %q, want %q", id, o.code, agui.CodeDisconnected)
 		}
 	}
 }

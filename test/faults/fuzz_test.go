@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -29,18 +30,18 @@ func FuzzDecodeMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := core.DecodeMessage(data)
+		m, err := agui.DecodeMessage(data)
 		if err != nil {
-			if ie := (*core.InputError)(nil); !errors.As(err, &ie) {
+			if ie := (*agui.InputError)(nil); !errors.As(err, &ie) {
 				t.Fatalf("%T is not an InputError: %v", err, err)
 			}
 			return
 		}
-		first, err := (&core.MessagesSnapshot{Messages: []core.Message{m}}).AppendJSON(nil)
+		first, err := (&agui.MessagesSnapshot{Messages: []agui.Message{m}}).AppendJSON(nil)
 		if err != nil {
 			t.Fatalf("a decoded message does not encode: %v", err)
 		}
-		ev, err := core.DecodeEvent(first)
+		ev, err := agui.DecodeEvent(first)
 		if err != nil {
 			t.Fatalf("our own encoding does not decode: %v\n%s", err, first)
 		}

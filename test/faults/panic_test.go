@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -16,20 +17,20 @@ import (
 // gets a terminal RUN_ERROR with code AGENT_PANIC (after the partial
 // message), and the server goes on serving, the panicking route included.
 func TestPanickingAgent(t *testing.T) {
-	boom := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	boom := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := m.Delta("about to "); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		var nilMap map[string]int
 		nilMap["boom"]++ // a genuine runtime panic, not a chosen value
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
-	ok := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), rc.Say("still here")
+	ok := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("still here")
 	})
 	r := gin.New()
 	for path, a := range map[string]core.Agent[core.NoState]{"/boom": boom, "/ok": ok} {
@@ -50,8 +51,8 @@ func TestPanickingAgent(t *testing.T) {
 		evs := sseEvents(t, res.Body)
 		res.Body.Close()
 		last := evs[len(evs)-1]
-		if last["type"] != "RUN_ERROR" || last["code"] != string(core.CodePanic) {
-			t.Fatalf("#%d: the stream ends with %v, want RUN_ERROR %s", i, last, core.CodePanic)
+		if last["type"] != "RUN_ERROR" || last["code"] != string(agui.CodePanic) {
+			t.Fatalf("#%d: the stream ends with %v, want RUN_ERROR %s", i, last, agui.CodePanic)
 		}
 		for _, ev := range evs[:len(evs)-1] {
 			if ev["type"] == "RUN_ERROR" || ev["type"] == "RUN_FINISHED" {

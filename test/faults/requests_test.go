@@ -13,6 +13,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -23,9 +24,9 @@ import (
 func TestBadRequests(t *testing.T) {
 	const limit = 4 << 10
 	ran := make(chan string, 100)
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		ran <- rc.Input().RunID
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 	r := gin.New()
 	if err := ginagui.Register(r, "/agent", agent, quiet(core.WithMaxBodyBytes(limit))); err != nil {
@@ -163,8 +164,8 @@ func TestBadRequests(t *testing.T) {
 // TestMethodNotAllowed mounts the handler for every method, as a user of
 // ginagui.Handler with r.Any may, to see the transport's own 405.
 func TestMethodNotAllowed(t *testing.T) {
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		return core.Success(), nil
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), nil
 	})
 	r := gin.New()
 	r.Any("/agent", ginagui.Handler(agent, quiet()))

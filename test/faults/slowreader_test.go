@@ -12,6 +12,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -26,16 +27,16 @@ func TestReaderThatNeverReads(t *testing.T) {
 	const delta = 4 << 10
 	var emitted atomic.Int64
 	agentDone := make(chan struct{})
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		defer close(agentDone)
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		chunk := strings.Repeat("x", delta)
 		for {
 			if err := m.Delta(chunk); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			emitted.Add(delta)
 		}
@@ -128,17 +129,17 @@ func waitStalled(t *testing.T, n *atomic.Int64, within time.Duration) int64 {
 // must treat it as gone, so the run ends with the DISCONNECTED cause
 // without the client's help.
 func TestReaderThatNeverReadsNorLeaves(t *testing.T) {
-	causes := make(chan core.Code, 1)
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
-		defer func() { causes <- core.CodeOf(context.Cause(ctx)) }()
+	causes := make(chan agui.Code, 1)
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		defer func() { causes <- agui.CodeOf(context.Cause(ctx)) }()
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		chunk := strings.Repeat("x", 4<<10)
 		for {
 			if err := m.Delta(chunk); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
 	})
@@ -155,8 +156,8 @@ func TestReaderThatNeverReadsNorLeaves(t *testing.T) {
 
 	select {
 	case code := <-causes:
-		if code != core.CodeDisconnected {
-			t.Errorf("the run ended with cause %q, want %q", code, core.CodeDisconnected)
+		if code != agui.CodeDisconnected {
+			t.Errorf("the run ended with cause %q, want %q", code, agui.CodeDisconnected)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("a reader that never reads kept the run alive past the write timeout")

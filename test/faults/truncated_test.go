@@ -13,6 +13,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -23,9 +24,9 @@ import (
 // rather than run the agent or hang.
 func TestBodyCutShort(t *testing.T) {
 	ran := make(chan struct{}, 1)
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		ran <- struct{}{}
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 	r := gin.New()
 	if err := ginagui.Register(r, "/agent", agent, quiet()); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -63,13 +64,13 @@ func (s *server) stop(ctx context.Context) error {
 // holds its stream open until release is closed; then it sends extra more
 // deltas at the same pace and finishes. A client that goes away cancels it.
 func tickerAgent(interval time.Duration, extra int, release <-chan struct{}) core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := m.Delta("tick "); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
@@ -77,21 +78,21 @@ func tickerAgent(interval time.Duration, extra int, release <-chan struct{}) cor
 		for {
 			select {
 			case <-ctx.Done():
-				return core.Outcome{}, ctx.Err()
+				return agui.Outcome{}, ctx.Err()
 			case <-held:
 				held = nil
 			case <-tick.C:
 				if held == nil {
 					if left == 0 {
 						if err := m.End(); err != nil {
-							return core.Outcome{}, err
+							return agui.Outcome{}, err
 						}
-						return core.Success(), nil
+						return agui.Success(), nil
 					}
 					left--
 				}
 				if err := m.Delta("tick "); err != nil {
-					return core.Outcome{}, err
+					return agui.Outcome{}, err
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -14,16 +15,16 @@ import (
 func TestTickerHoldsUntilReleased(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
-		in := &core.RunAgentInput{ThreadID: "t", RunID: "r"}
+		in := &agui.RunAgentInput{ThreadID: "t", RunID: "r"}
 		// Released after 5.5 intervals: the first delta and five ticks.
 		time.AfterFunc(550*time.Millisecond, func() { close(release) })
 		var deltas int
-		var last core.Event
+		var last agui.Event
 		for ev, err := range core.Run(t.Context(), tickerAgent(100*time.Millisecond, 3, release), in) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ev.Type() == core.TypeTextMessageContent {
+			if ev.Type() == agui.TypeTextMessageContent {
 				deltas++
 			}
 			last = ev
@@ -31,7 +32,7 @@ func TestTickerHoldsUntilReleased(t *testing.T) {
 		if want := 1 + 5 + 3; deltas != want {
 			t.Errorf("%d deltas, want %d", deltas, want)
 		}
-		if last == nil || last.Type() != core.TypeRunFinished {
+		if last == nil || last.Type() != agui.TypeRunFinished {
 			t.Errorf("the run ended with %v, want RUN_FINISHED", last)
 		}
 	})

@@ -7,7 +7,7 @@
 //   <dir>/stream.jsonl  one JSON event per line, in the same order
 //
 // It also writes <dir>/official.bin: the official encoder's frames for our
-// JSON, which the Go test decodes with core.DecodeProto.
+// JSON, which the Go test decodes with agui.DecodeProto.
 //
 // Exits 0 when every frame decodes and equals its JSON (and the official
 // encoder accepts every JSON event without a warning), 1 otherwise, after
@@ -109,7 +109,7 @@ for (let i = 0; i < frames.length; i++) {
   }
 }
 // The other direction: the official encoder's frames for our JSON, for the
-// Go side to decode with core.DecodeProto. How many are byte-identical to
+// Go side to decode with agui.DecodeProto. How many are byte-identical to
 // ours is reported, not required: protobuf does not fix the order of map
 // entries, and both encodings are valid.
 const official = [];

@@ -1,9 +1,9 @@
 // Package protonode_test checks our protobuf frames against the official
 // decoder: every sample event (test/samples, plus the inputs of the shared
-// null-omission fixture when it is present) is written as a frame (core.AppendProto) and
+// null-omission fixture when it is present) is written as a frame (agui.AppendProto) and
 // as JSON (AppendJSON), and decode.mjs decodes the frames with
 // @ag-ui/proto@1.0.0 under Node and compares each with our JSON. It also
-// encodes our JSON with the official encoder, and core.DecodeProto must
+// encodes our JSON with the official encoder, and agui.DecodeProto must
 // read those frames back into the events we started from. Finally
 // schema.mjs compares agui.proto with the official schema field by field.
 //
@@ -24,7 +24,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/test/internal/nodetest"
 	"github.com/agui-go/agui/test/samples"
 )
@@ -37,7 +37,7 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 	events := append(samples.Events(), fixtureEvents(t)...)
 	for _, ev := range events {
 		var err error
-		if frames, err = core.AppendProto(frames, ev); err != nil {
+		if frames, err = agui.AppendProto(frames, ev); err != nil {
 			t.Fatalf("%s: AppendProto: %v", ev.Type(), err)
 		}
 		if lines, err = ev.AppendJSON(lines); err != nil {
@@ -54,7 +54,7 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 	}
 	t.Logf("%s", bytes.TrimSpace(out))
 
-	// The other direction: core.DecodeProto reads the official encoder's
+	// The other direction: agui.DecodeProto reads the official encoder's
 	// frames for our JSON back into the events we started from.
 	official, err := os.ReadFile(filepath.Join(dir, "official.bin"))
 	if err != nil {
@@ -68,7 +68,7 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 		if n > len(official) {
 			t.Fatalf("official.bin: frame %d is cut short", i)
 		}
-		got, err := core.DecodeProto(official[:n])
+		got, err := agui.DecodeProto(official[:n])
 		official = official[n:]
 		if err != nil {
 			t.Errorf("#%d %s: DecodeProto of the official frame: %v", i, want.Type(), err)
@@ -90,7 +90,7 @@ var nullOmissionFixture = filepath.Join("..", "..", "..", "shared", "fixtures", 
 // fixtureEvents decodes the input of every case of the null-omission
 // fixture, so that the official decoder also sees the fixture's events; it
 // returns none, with a log line, when the fixture is absent.
-func fixtureEvents(t *testing.T) []core.Event {
+func fixtureEvents(t *testing.T) []agui.Event {
 	t.Helper()
 	data, err := os.ReadFile(nullOmissionFixture)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -109,9 +109,9 @@ func fixtureEvents(t *testing.T) []core.Event {
 	if err := json.Unmarshal(data, &fixture); err != nil {
 		t.Fatalf("parse %s: %v", nullOmissionFixture, err)
 	}
-	var out []core.Event
+	var out []agui.Event
 	for _, c := range fixture.Stream {
-		ev, err := core.DecodeEvent(c.Input)
+		ev, err := agui.DecodeEvent(c.Input)
 		if err != nil {
 			t.Fatalf("fixture case %s: %v", c.Name, err)
 		}
@@ -121,7 +121,7 @@ func fixtureEvents(t *testing.T) []core.Event {
 }
 
 // jsonOf is ev's JSON with object keys sorted, for comparing events.
-func jsonOf(t *testing.T, ev core.Event) string {
+func jsonOf(t *testing.T, ev agui.Event) string {
 	t.Helper()
 	b, err := ev.AppendJSON(nil)
 	if err != nil {
@@ -137,13 +137,13 @@ func jsonOf(t *testing.T, ev core.Event) string {
 	return string(b)
 }
 
-// TestSchemaMatchesOfficial compares core/internal/pb/agui.proto with the
+// TestSchemaMatchesOfficial compares internal/pb/agui.proto with the
 // schema @ag-ui/proto@1.0.0 was generated from: every field's name, number,
 // type and presence, and every enum value, including the fields no sample
 // event exercises.
 func TestSchemaMatchesOfficial(t *testing.T) {
 	node := nodetest.Node(t)
-	out, err := run(t.Context(), node, "schema.mjs", filepath.Join("..", "..", "core", "internal", "pb", "agui.proto"))
+	out, err := run(t.Context(), node, "schema.mjs", filepath.Join("..", "..", "internal", "pb", "agui.proto"))
 	if err != nil {
 		t.Fatalf("node schema.mjs: %v\n%s", err, out)
 	}

@@ -7,7 +7,7 @@
 // Quick start:
 //
 //	for _, ev := range samples.Events() {
-//		frame, err := core.AppendProto(nil, ev)
+//		frame, err := agui.AppendProto(nil, ev)
 //		// compare frame with another encoder's output for ev …
 //	}
 //

@@ -4,16 +4,16 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/test/samples"
 )
 
 func TestEventsCoverEveryType(t *testing.T) {
-	count := map[core.EventType]int{}
+	count := map[agui.EventType]int{}
 	for _, ev := range samples.Events() {
 		count[ev.Type()]++
 	}
-	for _, typ := range core.EventTypes() {
+	for _, typ := range agui.EventTypes() {
 		if count[typ] == 0 {
 			t.Errorf("no sample of %s", typ)
 		}
@@ -22,8 +22,8 @@ func TestEventsCoverEveryType(t *testing.T) {
 
 func TestEventsAreFresh(t *testing.T) {
 	a, b := samples.Events(), samples.Events()
-	a[0].(*core.RunStarted).RunID = "changed"
-	if b[0].(*core.RunStarted).RunID == "changed" {
+	a[0].(*agui.RunStarted).RunID = "changed"
+	if b[0].(*agui.RunStarted).RunID == "changed" {
 		t.Fatal("two calls share an event")
 	}
 }
@@ -38,6 +38,6 @@ func TestEventsEncode(t *testing.T) {
 
 func ExampleEvents() {
 	evs := samples.Events()
-	fmt.Println(evs[0].Type(), len(evs) >= len(core.EventTypes()))
+	fmt.Println(evs[0].Type(), len(evs) >= len(agui.EventTypes()))
 	// Output: RUN_STARTED true
 }

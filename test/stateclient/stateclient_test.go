@@ -21,6 +21,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/test/internal/nodetest"
 )
@@ -42,33 +43,33 @@ type stateCase struct {
 	name  string
 	input string // the state the input carries, "" for none
 	want  string // the state the client must end with
-	run   func(t *testing.T, input json.RawMessage) []core.Event
+	run   func(t *testing.T, input json.RawMessage) []agui.Event
 }
 
 // publish returns a case runner applying updates through UpdateState.
-func publish[S any](updates ...func(*S)) func(*testing.T, json.RawMessage) []core.Event {
-	return func(t *testing.T, input json.RawMessage) []core.Event {
+func publish[S any](updates ...func(*S)) func(*testing.T, json.RawMessage) []agui.Event {
+	return func(t *testing.T, input json.RawMessage) []agui.Event {
 		t.Helper()
-		in := core.NewInput("thread-1", "run-1")
+		in := agui.NewInput("thread-1", "run-1")
 		if input != nil {
 			in.State = input
 		}
-		agent := core.AgentFunc[S](func(ctx context.Context, rc *core.RunContext[S]) (core.Outcome, error) {
+		agent := core.AgentFunc[S](func(ctx context.Context, rc *core.RunContext[S]) (agui.Outcome, error) {
 			for _, u := range updates {
 				if err := rc.UpdateState(u); err != nil {
-					return core.Outcome{}, err
+					return agui.Outcome{}, err
 				}
 			}
-			return core.Success(), nil
+			return agui.Success(), nil
 		})
-		var evs []core.Event
+		var evs []agui.Event
 		for ev, err := range core.Run(context.Background(), agent, in) {
 			if err != nil {
 				t.Fatal(err)
 			}
 			evs = append(evs, ev)
 		}
-		if evs[len(evs)-1].Type() != core.TypeRunFinished {
+		if evs[len(evs)-1].Type() != agui.TypeRunFinished {
 			t.Fatalf("the run did not finish: %v", evs[len(evs)-1])
 		}
 		return evs
@@ -132,7 +133,7 @@ func TestStateAppliesOnOfficialClient(t *testing.T) {
 		cc := clientCase{Name: c.name, State: input}
 		deltas := 0
 		for _, ev := range evs {
-			if ev.Type() == core.TypeStateDelta {
+			if ev.Type() == agui.TypeStateDelta {
 				deltas++
 			}
 			b, err := ev.AppendJSON(nil)

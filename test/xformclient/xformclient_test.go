@@ -22,6 +22,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/test/internal/nodetest"
 	"github.com/agui-go/agui/transformers"
@@ -47,20 +48,20 @@ type clientResult struct {
 
 // toolsAgent calls lookup_customer and search, then speaks.
 func toolsAgent() core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		for _, c := range [][2]string{{"lookup_customer", `"customer-secret"`}, {"search", `["golang.org"]`}} {
 			tc, err := rc.ToolCall(c[0])
 			if err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			if err := tc.Args(`{"q":"go"}`); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			if err := tc.ResultText(c[1]); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return core.Success(), rc.Say("Done.")
+		return agui.Success(), rc.Say("Done.")
 	})
 }
 
@@ -72,52 +73,52 @@ type draft struct {
 
 // editorAgent updates its state around two search calls.
 func editorAgent() core.Agent[draft] {
-	return core.AgentFunc[draft](func(ctx context.Context, rc *core.RunContext[draft]) (core.Outcome, error) {
+	return core.AgentFunc[draft](func(ctx context.Context, rc *core.RunContext[draft]) (agui.Outcome, error) {
 		for i, q := range []string{"first", "second"} {
 			if err := rc.UpdateState(func(d *draft) { d.Revision++; d.Title = q }); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			tc, err := rc.ToolCall("search")
 			if err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 			if err := tc.ResultText(`{"hits":["` + q + `"],"n":` + string(rune('1'+i)) + `}`); err != nil {
-				return core.Outcome{}, err
+				return agui.Outcome{}, err
 			}
 		}
-		return core.Success(), nil
+		return agui.Success(), nil
 	})
 }
 
 // supervisorAgent delegates to a planner, which nests an estimator.
 func supervisorAgent() core.Agent[core.NoState] {
-	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (core.Outcome, error) {
+	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		planner, err := rc.Subagent("planner")
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := planner.Say("Two tasks: scope, then risks."); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		estimator, err := planner.Subagent("estimator")
 		if err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := estimator.Say("About a day each."); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := estimator.Finish(nil); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
 		if err := planner.Finish(map[string]int{"tasks": 2}); err != nil {
-			return core.Outcome{}, err
+			return agui.Outcome{}, err
 		}
-		return core.Success(), rc.Say("Plan ready.")
+		return agui.Success(), rc.Say("Plan ready.")
 	})
 }
 
 // encode runs a on in with ts and returns the stream as JSON events.
-func encode[S any](t *testing.T, a core.Agent[S], in *core.RunAgentInput, ts ...core.NewTransformer) []json.RawMessage {
+func encode[S any](t *testing.T, a core.Agent[S], in *agui.RunAgentInput, ts ...core.NewTransformer) []json.RawMessage {
 	t.Helper()
 	var out []json.RawMessage
 	for ev, err := range core.Run(t.Context(), a, in, core.WithTransformers(ts...)) {
@@ -141,8 +142,8 @@ func TestOfficialClientAcceptsTransformerOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	bigState := `{"title":"","revision":0,"notes":"` + strings.Repeat("lorem ipsum ", 20) + `"}`
-	input := func(state string) *core.RunAgentInput {
-		in := core.NewInput("thread-1", "run-1")
+	input := func(state string) *agui.RunAgentInput {
+		in := agui.NewInput("thread-1", "run-1")
 		if state != "" {
 			in.State = json.RawMessage(state)
 		}
@@ -174,9 +175,9 @@ func TestOfficialClientAcceptsTransformerOutput(t *testing.T) {
 			transformers.Log(nil, -8), transformers.Metrics(nil))},
 	}
 	// The state cases must exercise both of ToolResultToState's answers.
-	for name, want := range map[string]core.EventType{"state-small": core.TypeStateSnapshot, "state-big": core.TypeStateDelta} {
+	for name, want := range map[string]agui.EventType{"state-small": agui.TypeStateSnapshot, "state-big": agui.TypeStateDelta} {
 		for _, c := range cases {
-			if c.Name == name && !follows(t, c.Events, core.TypeToolCallResult, want) {
+			if c.Name == name && !follows(t, c.Events, agui.TypeToolCallResult, want) {
 				t.Errorf("%s: no %s right after a TOOL_CALL_RESULT", name, want)
 			}
 		}
@@ -222,11 +223,11 @@ func TestOfficialClientAcceptsTransformerOutput(t *testing.T) {
 
 // follows reports whether an event of type next comes right after one of
 // type first in events.
-func follows(t *testing.T, events []json.RawMessage, first, next core.EventType) bool {
+func follows(t *testing.T, events []json.RawMessage, first, next agui.EventType) bool {
 	t.Helper()
-	var prev core.EventType
+	var prev agui.EventType
 	for _, e := range events {
-		var ev struct{ Type core.EventType }
+		var ev struct{ Type agui.EventType }
 		if err := json.Unmarshal(e, &ev); err != nil {
 			t.Fatal(err)
 		}
@@ -349,7 +350,7 @@ type endSink struct {
 
 func (*endSink) RunStarted(string, string) {}
 
-func (s *endSink) Event(core.EventType) {
+func (s *endSink) Event(agui.EventType) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.events++

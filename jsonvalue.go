@@ -1,0 +1,365 @@
+package agui
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// This file holds the building blocks of the append-style JSON encoder:
+// strings, numbers and opaque values. The output matches encoding/json with
+// HTML escaping turned off, which is also what JSON.stringify produces for
+// the same values apart from the escaping of U+2028/U+2029 and invalid
+// UTF-8 (both are valid JSON either way).
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. It escapes '"', '\\', control
+// characters, U+2028 and U+2029 (so the output is also a safe JavaScript
+// literal), replaces invalid UTF-8 with U+FFFD, and leaves '<', '>' and '&'
+// alone: AG-UI is not embedded in HTML, and every official SDK writes them
+// raw.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	if plain(s) {
+		// Text deltas and ids almost always take this path.
+		dst = append(dst, s...)
+		return append(dst, '"')
+	}
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// plain reports whether s is ASCII that needs no escaping. It tests eight
+// bytes at a time in a 64-bit word x, the last word overlapping the one
+// before it: a byte below n makes x - n borrow into its top bit, and a byte
+// equal to q does the same to (x^q) - 1. Plain bytes never borrow, so a
+// plain word passes; a borrow starts only at a flagged byte, so a word
+// holding one fails.
+func plain(s string) bool {
+	n := len(s)
+	if n < 8 {
+		for i := 0; i < n; i++ {
+			if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+				return false
+			}
+		}
+		return true
+	}
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	for i := 0; ; i += 8 {
+		i = min(i, n-8)
+		w := s[i : i+8]
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		if (x|(x-lo*0x20)|((x^lo*'"')-lo)|((x^lo*'\\')-lo))&hi != 0 {
+			return false
+		}
+		if i == n-8 {
+			return true
+		}
+	}
+}
+
+// appendFloat appends f the way encoding/json (and JavaScript) formats a
+// number: the shortest representation that round-trips, in exponent form
+// only for very small or very large magnitudes.
+func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return dst, errors.New("unsupported number " + strconv.FormatFloat(f, 'g', -1, bits))
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 {
+		if bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21) {
+			format = 'e'
+		}
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, bits)
+	if format == 'e' {
+		// JavaScript writes 1e-7, strconv writes 1e-07.
+		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst, nil
+}
+
+// maxDepth bounds the nesting of the maps and slices appendValue walks
+// itself. It is encoding/json's own decoding limit, so anything decoded
+// from JSON encodes again, while a map or slice that contains itself fails
+// with an error instead of overflowing the stack.
+const maxDepth = 10000
+
+// appendValue appends an opaque JSON value: nil as null, a json.RawMessage
+// compacted, the types encoding/json decodes into (and a few more) by hand,
+// and anything else through encoding/json without HTML escaping.
+func appendValue(dst []byte, v any) ([]byte, error) { return appendNested(dst, v, 0) }
+
+// appendNested is appendValue for a value depth levels down.
+func appendNested(dst []byte, v any, depth int) ([]byte, error) {
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case string:
+		return appendString(dst, v), nil
+	case bool:
+		return strconv.AppendBool(dst, v), nil
+	case float64:
+		return appendFloat(dst, v, 64)
+	case float32:
+		return appendFloat(dst, float64(v), 32)
+	case int:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case int64:
+		return strconv.AppendInt(dst, v, 10), nil
+	case int32:
+		return strconv.AppendInt(dst, int64(v), 10), nil
+	case uint64:
+		return strconv.AppendUint(dst, v, 10), nil
+	case json.Number:
+		if v == "" {
+			return append(dst, '0'), nil
+		}
+		if !isNumber(string(v)) {
+			return dst, errors.New("invalid number literal " + strconv.Quote(string(v)))
+		}
+		return append(dst, v...), nil
+	case json.RawMessage:
+		return appendRaw(dst, v)
+	case map[string]any:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendObject(dst, v, depth)
+	case []any:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendArray(dst, v, depth)
+	case []string:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendStrings(dst, v), nil
+	case map[string]string:
+		if v == nil {
+			return append(dst, "null"...), nil
+		}
+		return appendStringMap(dst, v), nil
+	}
+	return appendMarshal(dst, v)
+}
+
+// isNumber reports whether s is a JSON number literal:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isNumber(s string) bool {
+	i := 0
+	digits := func() bool {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case !digits():
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// appendRaw appends already-encoded JSON, compacted and validated. An empty
+// RawMessage is written as null, as encoding/json does.
+func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
+	if len(raw) == 0 {
+		return append(dst, "null"...), nil
+	}
+	n := len(dst)
+	buf := bytes.NewBuffer(dst)
+	if err := json.Compact(buf, raw); err != nil {
+		return dst[:n], err
+	}
+	return buf.Bytes(), nil
+}
+
+// sliceWriter lets a json.Encoder write straight into the caller's buffer.
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// appendMarshal is the slow path for values of other types.
+func appendMarshal(dst []byte, v any) ([]byte, error) {
+	n := len(dst)
+	w := &sliceWriter{b: dst}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return dst[:n], err
+	}
+	// Encode terminates the value with a newline.
+	return w.b[:len(w.b)-1], nil
+}
+
+// tooDeepError reports a value nested deeper than maxDepth, usually a map
+// or slice that contains itself.
+type tooDeepError struct{}
+
+func (tooDeepError) Error() string {
+	return "value nested deeper than " + strconv.Itoa(maxDepth) + " levels (does it contain itself?)"
+}
+
+// smallKeys is how many map keys appendObject sorts without allocating.
+const smallKeys = 16
+
+// appendObject appends m with its keys sorted, as encoding/json does, so
+// that the output is deterministic.
+func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
+	if len(m) == 0 {
+		return append(dst, '{', '}'), nil
+	}
+	if depth++; depth > maxDepth {
+		return dst, tooDeepError{}
+	}
+	var small [smallKeys]string
+	keys := small[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	var err error
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+		if dst, err = appendNested(dst, m[k], depth); err != nil {
+			return dst, at(k, err)
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+func appendArray(dst []byte, a []any, depth int) ([]byte, error) {
+	if depth++; depth > maxDepth {
+		return dst, tooDeepError{}
+	}
+	dst = append(dst, '[')
+	var err error
+	for i, v := range a {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if dst, err = appendNested(dst, v, depth); err != nil {
+			return dst, atIndex(i, err)
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+// appendStrings appends a non-nil string slice as a JSON array.
+func appendStrings(dst []byte, a []string) []byte {
+	dst = append(dst, '[')
+	for i, s := range a {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, s)
+	}
+	return append(dst, ']')
+}
+
+func appendStringMap(dst []byte, m map[string]string) []byte {
+	var small [smallKeys]string
+	keys := small[:0]
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, k)
+		dst = append(dst, ':')
+		dst = appendString(dst, m[k])
+	}
+	return append(dst, '}')
+}
+
+// isNull reports whether the JSON just appended from index n is null.
+func isNull(b []byte, n int) bool { return string(b[n:]) == "null" }
