@@ -1,6 +1,7 @@
 package transformers
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -137,4 +138,14 @@ func sameList(t *testing.T, got, want []string) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n got:\n  %s\n want:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
+}
+
+// doc decodes test JSON into its decoded-JSON form.
+func doc(t *testing.T, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("bad test JSON %s: %v", s, err)
+	}
+	return v
 }

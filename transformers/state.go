@@ -8,10 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wI2L/jsondiff"
-
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/jsonpatch"
 )
 
 // StateMapping routes one tool's results into the shared state. It is a
@@ -65,7 +64,7 @@ func ToolResultToState(mappings ...StateMapping) (core.NewTransformer, error) {
 		if m.Tool == "" {
 			return nil, errors.New("transformers: a StateMapping needs a tool name")
 		}
-		toks, err := parsePointer(m.Path)
+		toks, err := jsonpatch.ParsePointer(m.Path)
 		if err != nil {
 			return nil, fmt.Errorf("transformers: tool %q: %w", m.Tool, err)
 		}
@@ -109,7 +108,7 @@ type writtenValue struct {
 
 // baseline sets the state the client holds to v.
 func (t *resultToState) baseline(v any) {
-	s, err := normalize(v)
+	s, err := jsonpatch.Normalize(v)
 	t.state, t.unknown = s, err != nil
 }
 
@@ -122,7 +121,7 @@ func (t *resultToState) Transform(ev agui.Event, emit func(agui.Event) error) er
 	case *agui.StateSnapshot:
 		ev = t.keepWritten(e)
 	case *agui.StateDelta:
-		if s, err := applyPatch(t.state, e.Delta); err == nil {
+		if s, err := jsonpatch.Apply(t.state, e.Delta); err == nil {
 			t.state = s
 		}
 	case *agui.ToolCallStart:
@@ -167,7 +166,7 @@ func (t *resultToState) write(res *agui.ToolCallResult, emit func(agui.Event) er
 		if err != nil {
 			return fmt.Errorf("transformers: tool %q: %w", name, err)
 		}
-		if next, err = setPath(next, r.path, v); err != nil {
+		if next, err = jsonpatch.SetPath(next, r.path, v); err != nil {
 			return fmt.Errorf("transformers: tool %q: writing the result: %w", name, err)
 		}
 		t.remember(r.path, v)
@@ -207,7 +206,7 @@ func (t *resultToState) keepWritten(e *agui.StateSnapshot) agui.Event {
 	snap := t.state
 	kept := t.written[:0]
 	for _, w := range t.written {
-		next, err := setPath(snap, w.path, w.value)
+		next, err := jsonpatch.SetPath(snap, w.path, w.value)
 		if err != nil {
 			continue
 		}
@@ -220,7 +219,7 @@ func (t *resultToState) keepWritten(e *agui.StateSnapshot) agui.Event {
 	}
 	t.state = snap
 	cp := *e
-	cp.Snapshot = deepCopy(snap)
+	cp.Snapshot = jsonpatch.DeepCopy(snap)
 	return &cp
 }
 
@@ -234,15 +233,15 @@ func (r stateRoute) value(state any, content agui.Content) (any, error) {
 	if r.merge == nil {
 		return result, nil
 	}
-	current, err := lookup(state, r.path)
+	current, err := jsonpatch.Lookup(state, r.path)
 	if err != nil {
 		current = nil
 	}
-	merged, err := r.merge(deepCopy(current), result)
+	merged, err := r.merge(jsonpatch.DeepCopy(current), result)
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	if merged, err = normalize(merged); err != nil {
+	if merged, err = jsonpatch.Normalize(merged); err != nil {
 		return nil, fmt.Errorf("merge result: %w", err)
 	}
 	return merged, nil
@@ -251,39 +250,9 @@ func (r stateRoute) value(state any, content agui.Content) (any, error) {
 // stateUpdate returns the smaller of a STATE_DELTA and a STATE_SNAPSHOT
 // taking the client from prev to next, or nil when they are equal.
 func stateUpdate(prev, next any, subagent string) (agui.Event, error) {
-	ops, err := patchOps(prev, next)
-	if err != nil || len(ops) == 0 {
-		return nil, err
+	ev, err := jsonpatch.Update(prev, true, next)
+	if a, ok := ev.(agui.Attributed); ok {
+		a.SetSubagent(subagent)
 	}
-	delta := &agui.StateDelta{Delta: ops}
-	delta.SubagentRunID = subagent
-	snap := &agui.StateSnapshot{Snapshot: deepCopy(next)}
-	snap.SubagentRunID = subagent
-	db, err := delta.AppendJSON(nil)
-	if err != nil {
-		return nil, err
-	}
-	sb, err := snap.AppendJSON(nil)
-	if err != nil {
-		return nil, err
-	}
-	if len(db) < len(sb) {
-		return delta, nil
-	}
-	return snap, nil
-}
-
-// patchOps returns the RFC 6902 operations taking prev to next.
-func patchOps(prev, next any) ([]agui.PatchOp, error) {
-	patch, err := jsondiff.CompareWithoutMarshal(prev, next)
-	if err != nil {
-		return nil, err
-	}
-	ops := make([]agui.PatchOp, len(patch))
-	for i, op := range patch {
-		// Copies, so that whoever rewrites the event downstream cannot
-		// reach the state this transformer keeps.
-		ops[i] = agui.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: deepCopy(op.Value)}
-	}
-	return ops, nil
+	return ev, err
 }

@@ -1,4 +1,12 @@
-package transformers
+// Package jsonpatch is the module's one JSON Patch machinery: values in
+// decoded-JSON form, RFC 6901 pointers, an RFC 6902 applier that behaves
+// like the official client's (a patch applies whole or not at all), and the
+// one rule that picks the smaller of STATE_SNAPSHOT and STATE_DELTA, shared
+// by the runner's UpdateState and the ToolResultToState transformer.
+//
+// Every value handled here is in decoded-JSON form: nil, bool, float64,
+// string, []any or map[string]any, as encoding/json decodes into an any.
+package jsonpatch
 
 import (
 	"encoding/json"
@@ -11,18 +19,10 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// This file holds the JSON machinery ToolResultToState needs to follow the
-// client's state: normalising values to their decoded-JSON form, RFC 6901
-// pointers, and an RFC 6902 patch applier that behaves like the client's
-// (a patch applies whole or not at all).
-//
-// Every value handled here is in decoded-JSON form: nil, bool, float64,
-// string, []any or map[string]any, as encoding/json decodes into an any.
-
-// normalize converts v to its decoded-JSON form by a round trip through
+// Normalize converts v to its decoded-JSON form by a round trip through
 // encoding/json, so that values from agents (structs, typed maps, ints) and
 // values from the wire (json.RawMessage) compare and patch alike.
-func normalize(v any) (any, error) {
+func Normalize(v any) (any, error) {
 	var raw []byte
 	switch x := v.(type) {
 	case nil:
@@ -43,20 +43,20 @@ func normalize(v any) (any, error) {
 	return out, nil
 }
 
-// deepCopy copies a decoded-JSON value so that edits to the copy never show
+// DeepCopy copies a decoded-JSON value so that edits to the copy never show
 // through the original.
-func deepCopy(v any) any {
+func DeepCopy(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
-			m[k] = deepCopy(e)
+			m[k] = DeepCopy(e)
 		}
 		return m
 	case []any:
 		s := make([]any, len(x))
 		for i, e := range x {
-			s[i] = deepCopy(e)
+			s[i] = DeepCopy(e)
 		}
 		return s
 	default:
@@ -64,9 +64,9 @@ func deepCopy(v any) any {
 	}
 }
 
-// parsePointer splits an RFC 6901 JSON Pointer into its unescaped reference
+// ParsePointer splits an RFC 6901 JSON Pointer into its unescaped reference
 // tokens. "" is the whole document and has no tokens.
-func parsePointer(p string) ([]string, error) {
+func ParsePointer(p string) ([]string, error) {
 	if p == "" {
 		return nil, nil
 	}
@@ -123,17 +123,17 @@ func arrayIndex(tok string, n int, end bool) (int, error) {
 	return i, nil
 }
 
-// errNotFound reports a pointer that names nothing in the document.
-var errNotFound = errors.New("path not found")
+// ErrNotFound reports a pointer that names nothing in the document.
+var ErrNotFound = errors.New("path not found")
 
-// lookup returns the value toks names in doc.
-func lookup(doc any, toks []string) (any, error) {
+// Lookup returns the value toks names in doc.
+func Lookup(doc any, toks []string) (any, error) {
 	for _, t := range toks {
 		switch c := doc.(type) {
 		case map[string]any:
 			v, ok := c[t]
 			if !ok {
-				return nil, errNotFound
+				return nil, ErrNotFound
 			}
 			doc = v
 		case []any:
@@ -143,7 +143,7 @@ func lookup(doc any, toks []string) (any, error) {
 			}
 			doc = c[i]
 		default:
-			return nil, errNotFound
+			return nil, ErrNotFound
 		}
 	}
 	return doc, nil
@@ -160,7 +160,7 @@ func edit(doc any, toks []string, leaf func(container any, tok string) (any, err
 	case map[string]any:
 		child, ok := c[toks[0]]
 		if !ok {
-			return nil, errNotFound
+			return nil, ErrNotFound
 		}
 		nc, err := edit(child, toks[1:], leaf)
 		if err != nil {
@@ -180,7 +180,7 @@ func edit(doc any, toks []string, leaf func(container any, tok string) (any, err
 		c[i] = nc
 		return c, nil
 	default:
-		return nil, errNotFound
+		return nil, ErrNotFound
 	}
 }
 
@@ -202,7 +202,7 @@ func addLeaf(v any) func(any, string) (any, error) {
 			c[i] = v
 			return c, nil
 		default:
-			return nil, errNotFound
+			return nil, ErrNotFound
 		}
 	}
 }
@@ -212,7 +212,7 @@ func removeLeaf(container any, tok string) (any, error) {
 	switch c := container.(type) {
 	case map[string]any:
 		if _, ok := c[tok]; !ok {
-			return nil, errNotFound
+			return nil, ErrNotFound
 		}
 		delete(c, tok)
 		return c, nil
@@ -223,7 +223,7 @@ func removeLeaf(container any, tok string) (any, error) {
 		}
 		return append(c[:i], c[i+1:]...), nil
 	default:
-		return nil, errNotFound
+		return nil, ErrNotFound
 	}
 }
 
@@ -233,7 +233,7 @@ func replaceLeaf(v any) func(any, string) (any, error) {
 		switch c := container.(type) {
 		case map[string]any:
 			if _, ok := c[tok]; !ok {
-				return nil, errNotFound
+				return nil, ErrNotFound
 			}
 			c[tok] = v
 			return c, nil
@@ -245,16 +245,16 @@ func replaceLeaf(v any) func(any, string) (any, error) {
 			c[i] = v
 			return c, nil
 		default:
-			return nil, errNotFound
+			return nil, ErrNotFound
 		}
 	}
 }
 
-// applyPatch applies ops to doc and returns the patched document. doc is
+// Apply applies ops to doc and returns the patched document. doc is
 // not modified. The patch applies whole or not at all: on error the caller
 // keeps doc, as the client keeps its state when a STATE_DELTA fails.
-func applyPatch(doc any, ops []agui.PatchOp) (any, error) {
-	doc = deepCopy(doc)
+func Apply(doc any, ops []agui.PatchOp) (any, error) {
+	doc = DeepCopy(doc)
 	for i, op := range ops {
 		var err error
 		doc, err = applyOp(doc, op)
@@ -267,19 +267,19 @@ func applyPatch(doc any, ops []agui.PatchOp) (any, error) {
 
 // applyOp applies one operation to doc, which it may modify.
 func applyOp(doc any, op agui.PatchOp) (any, error) {
-	toks, err := parsePointer(op.Path)
+	toks, err := ParsePointer(op.Path)
 	if err != nil {
 		return nil, err
 	}
 	switch op.Op {
 	case "add", "replace", "test":
-		v, err := normalize(op.Value)
+		v, err := Normalize(op.Value)
 		if err != nil {
 			return nil, err
 		}
 		switch {
 		case op.Op == "test":
-			cur, err := lookup(doc, toks)
+			cur, err := Lookup(doc, toks)
 			if err != nil {
 				return nil, err
 			}
@@ -301,11 +301,11 @@ func applyOp(doc any, op agui.PatchOp) (any, error) {
 		}
 		return edit(doc, toks, removeLeaf)
 	case "move", "copy":
-		from, err := parsePointer(op.From)
+		from, err := ParsePointer(op.From)
 		if err != nil {
 			return nil, err
 		}
-		v, err := lookup(doc, from)
+		v, err := Lookup(doc, from)
 		if err != nil {
 			return nil, err
 		}
@@ -323,7 +323,7 @@ func applyOp(doc any, op agui.PatchOp) (any, error) {
 				return nil, err
 			}
 		} else {
-			v = deepCopy(v)
+			v = DeepCopy(v)
 		}
 		if len(toks) == 0 {
 			return v, nil
@@ -334,16 +334,16 @@ func applyOp(doc any, op agui.PatchOp) (any, error) {
 	}
 }
 
-// setPath writes v at toks in doc, creating the objects that lead there
+// SetPath writes v at toks in doc, creating the objects that lead there
 // when they are missing (or null), and returns the new document; doc is not
 // modified. An array on the way must already hold the indexed element; as
 // the last token, "-" appends. A string, number or boolean on the way is an
 // error: writing through it would destroy what the client holds.
-func setPath(doc any, toks []string, v any) (any, error) {
+func SetPath(doc any, toks []string, v any) (any, error) {
 	if len(toks) == 0 {
 		return v, nil
 	}
-	return setIn(deepCopy(doc), toks, v)
+	return setIn(DeepCopy(doc), toks, v)
 }
 
 func setIn(doc any, toks []string, v any) (any, error) {

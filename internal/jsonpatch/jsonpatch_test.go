@@ -1,4 +1,4 @@
-package transformers
+package jsonpatch
 
 import (
 	"encoding/json"
@@ -37,15 +37,15 @@ func TestParsePointer(t *testing.T) {
 		{in: "/a~2", bad: true},
 	}
 	for _, tt := range tests {
-		got, err := parsePointer(tt.in)
+		got, err := ParsePointer(tt.in)
 		if tt.bad {
 			if err == nil {
-				t.Errorf("parsePointer(%q) = %q, want an error", tt.in, got)
+				t.Errorf("ParsePointer(%q) = %q, want an error", tt.in, got)
 			}
 			continue
 		}
 		if err != nil || !slices.Equal(got, tt.want) {
-			t.Errorf("parsePointer(%q) = %q, %v, want %q", tt.in, got, err, tt.want)
+			t.Errorf("ParsePointer(%q) = %q, %v, want %q", tt.in, got, err, tt.want)
 		}
 	}
 }
@@ -87,22 +87,22 @@ func TestApplyPatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			orig := doc(t, tt.doc)
-			before := deepCopy(orig)
-			got, err := applyPatch(orig, tt.ops)
+			before := DeepCopy(orig)
+			got, err := Apply(orig, tt.ops)
 			if !reflect.DeepEqual(orig, before) {
-				t.Fatalf("applyPatch modified its input: %v", orig)
+				t.Fatalf("Apply modified its input: %v", orig)
 			}
 			if tt.want == "" {
 				if err == nil {
-					t.Fatalf("applyPatch = %v, want an error", got)
+					t.Fatalf("Apply = %v, want an error", got)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("applyPatch: %v", err)
+				t.Fatalf("Apply: %v", err)
 			}
 			if want := doc(t, tt.want); !reflect.DeepEqual(got, want) {
-				t.Errorf("applyPatch = %v, want %v", got, want)
+				t.Errorf("Apply = %v, want %v", got, want)
 			}
 		})
 	}
@@ -131,7 +131,7 @@ func TestApplyPatchFollowsJSONDiff(t *testing.T) {
 		for i, op := range patch {
 			ops[i] = agui.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: op.Value}
 		}
-		got, err := applyPatch(src, ops)
+		got, err := Apply(src, ops)
 		if err != nil {
 			t.Fatalf("%s -> %s: %v (patch %v)", p[0], p[1], err, patch)
 		}
@@ -162,18 +162,18 @@ func TestSetPath(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			orig := doc(t, tt.doc)
-			before := deepCopy(orig)
-			toks, err := parsePointer(tt.path)
+			before := DeepCopy(orig)
+			toks, err := ParsePointer(tt.path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := setPath(orig, toks, tt.value)
+			got, err := SetPath(orig, toks, tt.value)
 			if !reflect.DeepEqual(orig, before) {
-				t.Fatalf("setPath modified its input: %v", orig)
+				t.Fatalf("SetPath modified its input: %v", orig)
 			}
 			if tt.want == "" {
 				if err == nil {
-					t.Fatalf("setPath = %v, want an error", got)
+					t.Fatalf("SetPath = %v, want an error", got)
 				}
 				return
 			}
@@ -181,7 +181,7 @@ func TestSetPath(t *testing.T) {
 				t.Fatal(err)
 			}
 			if want := doc(t, tt.want); !reflect.DeepEqual(got, want) {
-				t.Errorf("setPath = %v, want %v", got, want)
+				t.Errorf("SetPath = %v, want %v", got, want)
 			}
 		})
 	}
@@ -192,19 +192,19 @@ func TestNormalize(t *testing.T) {
 		N int    `json:"n"`
 		S string `json:"s"`
 	}
-	got, err := normalize(S{N: 2, S: "x"})
+	got, err := Normalize(S{N: 2, S: "x"})
 	if err != nil || !reflect.DeepEqual(got, map[string]any{"n": 2.0, "s": "x"}) {
-		t.Errorf("normalize(struct) = %v, %v", got, err)
+		t.Errorf("Normalize(struct) = %v, %v", got, err)
 	}
-	got, err = normalize(json.RawMessage(`{"a":[1]}`))
+	got, err = Normalize(json.RawMessage(`{"a":[1]}`))
 	if err != nil || !reflect.DeepEqual(got, map[string]any{"a": []any{1.0}}) {
-		t.Errorf("normalize(raw) = %v, %v", got, err)
+		t.Errorf("Normalize(raw) = %v, %v", got, err)
 	}
-	if _, err := normalize(make(chan int)); err == nil {
-		t.Error("normalize(chan) succeeded")
+	if _, err := Normalize(make(chan int)); err == nil {
+		t.Error("Normalize(chan) succeeded")
 	}
-	if _, err := normalize(json.RawMessage(`{`)); err == nil {
-		t.Error("normalize(bad raw) succeeded")
+	if _, err := Normalize(json.RawMessage(`{`)); err == nil {
+		t.Error("Normalize(bad raw) succeeded")
 	}
 }
 
@@ -221,11 +221,11 @@ func FuzzApplyPatch(f *testing.F) {
 		if json.Unmarshal([]byte(docJSON), &d) != nil || json.Unmarshal([]byte(patchJSON), &ops) != nil {
 			return
 		}
-		before := deepCopy(d)
-		_, _ = applyPatch(d, ops)
+		before := DeepCopy(d)
+		_, _ = Apply(d, ops)
 		if len(ops) > 0 {
-			if toks, err := parsePointer(ops[0].Path); err == nil {
-				_, _ = setPath(d, toks, "v")
+			if toks, err := ParsePointer(ops[0].Path); err == nil {
+				_, _ = SetPath(d, toks, "v")
 			}
 		}
 		if !reflect.DeepEqual(d, before) {
