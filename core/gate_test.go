@@ -2,11 +2,12 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 func TestGateShutdownCancelsAndWaits(t *testing.T) {

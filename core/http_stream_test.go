@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
 	"iter"
 	"log/slog"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // swRecorder is a ResponseWriter that keeps each Write separately and counts

@@ -1,10 +1,8 @@
 package core_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -19,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 )
 
@@ -45,63 +44,6 @@ func post(ctx context.Context, t *testing.T, url, body string) *http.Response {
 		t.Fatal(err)
 	}
 	return resp
-}
-
-// sseReader decodes an SSE body event by event, skipping comments.
-type sseReader struct {
-	sc    *bufio.Scanner
-	pings int
-}
-
-func newSSEReader(r io.Reader) *sseReader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), agui.MaxEventSize+64)
-	return &sseReader{sc: sc}
-}
-
-// next returns the next event, or nil at the end of the body.
-func (s *sseReader) next(t *testing.T) agui.Event {
-	t.Helper()
-	for s.sc.Scan() {
-		line := s.sc.Text()
-		switch {
-		case line == "":
-		case strings.HasPrefix(line, ":"):
-			s.pings++
-		case strings.HasPrefix(line, "data: "):
-			ev, err := agui.DecodeEvent([]byte(line[len("data: "):]))
-			if err != nil {
-				t.Fatalf("undecodable frame %q: %v", line, err)
-			}
-			return ev
-		default:
-			t.Fatalf("unexpected SSE line %q", line)
-		}
-	}
-	return nil
-}
-
-// readAll reads and verifies the whole stream.
-func readAll(t *testing.T, body io.Reader) []agui.Event {
-	t.Helper()
-	r := newSSEReader(body)
-	v := agui.NewVerifier()
-	var evs []agui.Event
-	for ev := r.next(t); ev != nil; ev = r.next(t) {
-		if err := v.Observe(ev); err != nil {
-			t.Fatalf("stream rejected by the verifier at %s: %v", ev.Type(), err)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
-}
-
-func typesOf(evs []agui.Event) []agui.EventType {
-	out := make([]agui.EventType, len(evs))
-	for i, ev := range evs {
-		out[i] = ev.Type()
-	}
-	return out
 }
 
 func newServer(t *testing.T, h http.Handler) *httptest.Server {
@@ -152,9 +94,9 @@ func TestHandlerStreams(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
 	}
-	evs := readAll(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	want := []agui.EventType{agui.TypeRunStarted, agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd, agui.TypeRunFinished}
-	if got := typesOf(evs); !equalTypes(got, want) {
+	if got := aguitest.Types(evs); !equalTypes(got, want) {
 		t.Errorf("types = %v, want %v", got, want)
 	}
 	if rs := evs[0].(*agui.RunStarted); rs.ThreadID != "t" || rs.RunID != "r" || rs.ProtocolVersion != "1.0" {
@@ -199,42 +141,17 @@ func TestHandlerNegotiatesProtobuf(t *testing.T) {
 		got := resp.Header.Get("Content-Type")
 		var evs []agui.Event
 		if got == agui.ProtoContentType {
-			evs = readProto(t, resp.Body)
+			evs = aguitest.ReadProto(t, resp.Body)
 		} else {
-			evs = readAll(t, resp.Body)
+			evs = aguitest.ReadSSE(t, resp.Body)
 		}
 		resp.Body.Close()
 		if got != tc.want {
 			t.Errorf("%s: Content-Type = %q, want %q", tc.name, got, tc.want)
 		}
 		if len(evs) != 5 || evs[4].Type() != agui.TypeRunFinished {
-			t.Errorf("%s: stream %v", tc.name, typesOf(evs))
+			t.Errorf("%s: stream %v", tc.name, aguitest.Types(evs))
 		}
-	}
-}
-
-// readProto decodes a stream of length-prefixed protobuf frames
-// (DecodeProto takes a frame with its prefix).
-func readProto(t *testing.T, body io.Reader) []agui.Event {
-	t.Helper()
-	var evs []agui.Event
-	var size [4]byte
-	for {
-		if _, err := io.ReadFull(body, size[:]); err == io.EOF {
-			return evs
-		} else if err != nil {
-			t.Fatalf("frame length: %v", err)
-		}
-		frame := make([]byte, 4+binary.BigEndian.Uint32(size[:]))
-		copy(frame, size[:])
-		if _, err := io.ReadFull(body, frame[4:]); err != nil {
-			t.Fatalf("frame: %v", err)
-		}
-		ev, err := agui.DecodeProto(frame)
-		if err != nil {
-			t.Fatalf("DecodeProto: %v", err)
-		}
-		evs = append(evs, ev)
 	}
 }
 
@@ -273,9 +190,9 @@ func TestHandlerOutlivesWriteTimeout(t *testing.T) {
 	resp := post(context.Background(), t, srv.URL, runBody(""))
 	defer resp.Body.Close()
 	start := time.Now()
-	evs := readAll(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
-		t.Fatalf("stream cut after %v: %v", time.Since(start), typesOf(evs))
+		t.Fatalf("stream cut after %v: %v", time.Since(start), aguitest.Types(evs))
 	}
 }
 
@@ -322,10 +239,10 @@ func TestHandlerConcurrentDisconnects(t *testing.T) {
 				t.Errorf("run %d: %v", i, err)
 				return
 			}
-			r := newSSEReader(resp.Body)
+			r := agui.NewSSEReader(resp.Body)
 			for range after {
-				if r.next(t) == nil {
-					t.Errorf("run %d: stream ended before the client aborted", i)
+				if _, err := r.Next(); err != nil {
+					t.Errorf("run %d: stream ended before the client aborted: %v", i, err)
 					break
 				}
 			}
@@ -366,7 +283,7 @@ func TestHandlerGateShutdown(t *testing.T) {
 		go func() {
 			resp := post(context.Background(), t, srv.URL, runBody(""))
 			defer resp.Body.Close()
-			results <- result{evs: readAll(t, resp.Body)}
+			results <- result{evs: aguitest.ReadSSE(t, resp.Body)}
 		}()
 	}
 	for range 3 {
@@ -384,7 +301,7 @@ func TestHandlerGateShutdown(t *testing.T) {
 		r := <-results
 		last, ok := r.evs[len(r.evs)-1].(*agui.RunError)
 		if !ok || last.Code != string(agui.CodeCancelled) {
-			t.Errorf("in-flight run ended with %v, want RUN_ERROR CANCELLED", typesOf(r.evs))
+			t.Errorf("in-flight run ended with %v, want RUN_ERROR CANCELLED", aguitest.Types(r.evs))
 		}
 	}
 	resp := post(context.Background(), t, srv.URL, runBody(""))
@@ -414,7 +331,7 @@ func TestHandlerDowngradesForOlderClients(t *testing.T) {
 	srv := newServer(t, mustHandler(t, a, core.WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil)))))
 
 	resp := post(context.Background(), t, srv.URL, legacyBody())
-	evs := readAll(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	for _, ev := range evs {
 		switch ev.Type() {
@@ -431,10 +348,10 @@ func TestHandlerDowngradesForOlderClients(t *testing.T) {
 
 	// A 1.0 client gets the stream as emitted.
 	resp = post(context.Background(), t, srv.URL, runBody(""))
-	evs = readAll(t, resp.Body)
+	evs = aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	if evs[1].Type() != agui.TypeSubagentStarted {
-		t.Errorf("a 1.0 client got %v, want SUBAGENT_STARTED second", typesOf(evs))
+		t.Errorf("a 1.0 client got %v, want SUBAGENT_STARTED second", aguitest.Types(evs))
 	}
 }
 
@@ -449,16 +366,16 @@ func TestHandlerPanickingAgent(t *testing.T) {
 	})
 	srv := newServer(t, mustHandler(t, a, core.WithHandlerLogger(slog.New(slog.DiscardHandler))))
 	resp := post(context.Background(), t, srv.URL, runBody(""))
-	evs := readAll(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	if last, ok := evs[len(evs)-1].(*agui.RunError); !ok || last.Code != string(agui.CodePanic) {
-		t.Fatalf("panicking agent: %v, want RUN_ERROR AGENT_PANIC", typesOf(evs))
+		t.Fatalf("panicking agent: %v, want RUN_ERROR AGENT_PANIC", aguitest.Types(evs))
 	}
 	resp = post(context.Background(), t, srv.URL, runBody(""))
-	evs = readAll(t, resp.Body)
+	evs = aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	if evs[len(evs)-1].Type() != agui.TypeRunFinished {
-		t.Errorf("the next run: %v, want RUN_FINISHED", typesOf(evs))
+		t.Errorf("the next run: %v, want RUN_FINISHED", aguitest.Types(evs))
 	}
 }
 
@@ -467,7 +384,7 @@ func TestHandlerLogsEachRun(t *testing.T) {
 	var logs syncBuffer
 	srv := newServer(t, mustHandler(t, sayAgent("hi"), core.WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil)))))
 	resp := post(context.Background(), t, srv.URL, runBody(""))
-	readAll(t, resp.Body)
+	aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	srv.Close() // the log line is written before the handler returns
 	var line struct {
@@ -588,12 +505,12 @@ func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
 		if h2 && resp.ProtoMajor != 2 {
 			t.Fatalf("served over %s, want HTTP/2", resp.Proto)
 		}
-		evs := readAll(t, resp.Body)
+		evs := aguitest.ReadSSE(t, resp.Body)
 		resp.Body.Close()
 		client.CloseIdleConnections()
 		srv.Close()
 		if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
-			t.Errorf("%s: idle stream cut: %v", resp.Proto, typesOf(evs))
+			t.Errorf("%s: idle stream cut: %v", resp.Proto, aguitest.Types(evs))
 		}
 	}
 }

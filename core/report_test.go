@@ -3,8 +3,9 @@ package core
 import (
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 func TestResultAndUsage(t *testing.T) {

@@ -3,10 +3,11 @@ package core
 import (
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 // recorder is a per-run transformer that records what it saw and, in

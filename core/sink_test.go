@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
 	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 // panicking panics in the method named by where, after passing on a few

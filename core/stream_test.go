@@ -2,11 +2,12 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"runtime"
 	"strings"
 	"testing"
 	"testing/synctest"
+
+	"github.com/agui-go/agui"
 )
 
 // An agent emitting 100 MB to a reader that lags behind it cannot grow the

@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -36,7 +37,7 @@ func TestHandlerStreamsThroughGin(t *testing.T) {
 	if got := resp.Header.Get("X-Accel-Buffering"); got != "no" {
 		t.Errorf("X-Accel-Buffering = %q", got)
 	}
-	evs := readEvents(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	if len(evs) != 5 || text(evs) != "hello" || evs[4].Type() != agui.TypeRunFinished {
 		t.Errorf("stream = %d events, text %q", len(evs), text(evs))
 	}
@@ -112,7 +113,7 @@ func TestHandlerOutlivesWriteTimeoutThroughGin(t *testing.T) {
 	})
 	resp := postRun(t, srv.URL+"/agent")
 	defer resp.Body.Close()
-	evs := readEvents(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
 		t.Fatalf("stream cut by the server's WriteTimeout after %d events", len(evs))
 	}

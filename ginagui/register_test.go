@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -65,7 +66,7 @@ func TestRegisterCapabilities(t *testing.T) {
 		t.Errorf("named: %v, want exactly the configured capabilities", got)
 	}
 	resp := postRun(t, srv.URL+"/plain")
-	if n := len(readEvents(t, resp.Body)); n != 5 {
+	if n := len(aguitest.ReadSSE(t, resp.Body)); n != 5 {
 		t.Errorf("POST /plain: %d events", n)
 	}
 	resp.Body.Close()

@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -42,7 +43,7 @@ func TestTransformComposesLikeMiddleware(t *testing.T) {
 		"/a/c/agent": "xCA",    // siblings never share a chain
 	} {
 		resp := postRun(t, srv.URL+path)
-		got := text(readEvents(t, resp.Body))
+		got := text(aguitest.ReadSSE(t, resp.Body))
 		resp.Body.Close()
 		if got != want {
 			t.Errorf("%s: text %q, want %q", path, got, want)
@@ -71,7 +72,7 @@ func TestTransformerPanicThroughGin(t *testing.T) {
 	srv := serve(t, r)
 	for range 2 {
 		resp := postRun(t, srv.URL+"/bad/agent")
-		evs := readEvents(t, resp.Body)
+		evs := aguitest.ReadSSE(t, resp.Body)
 		resp.Body.Close()
 		if len(evs) == 0 {
 			t.Fatal("empty stream")
@@ -82,7 +83,7 @@ func TestTransformerPanicThroughGin(t *testing.T) {
 	}
 	resp := postRun(t, srv.URL+"/agent")
 	defer resp.Body.Close()
-	if got := text(readEvents(t, resp.Body)); got != "x" {
+	if got := text(aguitest.ReadSSE(t, resp.Body)); got != "x" {
 		t.Errorf("the next run's text %q, want x", got)
 	}
 }

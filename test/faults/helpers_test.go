@@ -7,13 +7,9 @@
 package faults_test
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -48,28 +44,4 @@ func post(t *testing.T, c *http.Client, url string, body []byte) *http.Response 
 		t.Fatal(err)
 	}
 	return res
-}
-
-// sseEvents reads an SSE body to its end and returns the events' JSON
-// objects.
-func sseEvents(t *testing.T, r io.Reader) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
-		var ev map[string]any
-		if err := json.Unmarshal([]byte(data), &ev); err != nil {
-			t.Fatalf("bad SSE data %q: %v", data, err)
-		}
-		out = append(out, ev)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package samples
+package aguitest
 
 import (
 	"encoding/json"
@@ -6,9 +6,9 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Events returns the sample events in a plausible stream order (it is not a
+// Samples returns the sample events in a plausible stream order (it is not a
 // valid run; verification is not the point).
-func Events() []agui.Event {
+func Samples() []agui.Event {
 	base := agui.Base{
 		Timestamp: 1767225600123,
 		RawEvent:  map[string]any{"provider": "openai", "seq": 7.0, "tags": []any{"a", nil, true}},

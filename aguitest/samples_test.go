@@ -1,16 +1,16 @@
-package samples_test
+package aguitest_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/test/samples"
+	"github.com/agui-go/agui/aguitest"
 )
 
 func TestEventsCoverEveryType(t *testing.T) {
 	count := map[agui.EventType]int{}
-	for _, ev := range samples.Events() {
+	for _, ev := range aguitest.Samples() {
 		count[ev.Type()]++
 	}
 	for _, typ := range agui.EventTypes() {
@@ -21,7 +21,7 @@ func TestEventsCoverEveryType(t *testing.T) {
 }
 
 func TestEventsAreFresh(t *testing.T) {
-	a, b := samples.Events(), samples.Events()
+	a, b := aguitest.Samples(), aguitest.Samples()
 	a[0].(*agui.RunStarted).RunID = "changed"
 	if b[0].(*agui.RunStarted).RunID == "changed" {
 		t.Fatal("two calls share an event")
@@ -29,15 +29,15 @@ func TestEventsAreFresh(t *testing.T) {
 }
 
 func TestEventsEncode(t *testing.T) {
-	for i, ev := range samples.Events() {
+	for i, ev := range aguitest.Samples() {
 		if _, err := ev.AppendJSON(nil); err != nil {
 			t.Errorf("#%d %s: %v", i, ev.Type(), err)
 		}
 	}
 }
 
-func ExampleEvents() {
-	evs := samples.Events()
+func ExampleSamples() {
+	evs := aguitest.Samples()
 	fmt.Println(evs[0].Type(), len(evs) >= len(agui.EventTypes()))
 	// Output: RUN_STARTED true
 }

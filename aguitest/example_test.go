@@ -1,16 +1,16 @@
-package coretest_test
+package aguitest_test
 
 import (
 	"fmt"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/core/coretest"
+	"github.com/agui-go/agui/aguitest"
 )
 
 func ExampleStandardFixture() {
 	var frame []byte
 	total := 0
-	for _, ev := range coretest.StandardFixture() {
+	for _, ev := range aguitest.StandardFixture() {
 		var err error
 		if frame, err = agui.AppendSSE(frame[:0], ev); err != nil {
 			fmt.Println(err)
@@ -18,7 +18,7 @@ func ExampleStandardFixture() {
 		}
 		total += len(frame)
 	}
-	fmt.Println(len(coretest.StandardFixture()), "events,", total, "bytes of SSE")
+	fmt.Println(len(aguitest.StandardFixture()), "events,", total, "bytes of SSE")
 	// Output:
 	// 1018 events, 127230 bytes of SSE
 }
