@@ -276,7 +276,6 @@ func TestHandlerGateShutdown(t *testing.T) {
 	srv := newServer(t, mustHandler(t, a, core.WithGate(&gate)))
 	type result struct {
 		evs []agui.Event
-		err error
 	}
 	results := make(chan result, 3)
 	for range 3 {

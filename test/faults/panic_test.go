@@ -27,6 +27,7 @@ func TestPanickingAgent(t *testing.T) {
 			return agui.Outcome{}, err
 		}
 		var nilMap map[string]int
+		//lint:ignore SA5000 the agent panics on purpose
 		nilMap["boom"]++ // a genuine runtime panic, not a chosen value
 		return agui.Success(), nil
 	})
