@@ -167,7 +167,7 @@ func TestAppendJSONEveryEventType(t *testing.T) {
 }
 
 // TestAppendJSONProtocol10Additions covers what AG-UI 1.0 added to the
-// wire, each compared as JSON with the shape protocol-1.0.md gives.
+// wire, each compared as JSON with the shape AG-UI 1.0 gives.
 func TestAppendJSONProtocol10Additions(t *testing.T) {
 	for _, c := range protocol10Cases() {
 		t.Run(c.name, func(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/internal/pb"
 	"github.com/agui-go/agui/aguitest"
+	"github.com/agui-go/agui/internal/pb"
 )
 
 func TestSamplesCoverEveryEventType(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"github.com/agui-go/agui/aguitest"
 )
 
-// BenchmarkEncodeSSE frames the standard fixture (peers.md §3) into one
+// BenchmarkEncodeSSE frames the standard fixture (the standard benchmark fixture) into one
 // reused buffer, as a transport does, and reports per-event figures.
 func BenchmarkEncodeSSE(b *testing.B) {
 	b.Run("fixture", func(b *testing.B) {

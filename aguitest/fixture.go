@@ -7,7 +7,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// The identifiers and sizes of the standard fixture (peers.md §3).
+// The identifiers and sizes of the standard fixture (the standard benchmark fixture).
 const (
 	FixtureThreadID      = "thread-7f3a2c1e"
 	FixtureRunID         = "run-0b9d4e62"
@@ -27,7 +27,7 @@ const (
 	// FixtureArgChunks is the number of TOOL_CALL_ARGS events.
 	FixtureArgChunks = 10
 	// FixturePayloadBytes is the size of one run framed as SSE
-	// ("data: <json>\n\n" per event), as peers.md measured it.
+	// ("data: <json>\n\n" per event), as measured for the other SDKs.
 	FixturePayloadBytes = 127230
 
 	// FixtureToolArgs is the tool call's 121-byte JSON arguments, streamed

@@ -70,7 +70,7 @@ func TestFixtureData(t *testing.T) {
 	}
 }
 
-// TestStandardFixturePayloadSize checks the fixture against peers.md: one
+// TestStandardFixturePayloadSize checks the fixture against the published fixture size: one
 // run framed as SSE is 127,230 bytes. Member order may differ from the
 // peers' harness; that does not change the size.
 func TestStandardFixturePayloadSize(t *testing.T) {

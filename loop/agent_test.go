@@ -10,7 +10,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Seed 001, finish reasons: with maxSteps 3 a model that keeps calling
+// Finish reasons: with maxSteps 3 a model that keeps calling
 // tools gives up with finishReason 'max-steps' after 3 steps; the run
 // succeeds and its transcript is valid.
 func TestFinishMaxSteps(t *testing.T) {

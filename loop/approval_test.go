@@ -23,7 +23,7 @@ func approve(in *agui.Interrupt, ok bool) []agui.ResumeEntry {
 	return []agui.ResumeEntry{{InterruptID: in.ID, Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":` + map[bool]string{true: "true", false: "false"}[ok] + `,"reason":"because"}`)}}
 }
 
-// Seed 001, approvals: "The first call that needs approval stops the
+// Approvals: "The first call that needs approval stops the
 // batch: the calls before it run (concurrently) and their results are
 // recorded, then the run pauses on that call (finishReason:
 // 'awaiting-approval'). Calls after it never start in this run."
@@ -62,7 +62,7 @@ func TestApprovalStopsBatch(t *testing.T) {
 	}
 }
 
-// Seed 001: "resumeAfterApproval() records the paused call's result (or
+// "resumeAfterApproval() records the paused call's result (or
 // rejection) and then runs those later calls the same way, so every call
 // of the turn gets exactly one result."
 func TestApprovalResumeRunsPausedThenLaterCalls(t *testing.T) {

@@ -38,7 +38,7 @@ type completion struct {
 	err error
 }
 
-// runBatch runs msg's calls from index first, as seed 001 says: calls start
+// runBatch runs msg's calls from index first, as the loop's contract says: calls start
 // in call order, each after its gate (events, OnToolCall, validation,
 // PreToolCall, NeedsApproval) ran on this goroutine; at most
 // ToolConcurrency run at once; results are emitted as they complete and

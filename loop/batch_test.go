@@ -9,7 +9,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Seed 001, parallel tool calls: "Transcript order is call order. Tool
+// Parallel tool calls: "Transcript order is call order. Tool
 // results are appended in the order the model requested the calls, not the
 // order they finish."
 func TestParallelTranscriptIsCallOrder(t *testing.T) {
@@ -48,7 +48,7 @@ func TestParallelTranscriptIsCallOrder(t *testing.T) {
 	}
 }
 
-// Seed 001: "Calls start in call order. A call's tool-call event,
+// "Calls start in call order. A call's tool-call event,
 // onToolCall, argument validation, preToolCall hooks and needsApproval
 // check run just before it starts, one call at a time."
 func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {
@@ -95,7 +95,7 @@ func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {
 	}
 }
 
-// Seed 001: toolConcurrency N means "at most N tool calls of a turn in
+// toolConcurrency N means "at most N tool calls of a turn in
 // flight".
 func TestParallelConcurrencyLimit(t *testing.T) {
 	b := newBlocker()
@@ -137,7 +137,7 @@ func TestParallelConcurrencyReachesLimit(t *testing.T) {
 	}
 }
 
-// Seed 001: "With toolConcurrency: 1 events alternate call/result exactly
+// "With toolConcurrency: 1 events alternate call/result exactly
 // as before."
 func TestParallelConcurrencyOneAlternates(t *testing.T) {
 	a := mustNew(t, Script(Turn{Calls: echoCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), Tools(echoTool(t)), ToolConcurrency(1))
@@ -155,7 +155,7 @@ func TestParallelConcurrencyOneAlternates(t *testing.T) {
 	}
 }
 
-// Seed 001: "Failures are isolated. A tool that throws gets its own error
+// "Failures are isolated. A tool that throws gets its own error
 // result; its siblings carry on."
 func TestParallelFailureIsolated(t *testing.T) {
 	failing, err := NewTool("fail", "fails", func(ctx context.Context, in workArgs) (string, error) {
@@ -192,7 +192,7 @@ func TestParallelFailureIsolated(t *testing.T) {
 	}
 }
 
-// Seed 001: "A propagating error (a throwing hook) stops new calls from
+// "A propagating error (a throwing hook) stops new calls from
 // starting, waits for the running ones to settle, then rejects the run.
 // No tool is left running detached."
 func TestParallelPropagatingErrorStopsNewCallsAndWaits(t *testing.T) {

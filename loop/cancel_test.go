@@ -10,7 +10,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Seed 001: "An already-aborted signal returns at once without calling the
+// "An already-aborted signal returns at once without calling the
 // provider."
 func TestCancelAlreadyCancelledReturnsAtOnce(t *testing.T) {
 	p := Script(Turn{Text: "never"})
@@ -31,7 +31,7 @@ func TestCancelAlreadyCancelledReturnsAtOnce(t *testing.T) {
 	}
 }
 
-// Seed 001: "The signal is checked before every model call": a cancel
+// "The signal is checked before every model call": a cancel
 // during a turn's tools means no next model call.
 func TestCancelCheckedBeforeEveryModelCall(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
@@ -58,7 +58,7 @@ func TestCancelCheckedBeforeEveryModelCall(t *testing.T) {
 	}
 }
 
-// Seed 001: "...and every tool call": a cancel during c1 means c2 and c3
+// "...and every tool call": a cancel during c1 means c2 and c3
 // never start; they get "cancelled" results so the conversation stays
 // valid for the provider.
 func TestCancelCheckedBeforeEveryToolCall(t *testing.T) {
@@ -102,7 +102,7 @@ func blockingProvider(entered chan<- struct{}) Provider {
 	})
 }
 
-// Seed 001: the signal "is passed to the provider ... so in-flight work
+// the signal "is passed to the provider ... so in-flight work
 // can stop early". An abort during the model call ends the run aborted,
 // not failed.
 func TestCancelReachesProvider(t *testing.T) {
@@ -119,7 +119,7 @@ func TestCancelReachesProvider(t *testing.T) {
 	assertResult(t, res)
 }
 
-// Seed 001, parallel: "An abort while a batch runs resolves with
+// Parallel: "An abort while a batch runs resolves with
 // finishReason: 'aborted'. Calls that finished keep their results; the
 // rest get a “cancelled” result. Running tools see the abort through their
 // abortSignal."
@@ -154,7 +154,7 @@ func TestCancelMidBatch(t *testing.T) {
 	}
 }
 
-// Seed 001: "Calling execute() again with the same sessionId resumes where
+// "Calling execute() again with the same sessionId resumes where
 // the run stopped; new input is appended as the next user message."
 func TestCancelResumeAppendsNewInput(t *testing.T) {
 	b := newBlocker()

@@ -87,7 +87,7 @@ func shape(cp Checkpoint) string {
 	return s
 }
 
-// Seed 001, checkpoints: "the model's turn is checkpointed before any call
+// Checkpoints: "the model's turn is checkpointed before any call
 // starts, then again each time the in-order run of finished calls grows
 // (with 1, after every call)."
 func TestCheckpointTurnThenEachPrefixGrowth(t *testing.T) {
@@ -150,7 +150,7 @@ func TestCheckpointPrefixOnlyGrowsInOrder(t *testing.T) {
 	}
 }
 
-// Seed 001: "A resumed run never runs a recorded call again, and never
+// "A resumed run never runs a recorded call again, and never
 // asks the model again for a turn it already checkpointed." The process
 // dies after c1 was recorded: a new agent on the same store (after the
 // dead run's lease) runs only c2 and c3, then asks for turn 2.
@@ -206,7 +206,7 @@ func TestCheckpointCrashResume(t *testing.T) {
 	})
 }
 
-// Seed 001 (issue 6): two requests on one thread at once: one proceeds,
+// two requests on one thread at once: one proceeds,
 // the other gets RUN_ERROR with a stable code.
 func TestCheckpointTwoRequestsOnOneThread(t *testing.T) {
 	b := newBlocker()

@@ -80,7 +80,7 @@ func TestDelegateSubagentEvents(t *testing.T) {
 	}
 }
 
-// Seed 001: "agents created with createDelegateTool() are aborted along
+// "agents created with createDelegateTool() are aborted along
 // with their parent" (failure mode 3).
 func TestDelegateCancelledWithParent(t *testing.T) {
 	entered := make(chan struct{})

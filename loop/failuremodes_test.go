@@ -1,6 +1,6 @@
 package loop
 
-// One test per failure mode of docs/agent-loop.md §b, each showing the loop
+// One test per failure mode that other agent loops are known for, each showing the loop
 // does not have it.
 
 import (

@@ -68,7 +68,7 @@ func TestRetryGivesUp(t *testing.T) {
 	}
 }
 
-// Seed 001: "A rejection caused by the abort ... is not retried by the
+// "A rejection caused by the abort ... is not retried by the
 // provider retry and fallback wrappers" (failure mode 9), including an
 // abort during the backoff wait.
 func TestRetryNeverRetriesAnAbort(t *testing.T) {

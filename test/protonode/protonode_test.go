@@ -25,8 +25,8 @@ import (
 	"testing"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/test/internal/nodetest"
 	"github.com/agui-go/agui/aguitest"
+	"github.com/agui-go/agui/test/internal/nodetest"
 )
 
 func TestOfficialDecoderReadsOurFrames(t *testing.T) {
