@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agui-go/agui/aguiotel"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/loop"
 )
@@ -52,7 +53,13 @@ func newLoopAgent(opts ...loop.Option) (core.Agent[core.NoState], error) {
 			Usage: loop.Usage{InputTokens: 200, OutputTokens: 20},
 		},
 	)
-	return loop.New(model, append([]loop.Option{
+	if weather, err = aguiotel.Tool(weather); err != nil {
+		return nil, err
+	}
+	if book, err = aguiotel.Tool(book); err != nil {
+		return nil, err
+	}
+	return loop.New(aguiotel.Provider(model, "scripted-travel", aguiotel.WithProviderName("scripted")), append([]loop.Option{
 		loop.Instructions("You are a travel assistant."),
 		loop.Tools(weather, book),
 		loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book_trip" }),

@@ -25,9 +25,17 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
+	otelExport := flag.String("otel", "", `export the loop route's OpenTelemetry spans: "stdout" prints them as JSON`)
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(*addr, logger); err != nil {
+	shutdownTracing, err := setupTracing(*otelExport, os.Stdout)
+	if err != nil {
+		logger.Error("gin-app", slog.Any("error", err))
+		os.Exit(2)
+	}
+	err = run(*addr, logger)
+	err = errors.Join(err, shutdownTracing(context.Background()))
+	if err != nil {
 		logger.Error("gin-app", slog.Any("error", err))
 		os.Exit(1)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/agui-go/agui/aguiotel"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 	"github.com/agui-go/agui/transformers"
@@ -37,6 +38,9 @@ func defaultConfig(logger *slog.Logger) config {
 func newRouter(cfg config) (*gin.Engine, error) {
 	r := gin.New()
 	r.Use(gin.Recovery())
+	// A caller's traceparent header joins the runs' spans to its trace
+	// (see -otel).
+	r.Use(func(c *gin.Context) { c.Request = aguiotel.Extract(c.Request); c.Next() })
 	r.GET("/healthz", func(c *gin.Context) { c.String(http.StatusOK, "ok") })
 
 	opts := []ginagui.Option{ginagui.WithHandlerOptions(
@@ -88,7 +92,9 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			if err != nil {
 				return err
 			}
-			return ginagui.Register(agents, "/loop", a, opts...)
+			// Traced: a run, its model turns and its tool calls are
+			// spans (exported with -otel; a no-op otherwise).
+			return ginagui.Register(agents, "/loop", aguiotel.Agent(a, aguiotel.WithAgentName("loop")), opts...)
 		},
 	} {
 		if err := reg(); err != nil {
