@@ -208,7 +208,7 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *cor
 			return nil, r.errorResult(call.ID, KindRejected, text), nil
 		}
 	}
-	tool, ok := r.a.tools[call.Name]
+	tool, ok := r.lookupTool(call.Name)
 	if !ok {
 		return nil, r.errorResult(call.ID, KindNotFound, "no tool named "+call.Name), nil
 	}

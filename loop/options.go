@@ -30,6 +30,7 @@ type config struct {
 	lease         time.Duration
 	instructions  string
 	tools         []Tool
+	toolSets      []ToolSet
 	onToolCall    func(ctx context.Context, c Call)
 	preToolCall   func(ctx context.Context, c Call) error
 	needsApproval func(c Call) bool

@@ -40,6 +40,8 @@ type run struct {
 	// lost is the error of a failed renewal during a model turn: another
 	// run may hold the thread, so this one must stop.
 	lost error
+	// tools is what the current model turn offered (nil before one).
+	tools *toolView
 }
 
 func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Result, error) {

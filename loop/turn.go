@@ -26,7 +26,7 @@ func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
 	req := ModelRequest{
 		Instructions: r.a.cfg.instructions,
 		Messages:     slices.Clip(r.cp.Messages),
-		Tools:        r.a.specs,
+		Tools:        r.refreshTools().specs,
 	}
 	msgID := r.sink.newID("msg")
 	var (
