@@ -1,0 +1,21 @@
+package mcptool
+
+import "github.com/agui-go/agui/core"
+
+// Codes of the errors a call to an MCP tool returns (as *core.Error). The
+// loop turns them into the call's error result, which the model reads.
+// Their values never change.
+const (
+	// CodeToolError: the tool ran and reported an error (a result with
+	// isError set); the message is the tool's own text.
+	CodeToolError core.Code = "MCP_TOOL_ERROR"
+	// CodeUnavailable: the server could not be reached, or its connection
+	// is gone (a subprocess that exited, an HTTP server that is down).
+	CodeUnavailable core.Code = "MCP_SERVER_UNAVAILABLE"
+	// CodeRemoved: the server no longer offers the tool (its tool list
+	// changed after the model was shown it).
+	CodeRemoved core.Code = "MCP_TOOL_REMOVED"
+	// CodeSchema: a tool's input schema is not a JSON Schema the loop can
+	// validate arguments with.
+	CodeSchema core.Code = "MCP_BAD_SCHEMA"
+)
