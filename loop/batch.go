@@ -143,7 +143,7 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 			break
 		}
 		running++
-		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated})
+		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call)})
 		go func() {
 			out, err := tool.call(tctx, call.Args)
 			done <- completion{i: i, out: out, err: err}

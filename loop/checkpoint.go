@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -43,6 +44,10 @@ type Checkpoint struct {
 	// Pending is the approval the thread waits on, or, once answered and
 	// claimed, the recorded decision.
 	Pending *PendingApproval
+	// Attempts counts, by call id, the runs that took on a call of the
+	// last turn after an earlier run lost the thread (absent: 1); see
+	// CallInfo.
+	Attempts map[string]int
 }
 
 // PendingApproval is a tool call paused for approval; part of a
@@ -133,6 +138,7 @@ func (s *MemoryStore) Delete(_ context.Context, threadID string) error {
 // pending changes reach the other (messages themselves are immutable).
 func (cp Checkpoint) clone() Checkpoint {
 	cp.Messages = slices.Clip(slices.Clone(cp.Messages))
+	cp.Attempts = maps.Clone(cp.Attempts)
 	if cp.Pending != nil {
 		p := *cp.Pending
 		if p.Decision != nil {

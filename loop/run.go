@@ -122,6 +122,10 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		return core.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
 	}
 	r.cp, r.version = *cp, v
+	if cp.Status == StatusRunning {
+		// The holder's lease ran out: its calls may have started.
+		r.retryPending()
+	}
 	input := newInput(cp.Messages, in.Messages)
 	if msg, _ := r.pendingTurn(); msg != nil {
 		r.input = input
@@ -184,6 +188,7 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		}
 		r.cp.Steps++
 		r.cp.Messages = append(slices.Clip(r.cp.Messages), msg)
+		r.cp.Attempts = nil // they counted the previous turn's calls
 		// The turn is checkpointed before any of its calls starts, so a
 		// resumed run never asks the model for it again.
 		if err := r.checkpoint(ctx); err != nil {
