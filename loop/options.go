@@ -35,6 +35,11 @@ type config struct {
 	preToolCall   func(ctx context.Context, c Call) error
 	needsApproval func(c Call) bool
 	store         Store
+
+	// The hooks that shape calls (hooks.go).
+	beforeToolCall  func(ctx context.Context, c Call) (CallVerdict, error)
+	afterToolCall   func(ctx context.Context, c Call, r CallResult) (CallResult, error)
+	beforeModelCall func(ctx context.Context, req ModelRequest) (ModelRequest, error)
 }
 
 func defaults() config {

@@ -28,6 +28,10 @@ func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
 		Messages:     slices.Clip(r.cp.Messages),
 		Tools:        r.refreshTools().specs,
 	}
+	req, err := r.prepareRequest(ctx, req)
+	if err != nil {
+		return nil, err
+	}
 	msgID := r.sink.newID("msg")
 	var (
 		text                strings.Builder
