@@ -140,6 +140,9 @@ func (r *run) runBatch(ctx context.Context, msg *core.AssistantMessage, first in
 		switch {
 		case err != nil:
 			fatal = err
+			if res != nil {
+				record(i, res)
+			}
 		case res != nil:
 			record(i, res)
 			continue
@@ -196,7 +199,14 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *co
 	p := r.cp.Pending
 	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
 	var denied *core.ToolMessage
-	if !answered {
+	if answered {
+		res, err := r.answer(parentID, call, p.Decision)
+		if err != nil {
+			r.cp.Pending = nil
+			r.emitCall(parentID, *call, r.clientCalls[call.ID])
+			return nil, res, err
+		}
+	} else {
 		// BeforeToolCall goes first, so that the client is shown the call
 		// as it will run.
 		if tool, ok := r.lookupTool(call.Name); ok && tool.validate(call.Args) == nil {
@@ -249,7 +259,7 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *co
 		}
 	}
 	if needs {
-		r.cp.Pending = &PendingApproval{InterruptID: r.sink.newID("approval"), ToolCallID: call.ID}
+		r.cp.Pending = r.pending(call.ID)
 		return nil, nil, nil
 	}
 	return &tool, nil, nil

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"maps"
 	"slices"
@@ -55,6 +56,9 @@ type Checkpoint struct {
 type PendingApproval struct {
 	InterruptID string
 	ToolCallID  string
+	// ExpiresAt is the approval's deadline (zero: none); see
+	// ApprovalTimeout.
+	ExpiresAt time.Time
 	// Decision is the client's answer, recorded in the same write that
 	// claims the thread so that a decision is acted on at most once.
 	Decision *Decision
@@ -64,6 +68,12 @@ type PendingApproval struct {
 type Decision struct {
 	Approved bool
 	Reason   string
+	// Args are the call's arguments as the user edited them (nil: as the
+	// model asked); they replace the model's before the call runs.
+	Args json.RawMessage
+	// Expired is set when the answer came after the approval's deadline:
+	// the call is rejected and the run fails with APPROVAL_EXPIRED.
+	Expired bool
 }
 
 // Store errors.

@@ -40,6 +40,8 @@ type config struct {
 	beforeToolCall  func(ctx context.Context, c Call) (CallVerdict, error)
 	afterToolCall   func(ctx context.Context, c Call, r CallResult) (CallResult, error)
 	beforeModelCall func(ctx context.Context, req ModelRequest) (ModelRequest, error)
+	// approvalTimeout: see approvaledit.go.
+	approvalTimeout time.Duration
 }
 
 func defaults() config {

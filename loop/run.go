@@ -127,6 +127,9 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		r.retryPending()
 	}
 	input := newInput(cp.Messages, in.Messages)
+	if err := r.checkDecision(time.Now()); err != nil {
+		return err
+	}
 	if msg, _ := r.pendingTurn(); msg != nil {
 		r.input = input
 	} else if len(input) > 0 {
