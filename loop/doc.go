@@ -29,11 +29,11 @@
 // or ctx is cancelled (FinishAborted, returned with a nil error). A failure
 // returns FinishError and a *core.Error whose Code is stable (THREAD_BUSY,
 // BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
-// TOOL_ERROR).
+// TOOL_ERROR, APPROVAL_EXPIRED).
 //
 // Tool calls of a turn start in call order, each right after its gate
-// (its TOOL_CALL_START/ARGS/END events, OnToolCall, argument validation,
-// PreToolCall, NeedsApproval) ran, one call at a time; at most
+// (BeforeToolCall, its TOOL_CALL_START/ARGS/END events, OnToolCall,
+// argument validation, PreToolCall, NeedsApproval) ran, one call at a time; at most
 // ToolConcurrency run at once. TOOL_CALL_RESULT events come in completion
 // order; the transcript keeps call order. Every call gets exactly one
 // result, whatever happens: a failing tool gets an error result, calls an
