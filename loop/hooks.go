@@ -30,7 +30,10 @@ type CallVerdict struct {
 // before OnToolCall, PreToolCall and NeedsApproval (default none); it is
 // not called again for a call answered by an approval. Its verdict may
 // deny the call or rewrite its arguments; an error stops the batch like a
-// PreToolCall error, and the run fails with it.
+// PreToolCall error, and the run fails with it. A run that takes a thread
+// over after a crash passes the calls without a result through it again,
+// with their arguments as last saved (perhaps already rewritten), so a
+// rewrite should give the same arguments when applied twice.
 func BeforeToolCall(f func(ctx context.Context, c Call) (CallVerdict, error)) Option {
 	return func(c *config) error { c.beforeToolCall = f; return nil }
 }

@@ -102,6 +102,11 @@ func (s *Toolset) reloads() {
 		}
 		// Close closes the session, which ends a listing in flight.
 		err := s.Reload(context.Background())
+		select {
+		case <-s.stop:
+			return // the listing Close cut short is no news
+		default:
+		}
 		if f := s.cfg.onReload; f != nil {
 			var names []string
 			if err == nil {
