@@ -210,13 +210,24 @@ func TestStreamableHTTP(t *testing.T) {
 			_ = ss.Close()
 		}
 	}()
-	ts, err := Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1})
+	reloads := make(chan []string, 4)
+	ts, err := Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1},
+		OnReload(func(names []string, err error) {
+			if err == nil {
+				reloads <- names
+			}
+		}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	res := run(t, context.Background(), nil, loop.ToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "add", Args: `{"a":20,"b":22}`})
 	if c := toolResults(res)["c1"].Content.String(); c != `{"sum":42}` {
 		t.Fatalf("add over HTTP: %s", c)
+	}
+	// The list changes: the notification comes over the server's stream.
+	srv.RemoveTools("fail")
+	if got := <-reloads; slices.Contains(got, "fail") || !slices.Contains(got, "add") {
+		t.Fatalf("after removing over HTTP: %v", got)
 	}
 	// The server goes away: a call fails with a clear result, at once.
 	hs.CloseClientConnections()
