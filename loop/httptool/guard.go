@@ -74,9 +74,13 @@ type policy struct {
 }
 
 // check returns a *BlockedError when addr is refused. An IPv4-mapped IPv6
-// address is checked as the IPv4 address it carries.
+// address, and one of the NAT64 well-known prefix 64:ff9b::/96 (RFC 6052),
+// is checked as the IPv4 address it carries.
 func (p *policy) check(addr netip.Addr) error {
 	addr = addr.Unmap().WithZone("")
+	if b := addr.As16(); addr.Is6() && [12]byte(b[:12]) == [12]byte{0, 0x64, 0xff, 0x9b} {
+		addr = netip.AddrFrom4([4]byte(b[12:]))
+	}
 	for _, a := range p.allow {
 		if a.Contains(addr) {
 			return nil

@@ -13,6 +13,7 @@ func TestPolicyRefusesBlockedRanges(t *testing.T) {
 		"127.9.9.9":        "loopback",
 		"::1":              "loopback",
 		"::ffff:127.0.0.1": "loopback", // IPv4-mapped
+		"64:ff9b::a00:1":   "private",  // NAT64 of 10.0.0.1
 		"10.1.2.3":         "private",
 		"172.16.0.1":       "private",
 		"172.31.255.255":   "private",
@@ -42,7 +43,7 @@ func TestPolicyRefusesBlockedRanges(t *testing.T) {
 			t.Errorf("%s: refused as %s (%s), want %s", ip, be.Range, be.Code(), want)
 		}
 	}
-	for _, ip := range []string{"93.184.215.14", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8"} {
+	for _, ip := range []string{"93.184.215.14", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"} {
 		if err := p.check(netip.MustParseAddr(ip)); err != nil {
 			t.Errorf("%s: refused: %v", ip, err)
 		}
