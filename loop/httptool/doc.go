@@ -26,7 +26,9 @@
 // dialer, on every address it is about to connect to, after the name was
 // resolved: a host name that resolves to a private address, a DNS answer
 // that changes between two lookups, and a redirect to an internal address
-// are all refused with a [*BlockedError] (code [CodeBlocked]). Only http
+// are all refused with a [*BlockedError] (code [CodeBlocked]). IPv4-mapped
+// and NAT64 (64:ff9b::/96) IPv6 addresses are checked as the IPv4 address
+// they carry. Only http
 // and https URLs are followed, and no proxy is used.
 //
 // [Allow] opens given networks or addresses (a service on the private

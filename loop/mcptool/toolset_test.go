@@ -259,3 +259,22 @@ func TestSubprocess(t *testing.T) {
 		t.Fatalf("after death: %q", e)
 	}
 }
+
+func TestRender(t *testing.T) {
+	cases := []struct {
+		res  *mcp.CallToolResult
+		want string
+	}{
+		{&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.TextContent{Text: "b"}}}, "a\nb"},
+		{&mcp.CallToolResult{StructuredContent: map[string]int{"n": 1}}, `{"n":1}`},
+		{&mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "a"}, &mcp.ImageContent{MIMEType: "image/png", Data: []byte{1}}}},
+			`[{"type":"text","text":"a"},{"type":"image","mimeType":"image/png","data":"AQ=="}]`},
+		{&mcp.CallToolResult{}, ""},
+	}
+	for i, c := range cases {
+		got, err := render(c.res)
+		if err != nil || got != c.want {
+			t.Errorf("case %d: %q %v, want %q", i, got, err, c.want)
+		}
+	}
+}
