@@ -206,11 +206,11 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *co
 			r.emitCall(parentID, *call, r.clientCalls[call.ID])
 			return nil, res, err
 		}
-	} else {
+	} else if r.a.cfg.beforeToolCall != nil {
 		// BeforeToolCall goes first, so that the client is shown the call
 		// as it will run.
 		if tool, ok := r.lookupTool(call.Name); ok && tool.validate(call.Args) == nil {
-			res, err := r.before(ctx, parentID, tool, call)
+			res, err := r.before(ctx, parentID, call)
 			if err != nil {
 				return nil, nil, err
 			}

@@ -91,11 +91,8 @@ func (r *run) prepareRequest(ctx context.Context, req ModelRequest) (ModelReques
 
 // before applies BeforeToolCall to a call whose tool exists and whose
 // arguments are valid: it returns a denial result, or rewrites *call.
-func (r *run) before(ctx context.Context, parentID string, tool Tool, call *Call) (*core.ToolMessage, error) {
+func (r *run) before(ctx context.Context, parentID string, call *Call) (*core.ToolMessage, error) {
 	f := r.a.cfg.beforeToolCall
-	if f == nil {
-		return nil, nil
-	}
 	var v CallVerdict
 	if err := guard(func() error {
 		var err error
