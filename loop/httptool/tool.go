@@ -15,7 +15,8 @@ import (
 	"github.com/agui-go/agui/loop"
 )
 
-// Request is the tool's arguments: the request the model asks for.
+// Request is the tool's arguments: the request the model asks for; a
+// plain value.
 type Request struct {
 	Method  string            `json:"method,omitempty" jsonschema:"the HTTP method, GET when empty"`
 	URL     string            `json:"url" jsonschema:"the absolute http or https URL"`
@@ -23,7 +24,8 @@ type Request struct {
 	Body    string            `json:"body,omitempty" jsonschema:"the request body"`
 }
 
-// Response is the tool's result, returned to the model as JSON.
+// Response is the tool's result, returned to the model as JSON; a plain
+// value.
 type Response struct {
 	Status int `json:"status"`
 	// Headers are the response's headers, several values of one name

@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"golang.org/x/net/dns/dnsmessage"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/loop"
 )
 
 func newTestFetcher(t *testing.T, opts ...Option) *fetcher {
@@ -257,5 +260,36 @@ func serveDNS(c net.Conn, addr [4]byte) {
 		if _, err := c.Write(append(n[:], msg...)); err != nil {
 			return
 		}
+	}
+}
+
+// Through the loop: aborting the run cancels the tool's request, and the
+// call gets a cancelled result.
+func TestAbortThroughLoop(t *testing.T) {
+	srv, arrived := hanging(t)
+	tool, err := New(Allow("127.0.0.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := loop.Script(loop.Turn{Calls: []loop.ScriptedCall{{ID: "c1", Name: "http_request", Args: `{"url":"` + srv.URL + `"}`}}}, loop.Turn{Text: "ok"})
+	agent, err := loop.New(model, loop.Tools(tool))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan loop.Result, 1)
+	go func() {
+		res, _ := agent.Execute(ctx, loop.Input{Messages: []core.Message{loop.UserText("go")}})
+		done <- res
+	}()
+	<-arrived
+	cancel()
+	res := <-done
+	if res.FinishReason != loop.FinishAborted {
+		t.Fatalf("finish %s", res.FinishReason)
+	}
+	tm := res.Messages[2].(*core.ToolMessage)
+	if !strings.Contains(tm.Content.String(), `"cancelled"`) {
+		t.Fatalf("result %s", tm.Content.String())
 	}
 }
