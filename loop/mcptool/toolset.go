@@ -42,7 +42,10 @@ var _ loop.ToolSet = (*Toolset)(nil)
 // server as a subprocess and talks to it over stdio; an
 // *mcp.StreamableClientTransport reaches one over streamable HTTP) and
 // loads the server's tools. ctx bounds the connection and the first
-// listing only.
+// listing only. A server that cannot be reached fails it with
+// CodeUnavailable, and a tool whose input schema the loop cannot validate
+// arguments with fails it with CodeSchema (naming the tool), rather than
+// being offered unchecked.
 func Connect(ctx context.Context, t mcp.Transport, opts ...Option) (*Toolset, error) {
 	var cfg config
 	for _, o := range opts {
