@@ -3,6 +3,7 @@ package loop
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/agui-go/agui"
 )
@@ -20,6 +21,10 @@ func approvalSchema() map[string]any {
 		"properties": map[string]any{
 			"approved": map[string]any{"type": "boolean"},
 			"reason":   map[string]any{"type": "string"},
+			"arguments": map[string]any{
+				"type":        "object",
+				"description": "the call's arguments as edited by the user; omit to run the call as the model asked",
+			},
 		},
 		"required": []any{"approved"},
 	}
@@ -32,6 +37,9 @@ func approvalInterrupt(p *PendingApproval, call agui.ToolCall) agui.Interrupt {
 	in.Message = fmt.Sprintf("Approve the call to %s?", call.Function.Name)
 	in.ResponseSchema = approvalSchema()
 	in.Metadata = map[string]any{"toolName": call.Function.Name, "arguments": call.Function.Arguments}
+	if !p.ExpiresAt.IsZero() {
+		in.ExpiresAt = p.ExpiresAt.UTC().Format(time.RFC3339Nano)
+	}
 	return in
 }
 
@@ -70,13 +78,18 @@ func decide(p *PendingApproval, resume []agui.ResumeEntry) (*Decision, error) {
 		return nil, agui.NewError(CodeBadResume, "resume payload: "+err.Error())
 	}
 	var answer struct {
-		Approved *bool  `json:"approved"`
-		Reason   string `json:"reason"`
+		Approved  *bool           `json:"approved"`
+		Reason    string          `json:"reason"`
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	if err := json.Unmarshal(raw, &answer); err != nil || answer.Approved == nil {
 		return nil, agui.NewError(CodeBadResume, `resume payload must be an object with a boolean "approved"`)
 	}
-	return &Decision{Approved: *answer.Approved, Reason: answer.Reason}, nil
+	args, err := editedArgs(answer.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	return &Decision{Approved: *answer.Approved, Reason: answer.Reason, Args: args}, nil
 }
 
 // payloadJSON returns a resume payload as JSON, whether it was decoded

@@ -53,6 +53,8 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 	n := len(calls)
 	results := make([]*agui.ToolMessage, n)
 	done := make(chan completion, n) // buffered: a tool never blocks on a batch that stopped reading
+	// issued is each call as its gate left it.
+	issued := make([]Call, n)
 	var (
 		running, prefix int
 		fatal           error
@@ -72,6 +74,10 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 		}
 	}
 	record := func(i int, res *agui.ToolMessage) {
+		res, err := r.after(ctx, issued[i], res)
+		if err != nil && fatal == nil {
+			fatal = err
+		}
 		results[i] = res
 		r.emit(&agui.ToolCallResult{MessageID: res.ID, ToolCallID: res.ToolCallID, Content: res.Content, Role: agui.RoleTool})
 		flush()
@@ -129,10 +135,14 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		call := Call{ID: calls[i].ID, Name: calls[i].Function.Name, Args: json.RawMessage(calls[i].Function.Arguments), Index: first + i}
-		tool, res, err := r.gate(ctx, msg.ID, call)
+		tool, res, err := r.gate(ctx, msg.ID, &call)
+		issued[i] = call
 		switch {
 		case err != nil:
 			fatal = err
+			if res != nil {
+				record(i, res)
+			}
 		case res != nil:
 			record(i, res)
 			continue
@@ -143,7 +153,7 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		running++
-		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated})
+		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call)})
 		go func() {
 			out, err := tool.call(tctx, call.Args)
 			done <- completion{i: i, out: out, err: err}
@@ -185,16 +195,35 @@ func (r *run) fill(results []*agui.ToolMessage, calls []agui.ToolCall, prefix *i
 // gate runs a call's gate. It returns the tool to start, or a result that
 // answers the call without starting it, or neither when the call pauses for
 // approval (r.cp.Pending is then set), or a propagating error.
-func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *agui.ToolMessage, error) {
+func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *agui.ToolMessage, error) {
 	p := r.cp.Pending
 	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
+	var denied *agui.ToolMessage
+	if answered {
+		res, err := r.answer(parentID, call, p.Decision)
+		if err != nil {
+			r.cp.Pending = nil
+			r.emitCall(parentID, *call, r.clientCalls[call.ID])
+			return nil, res, err
+		}
+	} else if r.a.cfg.beforeToolCall != nil {
+		// BeforeToolCall goes first, so that the client is shown the call
+		// as it will run.
+		if tool, ok := r.lookupTool(call.Name); ok && tool.validate(call.Args) == nil {
+			res, err := r.before(ctx, parentID, call)
+			if err != nil {
+				return nil, nil, err
+			}
+			denied = res
+		}
+	}
 	// An answered call's events went out in the run that paused on it;
 	// START and END go out again because a result must name a call of its
 	// own run, and the arguments too unless the client already holds them.
-	r.emitCall(parentID, call, answered && r.clientCalls[call.ID])
+	r.emitCall(parentID, *call, answered && r.clientCalls[call.ID])
 	if !answered {
 		if f := r.a.cfg.onToolCall; f != nil {
-			if err := guard(func() error { f(ctx, call); return nil }); err != nil {
+			if err := guard(func() error { f(ctx, *call); return nil }); err != nil {
 				return nil, nil, runError(CodeTool, err)
 			}
 		}
@@ -208,7 +237,10 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *agu
 			return nil, r.errorResult(call.ID, KindRejected, text), nil
 		}
 	}
-	tool, ok := r.a.tools[call.Name]
+	if denied != nil {
+		return nil, denied, nil
+	}
+	tool, ok := r.lookupTool(call.Name)
 	if !ok {
 		return nil, r.errorResult(call.ID, KindNotFound, "no tool named "+call.Name), nil
 	}
@@ -216,18 +248,18 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *agu
 		return nil, r.errorResult(call.ID, KindValidation, err.Error()), nil
 	}
 	if f := r.a.cfg.preToolCall; f != nil {
-		if err := guard(func() error { return f(ctx, call) }); err != nil {
+		if err := guard(func() error { return f(ctx, *call) }); err != nil {
 			return nil, nil, runError(CodeTool, err)
 		}
 	}
 	var needs bool
 	if f := r.a.cfg.needsApproval; !answered && f != nil {
-		if err := guard(func() error { needs = f(call); return nil }); err != nil {
+		if err := guard(func() error { needs = f(*call); return nil }); err != nil {
 			return nil, nil, runError(CodeTool, err)
 		}
 	}
 	if needs {
-		r.cp.Pending = &PendingApproval{InterruptID: r.sink.newID("approval"), ToolCallID: call.ID}
+		r.cp.Pending = r.pending(call.ID)
 		return nil, nil, nil
 	}
 	return &tool, nil, nil

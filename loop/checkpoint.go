@@ -2,7 +2,9 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -43,6 +45,10 @@ type Checkpoint struct {
 	// Pending is the approval the thread waits on, or, once answered and
 	// claimed, the recorded decision.
 	Pending *PendingApproval
+	// Attempts counts, by call id, the runs that took on a call of the
+	// last turn after an earlier run lost the thread (absent: 1); see
+	// CallInfo.
+	Attempts map[string]int
 }
 
 // PendingApproval is a tool call paused for approval; part of a
@@ -50,6 +56,9 @@ type Checkpoint struct {
 type PendingApproval struct {
 	InterruptID string
 	ToolCallID  string
+	// ExpiresAt is the approval's deadline (zero: none); see
+	// ApprovalTimeout.
+	ExpiresAt time.Time
 	// Decision is the client's answer, recorded in the same write that
 	// claims the thread so that a decision is acted on at most once.
 	Decision *Decision
@@ -59,6 +68,12 @@ type PendingApproval struct {
 type Decision struct {
 	Approved bool
 	Reason   string
+	// Args are the call's arguments as the user edited them (nil: as the
+	// model asked); they replace the model's before the call runs.
+	Args json.RawMessage
+	// Expired is set when the answer came after the approval's deadline:
+	// the call is rejected and the run fails with APPROVAL_EXPIRED.
+	Expired bool
 }
 
 // Store errors.
@@ -133,6 +148,7 @@ func (s *MemoryStore) Delete(_ context.Context, threadID string) error {
 // pending changes reach the other (messages themselves are immutable).
 func (cp Checkpoint) clone() Checkpoint {
 	cp.Messages = slices.Clip(slices.Clone(cp.Messages))
+	cp.Attempts = maps.Clone(cp.Attempts)
 	if cp.Pending != nil {
 		p := *cp.Pending
 		if p.Decision != nil {

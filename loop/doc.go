@@ -29,11 +29,11 @@
 // or ctx is cancelled (FinishAborted, returned with a nil error). A failure
 // returns FinishError and a *agui.Error whose Code is stable (THREAD_BUSY,
 // BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
-// TOOL_ERROR).
+// TOOL_ERROR, APPROVAL_EXPIRED).
 //
 // Tool calls of a turn start in call order, each right after its gate
-// (its TOOL_CALL_START/ARGS/END events, OnToolCall, argument validation,
-// PreToolCall, NeedsApproval) ran, one call at a time; at most
+// (BeforeToolCall, its TOOL_CALL_START/ARGS/END events, OnToolCall,
+// argument validation, PreToolCall, NeedsApproval) ran, one call at a time; at most
 // ToolConcurrency run at once. TOOL_CALL_RESULT events come in completion
 // order; the transcript keeps call order. Every call gets exactly one
 // result, whatever happens: a failing tool gets an error result, calls an
@@ -50,4 +50,18 @@
 // a busy thread fails with THREAD_BUSY before anything runs,
 // and an approval's answer is recorded in the claiming write, so it is
 // acted on once.
+//
+// # Shaping calls
+//
+// BeforeToolCall denies a call (with a result the model reads) or
+// rewrites its arguments; AfterToolCall replaces or redacts a result
+// before the client and the model see it; BeforeModelCall adjusts each
+// model request. An approval's answer may carry edited arguments, and
+// ApprovalTimeout gives approvals a deadline (APPROVAL_EXPIRED). ToolSets
+// adds tools that change while the agent lives, such as an MCP server's
+// (package loop/mcptool); loop/httptool is a built-in HTTP tool.
+//
+// Tools run at least once per call: a call that was running when its
+// process died runs again after the lease. A tool reads its call id and
+// attempt with CallFrom and uses the id as an idempotency key.
 package loop

@@ -23,6 +23,9 @@ const (
 	CodeCheckpoint agui.Code = "CHECKPOINT_ERROR"
 	// CodeTool: a hook or tool stopped the run with a propagating error.
 	CodeTool agui.Code = "TOOL_ERROR"
+	// CodeApprovalExpired: a resume approved a call after its approval's
+	// deadline (ApprovalTimeout); the call got a rejected result instead.
+	CodeApprovalExpired agui.Code = "APPROVAL_EXPIRED"
 )
 
 // PropagatingError marks a tool or hook error that must fail the whole run

@@ -30,10 +30,18 @@ type config struct {
 	lease         time.Duration
 	instructions  string
 	tools         []Tool
+	toolSets      []ToolSet
 	onToolCall    func(ctx context.Context, c Call)
 	preToolCall   func(ctx context.Context, c Call) error
 	needsApproval func(c Call) bool
 	store         Store
+
+	// The hooks that shape calls (hooks.go).
+	beforeToolCall  func(ctx context.Context, c Call) (CallVerdict, error)
+	afterToolCall   func(ctx context.Context, c Call, r CallResult) (CallResult, error)
+	beforeModelCall func(ctx context.Context, req ModelRequest) (ModelRequest, error)
+	// approvalTimeout: see approvaledit.go.
+	approvalTimeout time.Duration
 }
 
 func defaults() config {

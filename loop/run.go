@@ -40,6 +40,8 @@ type run struct {
 	// lost is the error of a failed renewal during a model turn: another
 	// run may hold the thread, so this one must stop.
 	lost error
+	// tools is what the current model turn offered (nil before one).
+	tools *toolView
 }
 
 func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Result, error) {
@@ -120,7 +122,14 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		return agui.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
 	}
 	r.cp, r.version = *cp, v
+	if cp.Status == StatusRunning {
+		// The holder's lease ran out: its calls may have started.
+		r.retryPending()
+	}
 	input := newInput(cp.Messages, in.Messages)
+	if err := r.checkDecision(time.Now()); err != nil {
+		return err
+	}
 	if msg, _ := r.pendingTurn(); msg != nil {
 		r.input = input
 	} else if len(input) > 0 {
@@ -182,6 +191,7 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		}
 		r.cp.Steps++
 		r.cp.Messages = append(slices.Clip(r.cp.Messages), msg)
+		r.cp.Attempts = nil // they counted the previous turn's calls
 		// The turn is checkpointed before any of its calls starts, so a
 		// resumed run never asks the model for it again.
 		if err := r.checkpoint(ctx); err != nil {

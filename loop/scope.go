@@ -13,6 +13,8 @@ type scope struct {
 	thread     string
 	// delegated receives the usage of runs the call delegates to.
 	delegated *usageBox
+	// call is what the tool may read with CallFrom.
+	call CallInfo
 }
 
 type scopeKey struct{}

@@ -26,7 +26,11 @@ func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 	req := ModelRequest{
 		Instructions: r.a.cfg.instructions,
 		Messages:     slices.Clip(r.cp.Messages),
-		Tools:        r.a.specs,
+		Tools:        r.refreshTools().specs,
+	}
+	req, err := r.prepareRequest(ctx, req)
+	if err != nil {
+		return nil, err
 	}
 	msgID := r.sink.newID("msg")
 	var (
