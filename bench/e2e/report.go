@@ -102,12 +102,14 @@ func WriteDisconnect(w io.Writer, res []NamedDisconnect) {
 			last = r.Latency[len(r.Latency)-1]
 		}
 		fmt.Fprintf(w, "| %s | %d | %d | %s | %s | %s |\n", r.Server, r.HangUps, r.Failures,
-			ms(Percentile(r.Latency, 50)), ms(Percentile(r.Latency, 99)), ms(last))
+			us(Percentile(r.Latency, 50)), us(Percentile(r.Latency, 99)), us(last))
 	}
 	fmt.Fprintln(w)
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+
+func us(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond)) }
 
 func ns(d time.Duration) string { return thousands(float64(d.Nanoseconds())) + " ns" }
 

@@ -65,7 +65,7 @@ func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	out := os.Stdout
-	fmt.Fprintf(out, "Command: `%s`\n\nLoad average at the start: %s\n\n", strings.Join(os.Args, " "), loadavg())
+	fmt.Fprintf(out, "Command (from bench/): `go run ./cmd/e2e %s`\n\nLoad average at the start: %s\n\n", strings.Join(os.Args[1:], " "), loadavg())
 
 	status := 0
 	fail := func(what string, err error) {

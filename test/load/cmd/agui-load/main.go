@@ -1,7 +1,7 @@
 // Command agui-load sweeps the number of concurrent AG-UI streaming runs
 // and prints one line per step (see package load):
 //
-//	go run ./test/load/cmd/agui-load -n 500,1000,2000,3000
+//	go run ./test/load/cmd/agui-load -n 500,1000,2000,3000,10000
 //
 // By default it serves the ticker agent in-process on a loopback listener;
 // -url targets a running server's route instead, for example
@@ -11,8 +11,9 @@
 // stream. The sweep stops
 // at the first step with a failure or a p99 time to first event above
 // -max-p99, and the exit status is 1 when no step passed. Each process
-// needs about two file descriptors per stream in-process: raise the limit
-// with `ulimit -n` first.
+// needs about two file descriptors per stream in-process: the command
+// raises its soft limit on open files to the hard one (and both to 65,536
+// when run as root).
 package main
 
 import (
@@ -34,7 +35,7 @@ func main() { os.Exit(run()) }
 // run is the command; it returns the exit status, so that deferred calls
 // (the profile's end) run before the process exits.
 func run() int {
-	ns := flag.String("n", "500,1000,2000,3000", "comma-separated stream counts to sweep")
+	ns := flag.String("n", "500,1000,2000,3000,4000,5000,6000,8000,10000", "comma-separated stream counts to sweep")
 	target := flag.String("url", "", "route to load (default: an in-process ticker agent)")
 	rate := flag.Float64("rate", 1000, "streams opened per second")
 	interval := flag.Duration("interval", 100*time.Millisecond, "the in-process agent's pace")
@@ -62,6 +63,9 @@ func run() int {
 		}()
 	}
 
+	if err := raiseFileLimit(); err != nil {
+		fmt.Fprintln(os.Stderr, "agui-load: raising the open file limit:", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	best := 0
