@@ -29,9 +29,9 @@ func Serve(ctx context.Context, ln net.Listener, interval time.Duration) error {
 	}
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
-	// A nil release channel never closes: every run is held until its
+	// A release channel that is never closed: every run is held until its
 	// client goes away.
-	if err := ginagui.Register(r, tickerPath, tickerAgent(interval, 1, nil),
+	if err := ginagui.Register(r, tickerPath, tickerAgent(interval, 1, make(chan struct{})),
 		ginagui.WithHandlerOptions(core.WithHandlerLogger(slog.New(slog.DiscardHandler)))); err != nil {
 		return err
 	}
