@@ -29,7 +29,7 @@ go test -count=1 -tags agui_debug . ./core/...
 step "fuzzing: every fuzz target for a few seconds (FUZZTIME=60s bash test/fuzz.sh is the long mode)"
 FUZZTIME="${FUZZTIME:-3s}" bash test/fuzz.sh
 
-step "bench module: fixture shape and one pass of every benchmark"
+step "bench module: fixture shape, one pass of every benchmark, the end-to-end short mode (every server once at C = 1)"
 # -mod=mod: bench/ replaces the main module, whose requirements it must follow.
 (cd bench && go vet -mod=mod ./... && go test -mod=mod -count=1 -run . -bench . -benchtime 1x ./...)
 
