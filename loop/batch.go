@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/agui-go/agui"
 )
@@ -27,6 +28,7 @@ type batchEnd int
 const (
 	batchDone batchEnd = iota
 	batchPaused
+	batchClient // frontend calls await the client
 	batchAborted
 	batchFailed
 )
@@ -129,12 +131,27 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		call := Call{ID: calls[i].ID, Name: calls[i].Function.Name, Args: json.RawMessage(calls[i].Function.Arguments), Index: first + i}
-		tool, res, err := r.gate(ctx, msg.ID, call)
+		if res := r.takeParked(call.ID); res != nil {
+			// Answered while the batch waited on an earlier call (or by
+			// the client): it joins the transcript in call order.
+			if r.announce[call.ID] {
+				r.emitCall(msg.ID, call, r.clientCalls[call.ID])
+				record(i, res)
+			} else {
+				results[i] = res
+				flush()
+			}
+			continue
+		}
+		tool, res, client, err := r.gate(ctx, msg.ID, call)
 		switch {
 		case err != nil:
 			fatal = err
 		case res != nil:
 			record(i, res)
+			continue
+		case client:
+			r.cp.ClientCalls = append(slices.Clip(r.cp.ClientCalls), call.ID)
 			continue
 		case tool == nil:
 			paused = i
@@ -156,16 +173,20 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 	switch {
 	case fatal != nil:
 		// Every call got a result, so no approval (asked or answered)
-		// stays pending in the idle checkpoint.
-		r.cp.Pending = nil
+		// and no frontend call stays pending in the idle checkpoint.
+		r.cp.Pending, r.cp.ClientCalls = nil, nil
 		r.fill(results, calls, &prefix, KindNotRun, "not run: the run failed first")
 		return batchFailed, fatal
 	case ctx.Err() != nil:
-		r.cp.Pending = nil
+		r.cp.Pending, r.cp.ClientCalls = nil, nil
 		r.fill(results, calls, &prefix, KindCancelled, "cancelled: the run was aborted before this call started")
 		return batchAborted, nil
 	case paused >= 0:
+		r.park(results, prefix)
 		return batchPaused, nil
+	case len(r.cp.ClientCalls) > 0:
+		r.park(results, prefix)
+		return batchClient, nil
 	}
 	return batchDone, nil
 }
@@ -175,17 +196,22 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 func (r *run) fill(results []*agui.ToolMessage, calls []agui.ToolCall, prefix *int, kind ToolErrorKind, text string) {
 	for i := *prefix; i < len(calls); i++ {
 		if results[i] == nil {
+			results[i] = r.takeParked(calls[i].ID)
+		}
+		if results[i] == nil {
 			results[i] = r.errorResult(calls[i].ID, kind, text)
 		}
 		r.cp.Messages = append(r.cp.Messages, results[i])
 	}
 	*prefix = len(calls)
+	r.cp.Parked = nil
 }
 
 // gate runs a call's gate. It returns the tool to start, or a result that
-// answers the call without starting it, or neither when the call pauses for
-// approval (r.cp.Pending is then set), or a propagating error.
-func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *agui.ToolMessage, error) {
+// answers the call without starting it, or client for a frontend call the
+// client runs, or none of them when the call pauses for approval
+// (r.cp.Pending is then set), or a propagating error.
+func (r *run) gate(ctx context.Context, parentID string, call Call) (tool *Tool, res *agui.ToolMessage, client bool, err error) {
 	p := r.cp.Pending
 	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
 	// An answered call's events went out in the run that paused on it;
@@ -195,7 +221,7 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *agu
 	if !answered {
 		if f := r.a.cfg.onToolCall; f != nil {
 			if err := guard(func() error { f(ctx, call); return nil }); err != nil {
-				return nil, nil, runError(CodeTool, err)
+				return nil, nil, false, runError(CodeTool, err)
 			}
 		}
 	} else {
@@ -205,32 +231,36 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *agu
 			if p.Decision.Reason != "" {
 				text += ": " + p.Decision.Reason
 			}
-			return nil, r.errorResult(call.ID, KindRejected, text), nil
+			return nil, r.errorResult(call.ID, KindRejected, text), false, nil
 		}
 	}
-	tool, ok := r.a.tools[call.Name]
-	if !ok {
-		return nil, r.errorResult(call.ID, KindNotFound, "no tool named "+call.Name), nil
+	if _, ok := r.frontend[call.Name]; ok && !answered {
+		// The client runs it: it is neither validated nor approved here.
+		return nil, nil, true, nil
 	}
-	if err := tool.validate(call.Args); err != nil {
-		return nil, r.errorResult(call.ID, KindValidation, err.Error()), nil
+	t, ok := r.a.tools[call.Name]
+	if !ok {
+		return nil, r.errorResult(call.ID, KindNotFound, "no tool named "+call.Name), false, nil
+	}
+	if err := t.validate(call.Args); err != nil {
+		return nil, r.errorResult(call.ID, KindValidation, err.Error()), false, nil
 	}
 	if f := r.a.cfg.preToolCall; f != nil {
 		if err := guard(func() error { return f(ctx, call) }); err != nil {
-			return nil, nil, runError(CodeTool, err)
+			return nil, nil, false, runError(CodeTool, err)
 		}
 	}
 	var needs bool
 	if f := r.a.cfg.needsApproval; !answered && f != nil {
 		if err := guard(func() error { needs = f(call); return nil }); err != nil {
-			return nil, nil, runError(CodeTool, err)
+			return nil, nil, false, runError(CodeTool, err)
 		}
 	}
 	if needs {
 		r.cp.Pending = &PendingApproval{InterruptID: r.sink.newID("approval"), ToolCallID: call.ID}
-		return nil, nil, nil
+		return nil, nil, false, nil
 	}
-	return &tool, nil, nil
+	return &t, nil, false, nil
 }
 
 // emitCall sends a call's START/ARGS/END, replaying the model's argument

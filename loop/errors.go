@@ -23,6 +23,9 @@ const (
 	CodeCheckpoint agui.Code = "CHECKPOINT_ERROR"
 	// CodeTool: a hook or tool stopped the run with a propagating error.
 	CodeTool agui.Code = "TOOL_ERROR"
+	// CodeToolNameClash: a frontend tool of the input has the name of an
+	// agent tool or of another frontend tool.
+	CodeToolNameClash agui.Code = "TOOL_NAME_CLASH"
 )
 
 // PropagatingError marks a tool or hook error that must fail the whole run

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // Call is one tool call as hooks see it: a plain value; hooks must not
@@ -34,6 +36,15 @@ type config struct {
 	preToolCall   func(ctx context.Context, c Call) error
 	needsApproval func(c Call) bool
 	store         Store
+	// noAdopt turns off taking a client's history as the transcript of
+	// an unknown thread (see AdoptHistory).
+	noAdopt bool
+	// renderState renders the shared state and the client's context
+	// for the model (see RenderContext).
+	renderState func(state json.RawMessage, items []agui.ContextItem) string
+	// predict maps tool names to the argument fields mirrored into state
+	// (see PredictState).
+	predict map[string]map[string]string
 }
 
 func defaults() config {

@@ -24,9 +24,9 @@ type turnCall struct {
 // The streamed argument fragments are kept in r.argDeltas for that.
 func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 	req := ModelRequest{
-		Instructions: r.a.cfg.instructions,
+		Instructions: r.instructions(),
 		Messages:     slices.Clip(r.cp.Messages),
-		Tools:        r.a.specs,
+		Tools:        r.toolSpecs(),
 	}
 	msgID := r.sink.newID("msg")
 	var (
