@@ -160,7 +160,7 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		running++
-		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated})
+		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call), st: r.st})
 		go func() {
 			out, err := tool.call(tctx, call.Args)
 			done <- completion{i: i, out: out, err: err}
