@@ -137,8 +137,13 @@ func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 // a cancelled run as RUN_ERROR CANCELLED); a failure with RUN_ERROR and
 // the loop's code. Usage goes on the terminal event either way.
 func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+	return hosted(ctx, a, rc, nil)
+}
+
+// hosted runs a on a core run, with st as its shared state (nil for none).
+func hosted[S any](ctx context.Context, a *Agent, rc *core.RunContext[S], st stateAccess) (agui.Outcome, error) {
 	in := rc.Input()
-	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, RunID: in.RunID, Messages: in.Messages, Resume: in.Resume, Tools: in.Tools, Context: in.Context}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, nil)
+	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, RunID: in.RunID, Messages: in.Messages, Resume: in.Resume, Tools: in.Tools, Context: in.Context}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, st)
 	if !res.Usage.IsZero() {
 		rc.AddUsage(res.Usage.Token())
 	}

@@ -153,6 +153,11 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		return agui.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
 	}
 	r.cp, r.version = *cp, v
+	if r.st != nil {
+		// The client's state wins; without one the run starts from the
+		// saved state. A saved state that no longer decodes is dropped.
+		_ = r.st.restore(cp.State)
+	}
 	if adopt {
 		// A thread the store has never seen: the client's history is
 		// the transcript, and none of its calls is run.
@@ -293,6 +298,9 @@ func (r *run) callByID(id string) agui.ToolCall {
 // running one.
 func (r *run) save(ctx context.Context, status Status) error {
 	r.cp.Status = status
+	if r.st != nil {
+		r.cp.State = r.st.snapshot()
+	}
 	r.cp.LeaseUntil = time.Time{}
 	if status == StatusRunning {
 		r.cp.LeaseUntil = time.Now().Add(r.a.cfg.lease)

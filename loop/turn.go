@@ -107,6 +107,7 @@ read:
 			if tc.Args != "" {
 				c.args.WriteString(tc.Args)
 				c.deltas = append(c.deltas, tc.Args)
+				r.predict(c)
 			}
 		}
 		if d.Usage != nil {
