@@ -80,7 +80,10 @@ type Input struct {
 	// Messages is the new input: its user, system and developer messages
 	// whose IDs the thread's transcript lacks. The checkpoint is the
 	// authority on the rest, so a client may send the whole conversation,
-	// and cannot inject assistant turns or tool results.
+	// and cannot inject assistant turns or tool results (except results
+	// of pending frontend calls, and the history of a thread the store
+	// has never seen: see AdoptHistory). When Messages lacks a message of
+	// the thread, the run first sends MESSAGES_SNAPSHOT of the transcript.
 	Messages []agui.Message
 	// Resume answers the thread's pending approval.
 	Resume []agui.ResumeEntry

@@ -85,6 +85,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 	}
 	r.renewal = time.NewTicker(r.a.cfg.lease / 3)
 	defer r.renewal.Stop()
+	r.announceHistory(in.Messages)
 	reason, err := r.loop(ctx)
 	if reason == FinishError {
 		// Whatever failed, the transcript stays valid for the provider.
