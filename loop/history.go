@@ -101,6 +101,10 @@ func writeJSONError(w http.ResponseWriter, status int, code, msg string) {
 // the input's history lacks a message the thread has: a reloaded page or
 // a second tab then shows the whole thread before the run goes on.
 func (r *run) announceHistory(in []agui.Message) {
+	if r.line.depth > 0 {
+		// A delegated run's transcript is the loop's own business.
+		return
+	}
 	have := make(map[string]bool, len(in))
 	for _, m := range in {
 		have[m.MessageID()] = true
