@@ -53,6 +53,10 @@ func (t *Typed[S]) Loop() *Agent { return t.a }
 // Run implements core.Agent, as Agent.Run does, with the run's state
 // available to tools.
 func (t *Typed[S]) Run(ctx context.Context, rc *core.RunContext[S]) (agui.Outcome, error) {
+	var zero S
+	if _, none := any(zero).(core.NoState); none {
+		return hosted(ctx, t.a, rc, nil)
+	}
 	return hosted(ctx, t.a, rc, &typedState[S]{rc: rc, clientHas: rc.Input().State != nil})
 }
 

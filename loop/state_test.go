@@ -162,3 +162,26 @@ func TestStateOutsideATool(t *testing.T) {
 		t.Fatal("empty PredictState accepted")
 	}
 }
+
+// Typed over core.NoState is the untyped loop: no state in the prompt.
+func TestTypedNoState(t *testing.T) {
+	var got string
+	p := ProviderFunc(func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
+		got = req.Instructions
+		return Script(Turn{Text: "ok"}).Stream(ctx, req)
+	})
+	a, err := NewTyped[core.NoState](p, Instructions("plain"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := agui.NewInput("t1", "r1")
+	in.Messages = []agui.Message{UserText("hi")}
+	for _, err := range core.Run(t.Context(), core.Agent[core.NoState](a), in) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got != "plain" {
+		t.Fatalf("instructions %q", got)
+	}
+}
