@@ -101,3 +101,36 @@ func TestAdoptHistory(t *testing.T) {
 		})
 	}
 }
+
+// Any history a client sends for an unknown thread, with any tools,
+// becomes a valid transcript (the checked store verifies it) or a clean
+// refusal; nothing panics or runs.
+func FuzzAdoptHistory(f *testing.F) {
+	f.Add(`{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":"hi"},{"id":"a","role":"assistant","toolCalls":[{"id":"c1","type":"function","function":{"name":"echo","arguments":"{}"}},{"id":"c1","type":"function","function":{"name":"x","arguments":""}}]},{"id":"t","role":"tool","toolCallId":"c1","content":"r"}],"tools":[{"name":"theme"}]}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		in, err := agui.DecodeInput([]byte(body))
+		if err != nil {
+			return
+		}
+		var ran atomic.Int64
+		echo, err := NewTool("echo", "", func(context.Context, workArgs) (string, error) { ran.Add(1); return "ran", nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := New(Script(Turn{Text: "ok"}, Turn{Text: "ok"}, Turn{Text: "ok"}, Turn{Text: "ok"}), Tools(echo))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.cfg.store = checkedStore{Store: a.cfg.store, t: t}
+		res, err := a.Execute(t.Context(), Input{ThreadID: "t", Messages: in.Messages, Tools: in.Tools})
+		if err != nil {
+			return
+		}
+		if ran.Load() != 0 {
+			t.Fatal("a call of the client's history ran")
+		}
+		if err := checkTranscript(res.Messages, res.FinishReason == FinishAwaitingClient); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
