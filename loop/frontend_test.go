@@ -279,3 +279,32 @@ func TestCoreRunFrontendTool(t *testing.T) {
 		t.Fatalf("end %v", types(evs))
 	}
 }
+
+// Hosted by core: a pending frontend call the next run brings no result
+// for is announced with its not-run result, and the stream verifies.
+func TestCoreRunFrontendCallNotRun(t *testing.T) {
+	a := mustNew(t, Script(Turn{Calls: themeCalls("f1")}, Turn{Text: "fine"}))
+	first := UserText("go")
+	in := agui.NewInput("thread-1", "run-1")
+	in.Messages = []agui.Message{first}
+	in.Tools = []agui.Tool{themeTool()}
+	evs := runCore(t, a, in)
+	var parent string
+	for _, ev := range evs {
+		if e, ok := ev.(*agui.ToolCallStart); ok {
+			parent = e.ParentMessageID
+		}
+	}
+	in = agui.NewInput("thread-1", "run-2")
+	in.Messages = []agui.Message{first,
+		&agui.AssistantMessage{ID: parent, ToolCalls: []agui.ToolCall{{ID: "f1", Function: agui.FunctionCall{Name: "theme", Arguments: `{"color":"f1"}`}}}},
+		UserText("never mind")}
+	evs = runCore(t, a, in)
+	if fin, ok := evs[len(evs)-1].(*agui.RunFinished); !ok || fin.Outcome.Type != agui.OutcomeSuccess {
+		t.Fatalf("end %v", types(evs))
+	}
+	want := []agui.EventType{agui.TypeRunStarted, agui.TypeToolCallStart, agui.TypeToolCallEnd, agui.TypeToolCallResult}
+	if got := types(evs)[:4]; !slices.Equal(got, want) {
+		t.Fatalf("events %v", types(evs))
+	}
+}
