@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/agui-go/agui"
 )
@@ -27,6 +28,7 @@ type batchEnd int
 const (
 	batchDone batchEnd = iota
 	batchPaused
+	batchClient // frontend calls await the client
 	batchAborted
 	batchFailed
 )
@@ -135,7 +137,20 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		call := Call{ID: calls[i].ID, Name: calls[i].Function.Name, Args: json.RawMessage(calls[i].Function.Arguments), Index: first + i}
-		tool, res, err := r.gate(ctx, msg.ID, &call)
+		issued[i] = call
+		if res := r.takeParked(call.ID); res != nil {
+			// Answered while the batch waited on an earlier call (or by
+			// the client): it joins the transcript in call order.
+			if r.announce[call.ID] {
+				r.emitCall(msg.ID, call, r.clientCalls[call.ID])
+				record(i, res)
+			} else {
+				results[i] = res
+				flush()
+			}
+			continue
+		}
+		tool, res, client, err := r.gate(ctx, msg.ID, &call)
 		issued[i] = call
 		switch {
 		case err != nil:
@@ -146,6 +161,9 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 		case res != nil:
 			record(i, res)
 			continue
+		case client:
+			r.cp.ClientCalls = append(slices.Clip(r.cp.ClientCalls), call.ID)
+			continue
 		case tool == nil:
 			paused = i
 		}
@@ -153,7 +171,7 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		running++
-		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call)})
+		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call), st: r.st})
 		go func() {
 			out, err := tool.call(tctx, call.Args)
 			done <- completion{i: i, out: out, err: err}
@@ -166,16 +184,20 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 	switch {
 	case fatal != nil:
 		// Every call got a result, so no approval (asked or answered)
-		// stays pending in the idle checkpoint.
-		r.cp.Pending = nil
+		// and no frontend call stays pending in the idle checkpoint.
+		r.cp.Pending, r.cp.ClientCalls = nil, nil
 		r.fill(results, calls, &prefix, KindNotRun, "not run: the run failed first")
 		return batchFailed, fatal
 	case ctx.Err() != nil:
-		r.cp.Pending = nil
+		r.cp.Pending, r.cp.ClientCalls = nil, nil
 		r.fill(results, calls, &prefix, KindCancelled, "cancelled: the run was aborted before this call started")
 		return batchAborted, nil
 	case paused >= 0:
+		r.park(results, prefix)
 		return batchPaused, nil
+	case len(r.cp.ClientCalls) > 0:
+		r.park(results, prefix)
+		return batchClient, nil
 	}
 	return batchDone, nil
 }
@@ -185,17 +207,22 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 func (r *run) fill(results []*agui.ToolMessage, calls []agui.ToolCall, prefix *int, kind ToolErrorKind, text string) {
 	for i := *prefix; i < len(calls); i++ {
 		if results[i] == nil {
+			results[i] = r.takeParked(calls[i].ID)
+		}
+		if results[i] == nil {
 			results[i] = r.errorResult(calls[i].ID, kind, text)
 		}
 		r.cp.Messages = append(r.cp.Messages, results[i])
 	}
 	*prefix = len(calls)
+	r.cp.Parked = nil
 }
 
 // gate runs a call's gate. It returns the tool to start, or a result that
-// answers the call without starting it, or neither when the call pauses for
-// approval (r.cp.Pending is then set), or a propagating error.
-func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *agui.ToolMessage, error) {
+// answers the call without starting it, or client for a frontend call the
+// client runs, or none of them when the call pauses for approval
+// (r.cp.Pending is then set), or a propagating error.
+func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *agui.ToolMessage, bool, error) {
 	p := r.cp.Pending
 	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
 	var denied *agui.ToolMessage
@@ -204,7 +231,7 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 		if err != nil {
 			r.cp.Pending = nil
 			r.emitCall(parentID, *call, r.clientCalls[call.ID])
-			return nil, res, err
+			return nil, res, false, err
 		}
 	} else if r.a.cfg.beforeToolCall != nil {
 		// BeforeToolCall goes first, so that the client is shown the call
@@ -212,7 +239,7 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 		if tool, ok := r.lookupTool(call.Name); ok && tool.validate(call.Args) == nil {
 			res, err := r.before(ctx, parentID, call)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, false, err
 			}
 			denied = res
 		}
@@ -224,7 +251,7 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 	if !answered {
 		if f := r.a.cfg.onToolCall; f != nil {
 			if err := guard(func() error { f(ctx, *call); return nil }); err != nil {
-				return nil, nil, runError(CodeTool, err)
+				return nil, nil, false, runError(CodeTool, err)
 			}
 		}
 	} else {
@@ -234,35 +261,39 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 			if p.Decision.Reason != "" {
 				text += ": " + p.Decision.Reason
 			}
-			return nil, r.errorResult(call.ID, KindRejected, text), nil
+			return nil, r.errorResult(call.ID, KindRejected, text), false, nil
 		}
 	}
 	if denied != nil {
-		return nil, denied, nil
+		return nil, denied, false, nil
+	}
+	if _, ok := r.frontend[call.Name]; ok && !answered {
+		// The client runs it: it is neither validated nor approved here.
+		return nil, nil, true, nil
 	}
 	tool, ok := r.lookupTool(call.Name)
 	if !ok {
-		return nil, r.errorResult(call.ID, KindNotFound, "no tool named "+call.Name), nil
+		return nil, r.errorResult(call.ID, KindNotFound, "no tool named "+call.Name), false, nil
 	}
 	if err := tool.validate(call.Args); err != nil {
-		return nil, r.errorResult(call.ID, KindValidation, err.Error()), nil
+		return nil, r.errorResult(call.ID, KindValidation, err.Error()), false, nil
 	}
 	if f := r.a.cfg.preToolCall; f != nil {
 		if err := guard(func() error { return f(ctx, *call) }); err != nil {
-			return nil, nil, runError(CodeTool, err)
+			return nil, nil, false, runError(CodeTool, err)
 		}
 	}
 	var needs bool
 	if f := r.a.cfg.needsApproval; !answered && f != nil {
 		if err := guard(func() error { needs = f(*call); return nil }); err != nil {
-			return nil, nil, runError(CodeTool, err)
+			return nil, nil, false, runError(CodeTool, err)
 		}
 	}
 	if needs {
 		r.cp.Pending = r.pending(call.ID)
-		return nil, nil, nil
+		return nil, nil, false, nil
 	}
-	return &tool, nil, nil
+	return &tool, nil, false, nil
 }
 
 // emitCall sends a call's START/ARGS/END, replaying the model's argument

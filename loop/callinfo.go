@@ -31,6 +31,9 @@ type CallInfo struct {
 	ID string
 	// Name is the tool's name.
 	Name string
+	// ThreadID and RunID are the run's thread and run ids.
+	ThreadID string
+	RunID    string
 	// Attempt is 1 for the run that first took the call on, and one more
 	// for each run that took it on again after its run lost the thread
 	// without recording a result. Above 1, an earlier attempt may have
@@ -54,7 +57,7 @@ func (r *run) callInfo(c Call) CallInfo {
 	if n == 0 {
 		n = 1
 	}
-	return CallInfo{ID: c.ID, Name: c.Name, Attempt: n}
+	return CallInfo{ID: c.ID, Name: c.Name, ThreadID: r.thread, RunID: r.runID, Attempt: n}
 }
 
 // retryPending counts one more attempt for every unanswered call of the

@@ -21,6 +21,9 @@ const (
 	StatusRunning Status = "running"
 	// StatusAwaitingApproval: the thread waits for the answer to Pending.
 	StatusAwaitingApproval Status = "awaiting-approval"
+	// StatusAwaitingClient: the thread waits for the client's results of
+	// the frontend calls in ClientCalls.
+	StatusAwaitingClient Status = "awaiting-client"
 	// StatusIdle: no run holds the thread; the next run continues the
 	// transcript (after an abort, a failure or a normal finish).
 	StatusIdle Status = "idle"
@@ -49,6 +52,16 @@ type Checkpoint struct {
 	// last turn after an earlier run lost the thread (absent: 1); see
 	// CallInfo.
 	Attempts map[string]int
+	// ClientCalls are the ids of the last turn's frontend calls that
+	// await the client's result.
+	ClientCalls []string
+	// Parked are results of the last turn's calls that finished while an
+	// earlier call of the turn awaited the client or an approval; they
+	// join the transcript, in call order, once that call is answered.
+	Parked []*agui.ToolMessage
+	// State is the JSON of the thread's shared state as last saved (nil
+	// for an agent without state).
+	State json.RawMessage
 }
 
 // PendingApproval is a tool call paused for approval; part of a
@@ -149,6 +162,9 @@ func (s *MemoryStore) Delete(_ context.Context, threadID string) error {
 func (cp Checkpoint) clone() Checkpoint {
 	cp.Messages = slices.Clip(slices.Clone(cp.Messages))
 	cp.Attempts = maps.Clone(cp.Attempts)
+	cp.ClientCalls = slices.Clip(slices.Clone(cp.ClientCalls))
+	cp.Parked = slices.Clip(slices.Clone(cp.Parked))
+	cp.State = slices.Clone(cp.State)
 	if cp.Pending != nil {
 		p := *cp.Pending
 		if p.Decision != nil {

@@ -45,7 +45,7 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 			return "", err
 		}
 		thread := sc.thread + "/" + sc.toolCallID
-		res, err := sub.execute(ctx, Input{ThreadID: thread, Messages: []agui.Message{UserText(in.Task)}}, ss, line)
+		res, err := sub.execute(ctx, Input{ThreadID: thread, Messages: []agui.Message{UserText(in.Task)}}, ss, line, nil)
 		if sc.delegated != nil {
 			sc.delegated.add(res.Usage)
 		}

@@ -64,4 +64,26 @@
 // Tools run at least once per call: a call that was running when its
 // process died runs again after the lease. A tool reads its call id and
 // attempt with CallFrom and uses the id as an idempotency key.
+// # What AG-UI front ends use
+//
+// Frontend tools: the input's tools (RunAgentInput.tools) are offered to
+// the model beside the agent's; a turn calling one runs its server calls,
+// then ends the run with FinishAwaitingClient (RUN_FINISHED, success). The
+// client runs the tool and sends its result as a tool message with the
+// next run; results for calls that are not pending are ignored, and a
+// pending call left without a result gets a "not-run" result.
+//
+// Shared state: NewTyped[S] makes a core.Agent[S]; tools read and change
+// the state with State and UpdateState, the model sees it with the input's
+// context (RenderContext), the checkpoint keeps it, and PredictState
+// mirrors streamed arguments into it.
+//
+// Tool context: CallFrom gives a tool its call (id, name, thread, run,
+// attempt);
+// Progress and ProgressPatch report progress as ACTIVITY_* events.
+//
+// History: a run whose input lacks messages of the thread (a reloaded
+// page) starts with MESSAGES_SNAPSHOT; HistoryHandler serves a thread's
+// messages and state as JSON. A thread the store has never seen adopts the
+// client's history (AdoptHistory), never running its calls.
 package loop

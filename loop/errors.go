@@ -26,6 +26,9 @@ const (
 	// CodeApprovalExpired: a resume approved a call after its approval's
 	// deadline (ApprovalTimeout); the call got a rejected result instead.
 	CodeApprovalExpired agui.Code = "APPROVAL_EXPIRED"
+	// CodeToolNameClash: a frontend tool of the input has the name of an
+	// agent tool or of another frontend tool.
+	CodeToolNameClash agui.Code = "TOOL_NAME_CLASH"
 )
 
 // PropagatingError marks a tool or hook error that must fail the whole run

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // Call is one tool call as hooks see it: a plain value; hooks must not
@@ -42,6 +44,15 @@ type config struct {
 	beforeModelCall func(ctx context.Context, req ModelRequest) (ModelRequest, error)
 	// approvalTimeout: see approvaledit.go.
 	approvalTimeout time.Duration
+	// noAdopt turns off taking a client's history as the transcript of
+	// an unknown thread (see AdoptHistory).
+	noAdopt bool
+	// renderState renders the shared state and the client's context
+	// for the model (see RenderContext).
+	renderState func(state json.RawMessage, items []agui.ContextItem) string
+	// predict maps tool names to the argument fields mirrored into state
+	// (see PredictState).
+	predict map[string]map[string]string
 }
 
 func defaults() config {

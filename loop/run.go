@@ -42,9 +42,22 @@ type run struct {
 	lost error
 	// tools is what the current model turn offered (nil before one).
 	tools *toolView
+	// runID names the run for its tools.
+	runID string
+	// frontend are the input's frontend tools by name, frontSpecs their
+	// specs for the model.
+	frontend   map[string]agui.Tool
+	frontSpecs []ToolSpec
+	// announce are the ids of parked "not-run" results whose events the
+	// batch sends when it reaches their calls.
+	announce map[string]bool
+	// context is the client's context for the model.
+	context []agui.ContextItem
+	// st is the run's shared state; nil for an agent without state.
+	st stateAccess
 }
 
-func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Result, error) {
+func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st stateAccess) (Result, error) {
 	thread := in.ThreadID
 	if thread == "" {
 		thread = s.newID("thread")
@@ -53,9 +66,19 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 		// Already aborted: touch neither the provider nor the store.
 		return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
 	}
+	frontend, frontSpecs, err := a.frontendTools(in.Tools)
+	if err != nil {
+		// Refused before anything runs: no claim, no model call.
+		return Result{ThreadID: thread, FinishReason: FinishError}, err
+	}
+	runID := in.RunID
+	if runID == "" {
+		runID = s.newID("run")
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, clientCalls: callIDs(in.Messages), cancel: cancel}
+	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, clientCalls: callIDs(in.Messages), cancel: cancel,
+		runID: runID, frontend: frontend, frontSpecs: frontSpecs, announce: map[string]bool{}, context: in.Context, st: st}
 	if err := r.claim(ctx, in); err != nil {
 		if ctx.Err() != nil {
 			return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
@@ -64,19 +87,28 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 	}
 	r.renewal = time.NewTicker(r.a.cfg.lease / 3)
 	defer r.renewal.Stop()
+	r.announceHistory(in.Messages)
 	reason, err := r.loop(ctx)
 	if reason == FinishError {
 		// Whatever failed, the transcript stays valid for the provider.
 		if msg, first := r.pendingTurn(); msg != nil {
 			for _, c := range msg.ToolCalls[first:] {
-				r.cp.Messages = append(r.cp.Messages, r.errorResult(c.ID, KindNotRun, "not run: the run failed first"))
+				res := r.takeParked(c.ID)
+				if res == nil {
+					res = r.errorResult(c.ID, KindNotRun, "not run: the run failed first")
+				}
+				r.cp.Messages = append(r.cp.Messages, res)
 			}
 		}
 		r.cp.Messages = append(r.cp.Messages, r.input...)
+		r.cp.Pending, r.cp.ClientCalls, r.cp.Parked = nil, nil, nil
 	}
 	status := StatusIdle
-	if reason == FinishAwaitingApproval {
+	switch reason {
+	case FinishAwaitingApproval:
 		status = StatusAwaitingApproval
+	case FinishAwaitingClient:
+		status = StatusAwaitingClient
 	}
 	// The final write must land even when the run was aborted.
 	if serr := r.save(context.WithoutCancel(ctx), status); serr != nil && err == nil {
@@ -102,9 +134,11 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 func (r *run) claim(ctx context.Context, in Input) error {
 	store := r.a.cfg.store
 	cp, v, err := store.Load(ctx, r.thread)
+	adopt := false
 	switch {
 	case errors.Is(err, ErrNotFound):
 		cp, v = &Checkpoint{ThreadID: r.thread, Status: StatusIdle}, 0
+		adopt = !r.a.cfg.noAdopt
 	case err != nil:
 		return runError(CodeCheckpoint, err)
 	}
@@ -126,6 +160,20 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		// The holder's lease ran out: its calls may have started.
 		r.retryPending()
 	}
+	if r.st != nil {
+		// The client's state wins; without one the run starts from the
+		// saved state. A saved state that no longer decodes is dropped.
+		_ = r.st.restore(cp.State)
+	}
+	if adopt {
+		// A thread the store has never seen: the client's history is
+		// the transcript, and none of its calls is run.
+		if msgs := r.adopt(in.Messages); len(msgs) > 0 {
+			r.cp.Messages, r.cp.Steps = msgs, 0
+		}
+		return r.save(ctx, StatusRunning)
+	}
+	r.acceptClientResults(in.Messages)
 	input := newInput(cp.Messages, in.Messages)
 	if err := r.checkDecision(time.Now()); err != nil {
 		return err
@@ -216,6 +264,8 @@ func (r *run) batch(ctx context.Context, msg *agui.AssistantMessage, first int) 
 		return FinishAborted, nil, true
 	case batchPaused:
 		return FinishAwaitingApproval, nil, true
+	case batchClient:
+		return FinishAwaitingClient, nil, true
 	}
 	return "", nil, false
 }
@@ -259,6 +309,9 @@ func (r *run) callByID(id string) agui.ToolCall {
 // running one.
 func (r *run) save(ctx context.Context, status Status) error {
 	r.cp.Status = status
+	if r.st != nil {
+		r.cp.State = r.st.snapshot()
+	}
 	r.cp.LeaseUntil = time.Time{}
 	if status == StatusRunning {
 		r.cp.LeaseUntil = time.Now().Add(r.a.cfg.lease)

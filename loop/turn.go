@@ -24,9 +24,9 @@ type turnCall struct {
 // The streamed argument fragments are kept in r.argDeltas for that.
 func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 	req := ModelRequest{
-		Instructions: r.a.cfg.instructions,
+		Instructions: r.instructions(),
 		Messages:     slices.Clip(r.cp.Messages),
-		Tools:        r.refreshTools().specs,
+		Tools:        r.toolSpecs(),
 	}
 	req, err := r.prepareRequest(ctx, req)
 	if err != nil {
@@ -111,6 +111,7 @@ read:
 			if tc.Args != "" {
 				c.args.WriteString(tc.Args)
 				c.deltas = append(c.deltas, tc.Args)
+				r.predict(c)
 			}
 		}
 		if d.Usage != nil {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CopilotKit interop: a minimal CopilotKit v2 page (test/copilotkit),
 # pointed straight at the Go example app's /agents/echo with no CopilotKit
-# runtime, completes a chat round trip in headless Chromium. CopilotKit's
+# runtime, completes a chat round trip in headless Chromium, and a
+# useFrontendTool round trip against the loop's /agents/frontend. CopilotKit's
 # client speaks pre-1.0 AG-UI, so this also proves the server's downgrade.
 #
 # Costly (about 950 npm packages, 500 MB), so AGUI_SHORT=1 skips it; CI

@@ -11,6 +11,7 @@ import (
 	"github.com/agui-go/agui/aguiotel"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/transformers"
 )
 
@@ -94,7 +95,26 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			}
 			// Traced: a run, its model turns and its tool calls are
 			// spans (exported with -otel; a no-op otherwise).
-			return ginagui.Register(agents, "/loop", aguiotel.Agent(a, aguiotel.WithAgentName("loop")), opts...)
+			if err := ginagui.Register(agents, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")), opts...); err != nil {
+				return err
+			}
+			// A reloaded page reads the thread back, behind the same
+			// group (and so the same middleware) as the agent.
+			agents.GET("/loop/threads/:threadId", gin.WrapH(loop.HistoryHandler(a)))
+			return nil
+		},
+		func() error {
+			// The loop on the client's tools (frontend tools), with
+			// shared state.
+			a, err := newFrontendAgent()
+			if err != nil {
+				return err
+			}
+			if err := ginagui.Register(agents, "/frontend", a, opts...); err != nil {
+				return err
+			}
+			agents.GET("/frontend/threads/:threadId", gin.WrapH(loop.HistoryHandler(a.Loop())))
+			return nil
 		},
 	} {
 		if err := reg(); err != nil {

@@ -367,7 +367,7 @@ test("loop: the agent loop with a scripted model, its approval interrupt and res
 });
 
 test("capabilities: every route answers the official 1.0 shape", async () => {
-  const routes = ["echo", "editor", "flaky", "approver", "supervisor", "compat/supervisor", "hidden/supervisor", "tools", "slow", "loop"];
+  const routes = ["echo", "editor", "flaky", "approver", "supervisor", "compat/supervisor", "hidden/supervisor", "tools", "slow", "loop", "frontend"];
   for (const r of routes) {
     const caps = await capabilities(app.url, r);
     assert.equal(caps.status, 200, r);
@@ -376,6 +376,7 @@ test("capabilities: every route answers the official 1.0 shape", async () => {
     assert.equal(caps.body.transport?.streaming, true, r);
   }
   assert.equal((await capabilities(app.url, "editor")).body.state?.deltas, true);
+  assert.equal((await capabilities(app.url, "frontend")).body.state?.deltas, true, "the loop over state declares state");
 });
 
 test("concurrency: 60 simultaneous runs over every route, each rebuilt exactly", async () => {
