@@ -104,6 +104,10 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			return nil
 		},
 		func() error {
+			// The loop on the tools of an MCP server.
+			return ginagui.Register(agents, "/mcp", mcpAgent(), opts...)
+		},
+		func() error {
 			// The loop on the client's tools (frontend tools), with
 			// shared state.
 			a, err := newFrontendAgent()
