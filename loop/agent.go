@@ -47,6 +47,9 @@ func New(provider Provider, opts ...Option) (*Agent, error) {
 		a.tools[t.Name()] = t
 		a.specs = append(a.specs, t.Spec())
 	}
+	if err := cfg.settings.checkTools(a.tools); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 

@@ -23,6 +23,9 @@ const (
 	CodeCheckpoint core.Code = "CHECKPOINT_ERROR"
 	// CodeTool: a hook or tool stopped the run with a propagating error.
 	CodeTool core.Code = "TOOL_ERROR"
+	// CodeUnsupportedContent: a message holds a content part (an image, a
+	// document, audio…) that the provider cannot take.
+	CodeUnsupportedContent core.Code = "UNSUPPORTED_CONTENT"
 )
 
 // PropagatingError marks a tool or hook error that must fail the whole run

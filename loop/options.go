@@ -34,6 +34,7 @@ type config struct {
 	preToolCall   func(ctx context.Context, c Call) error
 	needsApproval func(c Call) bool
 	store         Store
+	settings      ModelSettings
 }
 
 func defaults() config {

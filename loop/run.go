@@ -40,6 +40,9 @@ type run struct {
 	// lost is the error of a failed renewal during a model turn: another
 	// run may hold the thread, so this one must stop.
 	lost error
+	// turnFinish is why the provider ended the last model turn early ("" for
+	// a normal end).
+	turnFinish FinishReason
 }
 
 func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Result, error) {
@@ -182,13 +185,17 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		}
 		r.cp.Steps++
 		r.cp.Messages = append(slices.Clip(r.cp.Messages), msg)
+		reason, end := r.endOfTurn(msg)
 		// The turn is checkpointed before any of its calls starts, so a
 		// resumed run never asks the model for it again.
 		if err := r.checkpoint(ctx); err != nil {
 			return FinishError, err
 		}
+		if end {
+			return reason, nil
+		}
 		if len(msg.ToolCalls) == 0 {
-			return FinishStop, nil
+			continue
 		}
 		if reason, err, stop := r.batch(ctx, msg, 0); stop {
 			return reason, err

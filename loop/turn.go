@@ -27,12 +27,16 @@ func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
 		Instructions: r.a.cfg.instructions,
 		Messages:     slices.Clip(r.cp.Messages),
 		Tools:        r.a.specs,
+		Settings:     r.settings(),
 	}
+	r.turnFinish = ""
 	msgID := r.sink.newID("msg")
 	var (
 		text                strings.Builder
 		textOpen, reasoning bool
 		reasoningID         string
+		reasoningText       strings.Builder
+		kept                []core.Message
 		calls               = map[int]*turnCall{}
 	)
 	closeReasoning := func() {
@@ -74,14 +78,26 @@ read:
 			streamErr = err
 			break
 		}
-		if d.Reasoning != "" {
+		if d.Reasoning != "" || d.ReasoningEncrypted != "" {
 			if !reasoning {
 				reasoningID = r.sink.newID("reasoning")
 				r.emit(&core.ReasoningStart{MessageID: reasoningID})
 				r.emit(&core.ReasoningMessageStart{MessageID: reasoningID})
 				reasoning = true
+				reasoningText.Reset()
 			}
-			r.emit(&core.ReasoningMessageContent{MessageID: reasoningID, Delta: d.Reasoning})
+			if d.Reasoning != "" {
+				r.emit(&core.ReasoningMessageContent{MessageID: reasoningID, Delta: d.Reasoning})
+				reasoningText.WriteString(d.Reasoning)
+			}
+		}
+		if d.ReasoningEncrypted != "" {
+			closeReasoning()
+			r.emit(&core.ReasoningEncryptedValue{Subtype: core.EncryptedMessage, EntityID: reasoningID, EncryptedValue: d.ReasoningEncrypted})
+			kept = append(kept, &core.ReasoningMessage{ID: reasoningID, Content: reasoningText.String(), EncryptedValue: d.ReasoningEncrypted})
+		}
+		if d.Finish != "" {
+			r.turnFinish = d.Finish
 		}
 		if d.Text != "" {
 			closeReasoning()
@@ -118,6 +134,10 @@ read:
 	closeText()
 	if streamErr != nil {
 		return nil, streamErr
+	}
+	if len(kept) > 0 {
+		// Reasoning the provider needs back precedes its turn.
+		r.cp.Messages = append(slices.Clip(r.cp.Messages), kept...)
 	}
 	msg := &core.AssistantMessage{ID: msgID, Content: text.String()}
 	ordered := make([]*turnCall, 0, len(calls))
