@@ -26,10 +26,17 @@
 // repeats until the model answers without calling a tool (FinishStop),
 // MaxSteps turns ran (FinishMaxSteps, a success), a call needs approval
 // (FinishAwaitingApproval: an AG-UI interrupt with reason "tool_approval"),
-// or ctx is cancelled (FinishAborted, returned with a nil error). A failure
+// or ctx is cancelled (FinishAborted, returned with a nil error). When the
+// provider ends a turn early the run ends with its reason: FinishLength
+// (the output token limit) or FinishContentFilter (a refusal). A failure
 // returns FinishError and a *core.Error whose Code is stable (THREAD_BUSY,
 // BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
-// TOOL_ERROR).
+// TOOL_ERROR, UNSUPPORTED_CONTENT).
+//
+// WithModelSettings sets temperature, the output token limit, stop
+// sequences, the tool choice and parallel tool calls in provider-neutral
+// terms; each provider maps what it supports and documents what it
+// ignores.
 //
 // Tool calls of a turn start in call order, each right after its gate
 // (its TOOL_CALL_START/ARGS/END events, OnToolCall, argument validation,

@@ -14,7 +14,18 @@
 //
 // The provider streams text, reasoning (the reasoning_content or reasoning
 // delta field that compatible servers send), tool calls with their
-// argument fragments, and usage (it asks for stream usage). It does not
-// retry: the client's own retries are off by default, so that
-// loop.Retry, which never retries an abort, owns retrying.
+// argument fragments, and usage (it asks for stream usage). A choice
+// that finishes with "length" ends the run with loop.FinishLength, one
+// with "content_filter" or a refusal with loop.FinishContentFilter.
+//
+// Every loop.ModelSettings field is mapped: temperature,
+// max_completion_tokens, stop, tool_choice (auto, none, required, a named
+// function) and parallel_tool_calls; the tool settings are sent only with
+// tools. User content parts map to the API's parts (see the loop's
+// content mapping in this package's Provider.Stream doc).
+//
+// It does not retry: the client's own retries are off by default, so that
+// loop.Retry, which never retries an abort, owns retrying. HTTP failures
+// are *APIError values, which tell loop.Retry that 429 and 5xx are worth
+// another try and other statuses are not.
 package openai

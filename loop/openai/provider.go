@@ -52,7 +52,7 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 			}
 		}
 		if err := s.Err(); err != nil {
-			yield(loop.Delta{}, err)
+			yield(loop.Delta{}, wrap(err))
 		}
 	}
 }
@@ -71,7 +71,7 @@ func forward(c oai.ChatCompletionChunk, yield func(loop.Delta, error) bool) bool
 		if d.Content != "" && !yield(loop.Delta{Text: d.Content}, nil) {
 			return false
 		}
-		if d.Refusal != "" && !yield(loop.Delta{Text: d.Refusal}, nil) {
+		if d.Refusal != "" && !yield(loop.Delta{Text: d.Refusal, Finish: loop.FinishContentFilter}, nil) {
 			return false
 		}
 		for _, tc := range d.ToolCalls {
@@ -79,6 +79,9 @@ func forward(c oai.ChatCompletionChunk, yield func(loop.Delta, error) bool) bool
 			if !yield(loop.Delta{ToolCall: td}, nil) {
 				return false
 			}
+		}
+		if f := finishOf(ch.FinishReason); f != "" && !yield(loop.Delta{Finish: f}, nil) {
+			return false
 		}
 	}
 	if u := c.Usage; u.TotalTokens > 0 || u.PromptTokens > 0 || u.CompletionTokens > 0 {
@@ -117,6 +120,7 @@ func (p *Provider) params(req loop.ModelRequest) (oai.ChatCompletionNewParams, e
 		Model:         shared.ChatModel(p.model),
 		StreamOptions: oai.ChatCompletionStreamOptionsParam{IncludeUsage: oai.Bool(true)},
 	}
+	settings(&params, req)
 	if req.Instructions != "" {
 		params.Messages = append(params.Messages, oai.SystemMessage(req.Instructions))
 	}
