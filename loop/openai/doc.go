@@ -21,8 +21,14 @@
 // Every loop.ModelSettings field is mapped: temperature,
 // max_completion_tokens, stop, tool_choice (auto, none, required, a named
 // function) and parallel_tool_calls; the tool settings are sent only with
-// tools. User content parts map to the API's parts (see the loop's
-// content mapping in this package's Provider.Stream doc).
+// tools.
+//
+// User content parts map to the API's parts: images (a URL, or base64
+// data sent as a data URL) to image_url, documents (base64 data, or an
+// OpenAI file id) to file, WAV and MP3 audio data to input_audio. Video,
+// image file ids, document URLs, other audio formats and media in tool
+// results fail the run with loop.CodeUnsupportedContent rather than being
+// dropped.
 //
 // It does not retry: the client's own retries are off by default, so that
 // loop.Retry, which never retries an abort, owns retrying. HTTP failures

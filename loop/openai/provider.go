@@ -125,7 +125,11 @@ func (p *Provider) params(req loop.ModelRequest) (oai.ChatCompletionNewParams, e
 		params.Messages = append(params.Messages, oai.SystemMessage(req.Instructions))
 	}
 	for _, m := range req.Messages {
-		if mp, ok := message(m); ok {
+		mp, ok, err := message(m)
+		if err != nil {
+			return params, err
+		}
+		if ok {
 			params.Messages = append(params.Messages, mp)
 		}
 	}
@@ -144,17 +148,20 @@ func (p *Provider) params(req loop.ModelRequest) (oai.ChatCompletionNewParams, e
 }
 
 // message converts one transcript message; reasoning and activity
-// messages are not sent back to the model.
-func message(m core.Message) (oai.ChatCompletionMessageParamUnion, bool) {
+// messages are not sent back to the model. A content part the API cannot
+// take fails with loop.CodeUnsupportedContent (see userMessage).
+func message(m core.Message) (oai.ChatCompletionMessageParamUnion, bool, error) {
 	switch m := m.(type) {
 	case *core.SystemMessage:
-		return oai.SystemMessage(m.Content), true
+		return oai.SystemMessage(m.Content), true, nil
 	case *core.DeveloperMessage:
-		return oai.DeveloperMessage(m.Content), true
+		return oai.DeveloperMessage(m.Content), true, nil
 	case *core.UserMessage:
-		return oai.UserMessage(m.Content.String()), true
+		u, err := userMessage(m)
+		return u, err == nil, err
 	case *core.ToolMessage:
-		return oai.ToolMessage(m.Content.String(), m.ToolCallID), true
+		text, err := toolText(m)
+		return oai.ToolMessage(text, m.ToolCallID), err == nil, err
 	case *core.AssistantMessage:
 		var a oai.ChatCompletionAssistantMessageParam
 		if m.Content != "" {
@@ -168,7 +175,7 @@ func message(m core.Message) (oai.ChatCompletionMessageParamUnion, bool) {
 				},
 			})
 		}
-		return oai.ChatCompletionMessageParamUnion{OfAssistant: &a}, true
+		return oai.ChatCompletionMessageParamUnion{OfAssistant: &a}, true, nil
 	}
-	return oai.ChatCompletionMessageParamUnion{}, false
+	return oai.ChatCompletionMessageParamUnion{}, false, nil
 }

@@ -1,0 +1,109 @@
+package anthropic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/loop"
+)
+
+func media(t core.PartType, st core.SourceType, value, mimeType string) core.ContentPart {
+	return core.ContentPart{Type: t, Source: &core.PartSource{Type: st, Value: value, MimeType: mimeType}}
+}
+
+func TestContentPartsMapToBlocks(t *testing.T) {
+	s := newServer(t, sse(t, "text.sse"))
+	user := &core.UserMessage{ID: "u1", Content: core.PartsContent(
+		core.TextPart("What is in these?"),
+		media(core.PartImage, core.SourceData, "iVBORw0KGgo=", "image/png"),
+		media(core.PartImage, core.SourceURL, "https://example.com/cat.jpg", ""),
+		media(core.PartImage, core.SourceFile, "file_011CNha8iCJcU1wXNR6q4V8w", ""),
+		media(core.PartDocument, core.SourceData, "JVBERi0xLjQ=", "application/pdf"),
+		media(core.PartDocument, core.SourceData, "aGVsbG8gd29ybGQ=", "text/plain"),
+		media(core.PartDocument, core.SourceURL, "https://example.com/report.pdf", ""),
+		media(core.PartDocument, core.SourceFile, "file_011CPMxVD3fHLUhvTqtsQA5w", ""),
+	)}
+	if _, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []core.Message{user}}); err != nil {
+		t.Fatal(err)
+	}
+	c := path(s.requests()[0], "messages", 0, "content")
+	want := []struct {
+		keys []any
+		val  any
+	}{
+		{[]any{0, "text"}, "What is in these?"},
+		{[]any{1, "type"}, "image"},
+		{[]any{1, "source", "type"}, "base64"},
+		{[]any{1, "source", "media_type"}, "image/png"},
+		{[]any{1, "source", "data"}, "iVBORw0KGgo="},
+		{[]any{2, "source", "type"}, "url"},
+		{[]any{2, "source", "url"}, "https://example.com/cat.jpg"},
+		{[]any{3, "source", "type"}, "file"},
+		{[]any{3, "source", "file_id"}, "file_011CNha8iCJcU1wXNR6q4V8w"},
+		{[]any{4, "type"}, "document"},
+		{[]any{4, "source", "type"}, "base64"},
+		{[]any{4, "source", "media_type"}, "application/pdf"},
+		{[]any{5, "source", "type"}, "text"},
+		{[]any{5, "source", "data"}, "hello world"},
+		{[]any{6, "source", "type"}, "url"},
+		{[]any{6, "source", "url"}, "https://example.com/report.pdf"},
+		{[]any{7, "source", "file_id"}, "file_011CPMxVD3fHLUhvTqtsQA5w"},
+	}
+	for _, w := range want {
+		if got := path(c, w.keys...); got != w.val {
+			t.Errorf("%v: %v, want %v", w.keys, got, w.val)
+		}
+	}
+}
+
+// A part the API cannot take fails the run with UNSUPPORTED_CONTENT
+// before any request, and is not retried.
+func TestUnsupportedContentFailsRun(t *testing.T) {
+	parts := map[string]core.ContentPart{
+		"audio":          media(core.PartAudio, core.SourceData, "UklGRg==", "audio/wav"),
+		"video":          media(core.PartVideo, core.SourceURL, "https://example.com/v.mp4", "video/mp4"),
+		"bmp image":      media(core.PartImage, core.SourceData, "Qk0=", "image/bmp"),
+		"word document":  media(core.PartDocument, core.SourceData, "UEsDBA==", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+		"foreign file":   {Type: core.PartImage, Source: &core.PartSource{Type: core.SourceFile, Value: "file-abc", Provider: "openai"}},
+		"html url":       media(core.PartDocument, core.SourceURL, "https://example.com/", "text/html"),
+		"bad text data":  media(core.PartDocument, core.SourceData, "not base64!", "text/plain"),
+		"missing source": {Type: core.PartImage},
+	}
+	for name, part := range parts {
+		s := newServer(t)
+		p, err := loop.Retry(newProvider(t, s), loop.Attempts(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := loop.New(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		user := &core.UserMessage{ID: "u1", Content: core.PartsContent(core.TextPart("look"), part)}
+		_, err = a.Execute(t.Context(), loop.Input{Messages: []core.Message{user}})
+		if core.CodeOf(err) != loop.CodeUnsupportedContent || !strings.Contains(err.Error(), "message u1") {
+			t.Errorf("%s: err %v", name, err)
+		}
+		if n := len(s.requests()); n != 0 {
+			t.Errorf("%s: %d requests", name, n)
+		}
+	}
+}
+
+// Tool results may carry images, as tool_result content.
+func TestToolResultParts(t *testing.T) {
+	s := newServer(t, sse(t, "text.sse"))
+	msgs := []core.Message{
+		loop.UserText("chart?"),
+		&core.AssistantMessage{ID: "a", ToolCalls: []core.ToolCall{{ID: "t1", Function: core.FunctionCall{Name: "chart", Arguments: `{}`}}}},
+		&core.ToolMessage{ID: "r", ToolCallID: "t1", Content: core.PartsContent(core.TextPart("here"), media(core.PartImage, core.SourceData, "iVBORw0KGgo=", "image/png"))},
+	}
+	if _, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: msgs}); err != nil {
+		t.Fatal(err)
+	}
+	r := path(s.requests()[0], "messages", 2, "content", 0, "content")
+	if path(r, 0, "text") != "here" || path(r, 1, "type") != "image" || path(r, 1, "source", "media_type") != "image/png" {
+		t.Fatalf("tool result %v", r)
+	}
+}
