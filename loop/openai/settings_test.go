@@ -25,7 +25,9 @@ func TestSettingsMapping(t *testing.T) {
 				return b["temperature"] == 0.3 && b["max_completion_tokens"] == float64(200) && len(stop) == 2 && stop[1] == "STOP"
 			}},
 		{"required", loop.ModelSettings{ToolChoice: loop.ToolChoice{Mode: loop.ToolChoiceRequired}, ParallelToolCalls: &parallel}, []loop.ToolSpec{weatherSpec},
-			func(b map[string]any) bool { return b["tool_choice"] == "required" && b["parallel_tool_calls"] == false }},
+			func(b map[string]any) bool {
+				return b["tool_choice"] == "required" && b["parallel_tool_calls"] == false
+			}},
 		{"none", loop.ModelSettings{ToolChoice: loop.ToolChoice{Mode: loop.ToolChoiceNone}}, []loop.ToolSpec{weatherSpec},
 			func(b map[string]any) bool { return b["tool_choice"] == "none" }},
 		{"named", loop.ModelSettings{ToolChoice: loop.UseTool("get_weather")}, []loop.ToolSpec{weatherSpec},
@@ -35,7 +37,11 @@ func TestSettingsMapping(t *testing.T) {
 				return c["type"] == "function" && f["name"] == "get_weather"
 			}},
 		{"tool settings need tools", loop.ModelSettings{ToolChoice: loop.ToolChoice{Mode: loop.ToolChoiceNone}, ParallelToolCalls: &parallel}, nil,
-			func(b map[string]any) bool { _, c := b["tool_choice"]; _, p := b["parallel_tool_calls"]; return !c && !p }},
+			func(b map[string]any) bool {
+				_, c := b["tool_choice"]
+				_, p := b["parallel_tool_calls"]
+				return !c && !p
+			}},
 		{"defaults send nothing", loop.ModelSettings{}, []loop.ToolSpec{weatherSpec},
 			func(b map[string]any) bool {
 				for _, k := range []string{"temperature", "max_completion_tokens", "stop", "tool_choice", "parallel_tool_calls"} {
