@@ -36,7 +36,10 @@
 // WithModelSettings sets temperature, the output token limit, stop
 // sequences, the tool choice and parallel tool calls in provider-neutral
 // terms; each provider maps what it supports and documents what it
-// ignores.
+// ignores. Output[T] asks for a typed final answer: providers use their
+// JSON mode, the loop validates the answer against T's schema, tries one
+// repair turn, and puts the T on Result.Output and RUN_FINISHED's result,
+// or ends with FinishOutputInvalid.
 //
 // Tool calls of a turn start in call order, each right after its gate
 // (its TOOL_CALL_START/ARGS/END events, OnToolCall, argument validation,

@@ -32,5 +32,5 @@ func (r *run) endOfTurn(msg *core.AssistantMessage) (FinishReason, bool) {
 	if len(msg.ToolCalls) > 0 {
 		return "", false
 	}
-	return FinishStop, true
+	return r.finalAnswer(msg)
 }

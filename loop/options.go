@@ -35,6 +35,7 @@ type config struct {
 	needsApproval func(c Call) bool
 	store         Store
 	settings      ModelSettings
+	output        *output
 }
 
 func defaults() config {

@@ -40,6 +40,10 @@ type ModelRequest struct {
 	// Settings are the agent's model settings (see WithModelSettings); a
 	// provider maps what it supports and documents what it ignores.
 	Settings ModelSettings
+	// Output, when set, is the JSON the final answer must be (see Output):
+	// providers with a JSON mode ask for it; the loop validates the answer
+	// either way.
+	Output *OutputSpec
 }
 
 // Delta is one piece of a streamed model turn, a plain value. Any

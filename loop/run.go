@@ -43,6 +43,8 @@ type run struct {
 	// turnFinish is why the provider ended the last model turn early ("" for
 	// a normal end).
 	turnFinish FinishReason
+	// structured is the progress towards a typed output.
+	structured structured
 }
 
 func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Result, error) {
@@ -84,6 +86,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 		reason, err = FinishError, serr
 	}
 	res := Result{ThreadID: thread, FinishReason: reason, Steps: r.cp.Steps, Messages: r.cp.Messages, Usage: r.usage.Add(r.delegated.total())}
+	res.Output = r.structured.result(reason)
 	switch reason {
 	case FinishAwaitingApproval:
 		p := r.cp.Pending

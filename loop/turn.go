@@ -28,6 +28,7 @@ func (r *run) modelTurn(ctx context.Context) (*core.AssistantMessage, error) {
 		Messages:     slices.Clip(r.cp.Messages),
 		Tools:        r.a.specs,
 		Settings:     r.settings(),
+		Output:       r.outputSpec(),
 	}
 	r.turnFinish = ""
 	msgID := r.sink.newID("msg")

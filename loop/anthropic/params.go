@@ -21,6 +21,13 @@ func (p *Provider) params(req loop.ModelRequest) (sdk.MessageNewParams, error) {
 	if err := p.settings(&params, req); err != nil {
 		return params, err
 	}
+	if o := req.Output; o != nil {
+		var schema map[string]any
+		if err := json.Unmarshal(o.Schema, &schema); err != nil {
+			return params, fmt.Errorf("anthropic: output schema: %w", err)
+		}
+		params.OutputConfig.Format = sdk.JSONOutputFormatParam{Schema: schema}
+	}
 	if req.Instructions != "" {
 		params.System = append(params.System, sdk.TextBlockParam{Text: req.Instructions})
 	}

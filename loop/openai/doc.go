@@ -21,7 +21,8 @@
 // Every loop.ModelSettings field is mapped: temperature,
 // max_completion_tokens, stop, tool_choice (auto, none, required, a named
 // function) and parallel_tool_calls; the tool settings are sent only with
-// tools.
+// tools. A typed output (loop.Output) is asked for with response_format
+// json_schema, not strict (the loop validates the answer).
 //
 // User content parts map to the API's parts: images (a URL, or base64
 // data sent as a data URL) to image_url, documents (base64 data, or an

@@ -121,6 +121,9 @@ func (p *Provider) params(req loop.ModelRequest) (oai.ChatCompletionNewParams, e
 		StreamOptions: oai.ChatCompletionStreamOptionsParam{IncludeUsage: oai.Bool(true)},
 	}
 	settings(&params, req)
+	if err := responseFormat(&params, req.Output); err != nil {
+		return params, err
+	}
 	if req.Instructions != "" {
 		params.Messages = append(params.Messages, oai.SystemMessage(req.Instructions))
 	}

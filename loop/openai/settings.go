@@ -1,8 +1,12 @@
 package openai
 
 import (
+	"encoding/json"
+	"fmt"
+
 	"github.com/agui-go/agui/loop"
 	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/shared"
 )
 
 // settings maps the loop's model settings onto a chat completion request:
@@ -47,4 +51,21 @@ func finishOf(r string) loop.FinishReason {
 		return loop.FinishContentFilter
 	}
 	return ""
+}
+
+// responseFormat asks for JSON of the typed output's schema
+// (response_format json_schema, not strict: the loop validates the answer
+// itself, and strict mode would refuse schemas with optional fields).
+func responseFormat(params *oai.ChatCompletionNewParams, o *loop.OutputSpec) error {
+	if o == nil {
+		return nil
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(o.Schema, &schema); err != nil {
+		return fmt.Errorf("openai: output schema: %w", err)
+	}
+	params.ResponseFormat = oai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+		JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: o.Name, Schema: schema, Strict: oai.Bool(false)},
+	}}
+	return nil
 }
