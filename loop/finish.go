@@ -20,9 +20,10 @@ const (
 // run ends with it and why. A turn the provider ended early ends the run
 // with the provider's reason, and its tool calls are dropped: their
 // arguments may be cut off, and none of them was announced to the client.
-// A turn without calls ends the run with FinishStop.
+// Other reasons a provider reports are ignored. A turn without calls ends
+// the run with FinishStop, or, under Output, once its answer is checked.
 func (r *run) endOfTurn(msg *core.AssistantMessage) (FinishReason, bool) {
-	if f := r.turnFinish; f != "" {
+	if f := r.turnFinish; f == FinishLength || f == FinishContentFilter {
 		for _, c := range msg.ToolCalls {
 			delete(r.argDeltas, c.ID)
 		}

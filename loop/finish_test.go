@@ -50,3 +50,12 @@ func TestCutOffTurnRunsNoCall(t *testing.T) {
 		t.Fatalf("last message %+v", last)
 	}
 }
+
+// A finish reason the loop does not know is ignored: the turn's calls run.
+func TestUnknownFinishIgnored(t *testing.T) {
+	a := mustNew(t, Script(Turn{Calls: echoCalls("c1"), Finish: FinishStop}, Turn{Text: "done"}), Tools(echoTool(t)))
+	res, err := a.Execute(t.Context(), Input{Messages: []core.Message{UserText("x")}})
+	if err != nil || res.FinishReason != FinishStop || res.Steps != 2 {
+		t.Fatalf("finish %s steps %d err %v", res.FinishReason, res.Steps, err)
+	}
+}

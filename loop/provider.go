@@ -60,7 +60,8 @@ type Delta struct {
 	ReasoningEncrypted string
 	// Finish, when set, is why the model ended the turn early: FinishLength
 	// (the output token limit) or FinishContentFilter (a refusal or the
-	// provider's content filter). A normal end is left empty.
+	// provider's content filter). A normal end is left empty; other values
+	// are ignored.
 	Finish FinishReason
 	// ToolCall is a fragment of a tool call.
 	ToolCall *ToolCallDelta
