@@ -14,7 +14,8 @@
 // The provider streams text, tool calls with their argument fragments
 // (input_json_delta), extended thinking as REASONING_* events, and usage:
 // loop.Usage.InputTokens counts cache reads and writes in, and
-// CachedInputTokens and CacheWriteInputTokens give those parts. A thinking
+// CachedInputTokens and CacheWriteInputTokens give those parts;
+// ReasoningTokens is the API's thinking_tokens. A thinking
 // block's signature (or a redacted block's data) travels as the reasoning
 // message's encrypted value and goes back to the API with its turn, as
 // the API requires when thinking is combined with tools.

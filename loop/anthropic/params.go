@@ -187,7 +187,8 @@ func messages(in []core.Message) (out []sdk.MessageParam, system []sdk.TextBlock
 			}
 			for _, c := range m.ToolCalls {
 				input := json.RawMessage(c.Function.Arguments)
-				if !json.Valid(input) {
+				var obj map[string]json.RawMessage
+				if json.Unmarshal(input, &obj) != nil || obj == nil {
 					// The call got a validation error result; the API
 					// needs an object.
 					input = json.RawMessage(`{}`)

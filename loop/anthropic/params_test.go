@@ -86,9 +86,11 @@ func TestMessagesMapping(t *testing.T) {
 		&core.AssistantMessage{ID: "a", ToolCalls: []core.ToolCall{
 			{ID: "t1", Function: core.FunctionCall{Name: "get_weather", Arguments: `{"city":"Oslo"}`}},
 			{ID: "t2", Function: core.FunctionCall{Name: "get_time", Arguments: `{"zone":`}},
+			{ID: "t3", Function: core.FunctionCall{Name: "get_time", Arguments: `["not an object"]`}},
 		}},
 		&core.ToolMessage{ID: "r1", ToolCallID: "t1", Content: core.TextContent("sunny")},
 		&core.ToolMessage{ID: "r2", ToolCallID: "t2", Content: core.TextContent("invalid arguments"), Error: "validation"},
+		&core.ToolMessage{ID: "r3", ToolCallID: "t3", Content: core.TextContent("invalid arguments"), Error: "validation"},
 		&core.ReasoningMessage{ID: "r", Content: "unsigned reasoning is not sent"},
 		&core.UserMessage{ID: "u2", Content: core.TextContent("")},
 	}
@@ -107,8 +109,13 @@ func TestMessagesMapping(t *testing.T) {
 	if len(m) != 3 {
 		t.Fatalf("messages %v", m)
 	}
-	if path(m, 1, "content", 1, "input") == nil || len(path(m, 1, "content", 1, "input").(map[string]any)) != 0 {
-		t.Fatalf("invalid arguments must go as {}: %v", path(m, 1, "content", 1))
+	for _, i := range []int{1, 2} {
+		if in, ok := path(m, 1, "content", i, "input").(map[string]any); !ok || len(in) != 0 {
+			t.Fatalf("invalid arguments must go as {}: %v", path(m, 1, "content", i))
+		}
+	}
+	if path(m, 1, "content", 0, "input", "city") != "Oslo" {
+		t.Fatalf("arguments %v", path(m, 1, "content", 0))
 	}
 	if path(m, 2, "content", 0, "tool_use_id") != "t1" || path(m, 2, "content", 1, "tool_use_id") != "t2" || path(m, 2, "content", 1, "is_error") != true {
 		t.Fatalf("results %v", path(m, 2))

@@ -16,9 +16,9 @@ type stream struct {
 	tools map[int64]int
 	// usage counts reported so far: message_start reports input and cache
 	// counts, message_delta cumulative ones.
-	input, cacheRead, cacheWrite, output int64
-	finish                               loop.FinishReason
-	stopped                              bool
+	input, cacheRead, cacheWrite, output, thinking int64
+	finish                                         loop.FinishReason
+	stopped                                        bool
 }
 
 // forward yields the deltas of one event; false means the consumer
@@ -28,6 +28,7 @@ func (s *stream) forward(ev sdk.MessageStreamEventUnion, yield func(loop.Delta, 
 	case "message_start":
 		u := ev.Message.Usage
 		s.input, s.cacheRead, s.cacheWrite, s.output = u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens, u.OutputTokens
+		s.thinking = u.OutputTokensDetails.ThinkingTokens
 	case "content_block_start":
 		b := ev.ContentBlock
 		switch b.Type {
@@ -74,6 +75,9 @@ func (s *stream) forward(ev sdk.MessageStreamEventUnion, yield func(loop.Delta, 
 		s.finish = finishOf(ev.Delta.StopReason)
 		u := ev.Usage
 		s.output = u.OutputTokens
+		if t := u.OutputTokensDetails.ThinkingTokens; t > 0 {
+			s.thinking = t
+		}
 		// Newer servers repeat the input counts here, cumulatively.
 		if u.InputTokens > 0 || u.CacheReadInputTokens > 0 || u.CacheCreationInputTokens > 0 {
 			s.input, s.cacheRead, s.cacheWrite = u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens
@@ -86,6 +90,7 @@ func (s *stream) forward(ev sdk.MessageStreamEventUnion, yield func(loop.Delta, 
 		if u := (loop.Usage{
 			InputTokens:           s.input + s.cacheRead + s.cacheWrite,
 			OutputTokens:          s.output,
+			ReasoningTokens:       s.thinking,
 			CachedInputTokens:     s.cacheRead,
 			CacheWriteInputTokens: s.cacheWrite,
 		}); !u.IsZero() {

@@ -94,8 +94,12 @@ func TestStreamThinking(t *testing.T) {
 	}
 	var reasoning string
 	var encrypted []string
+	var usage loop.Usage
 	for _, d := range ds {
 		reasoning += d.Reasoning
+		if d.Usage != nil {
+			usage = usage.Add(*d.Usage)
+		}
 		if d.ReasoningEncrypted != "" {
 			encrypted = append(encrypted, d.ReasoningEncrypted)
 		}
@@ -106,6 +110,9 @@ func TestStreamThinking(t *testing.T) {
 	want := []string{"EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds", redactedPrefix + "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP"}
 	if !slices.Equal(encrypted, want) {
 		t.Fatalf("encrypted %q", encrypted)
+	}
+	if usage != (loop.Usage{InputTokens: 40, OutputTokens: 120, ReasoningTokens: 80}) {
+		t.Fatalf("usage %+v", usage)
 	}
 	if th := s.requests()[0]["thinking"]; path(th, "type") != "enabled" || path(th, "budget_tokens") != float64(2048) {
 		t.Fatalf("thinking %v", th)
