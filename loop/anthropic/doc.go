@@ -15,7 +15,9 @@
 // (input_json_delta), extended thinking as REASONING_* events, and usage:
 // loop.Usage.InputTokens counts cache reads and writes in, and
 // CachedInputTokens and CacheWriteInputTokens give those parts;
-// ReasoningTokens is the API's thinking_tokens. A thinking
+// ReasoningTokens is the API's thinking_tokens. PromptCaching turns on the API's
+// automatic prompt caching, which suits a loop: each turn repeats the
+// transcript of the one before. A thinking
 // block's signature (or a redacted block's data) travels as the reasoning
 // message's encrypted value and goes back to the API with its turn, as
 // the API requires when thinking is combined with tools.

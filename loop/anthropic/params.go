@@ -18,6 +18,9 @@ func (p *Provider) params(req loop.ModelRequest) (sdk.MessageNewParams, error) {
 		MaxTokens: p.maxTokens,
 		Thinking:  p.thinking,
 	}
+	if p.cache {
+		params.CacheControl = sdk.NewCacheControlEphemeralParam()
+	}
 	if err := p.settings(&params, req); err != nil {
 		return params, err
 	}

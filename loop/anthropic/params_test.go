@@ -121,3 +121,16 @@ func TestMessagesMapping(t *testing.T) {
 		t.Fatalf("results %v", path(m, 2))
 	}
 }
+
+func TestPromptCaching(t *testing.T) {
+	s := newServer(t, sse(t, "text.sse"), sse(t, "text.sse"))
+	if _, err := collect(t, newProvider(t, s, PromptCaching()), loop.ModelRequest{Messages: []core.Message{loop.UserText("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []core.Message{loop.UserText("x")}}); err != nil {
+		t.Fatal(err)
+	}
+	if path(s.requests()[0], "cache_control", "type") != "ephemeral" || s.requests()[1]["cache_control"] != nil {
+		t.Fatalf("cache_control %v / %v", s.requests()[0]["cache_control"], s.requests()[1]["cache_control"])
+	}
+}

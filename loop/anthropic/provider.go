@@ -20,6 +20,7 @@ type Provider struct {
 	thinking  sdk.ThinkingConfigParamUnion
 	// budget is the thinking budget of enabled thinking (0 otherwise).
 	budget int64
+	cache  bool
 }
 
 var _ loop.Provider = (*Provider)(nil)
@@ -74,6 +75,14 @@ func AdaptiveThinking() Option {
 		p.budget = 0
 		return nil
 	}
+}
+
+// PromptCaching asks the API to cache each request's prompt up to its
+// last cacheable block (a top-level cache_control breakpoint), so that the
+// next turn of a run, which repeats the transcript, reads it from the cache
+// (default off). loop.Usage reports the cache reads and writes.
+func PromptCaching() Option {
+	return func(p *Provider) error { p.cache = true; return nil }
 }
 
 // New returns a provider for model, such as "claude-sonnet-5".
