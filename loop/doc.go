@@ -10,7 +10,7 @@
 //		}) (Weather, error) {
 //			return lookUp(ctx, in.City)
 //		})
-//	agent, err := loop.New(provider, // openai.New(…) or loop.Script(…)
+//	agent, err := loop.New(provider, // openai.New(…), anthropic.New(…) or loop.Script(…)
 //		loop.Instructions("You are a travel assistant."),
 //		loop.Tools(weather),
 //		loop.ToolConcurrency(4),

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"slices"
 	"strings"
@@ -96,4 +97,28 @@ func TestModelSettingsValidation(t *testing.T) {
 	if _, err := New(Script(), Tools(echoTool(t)), WithModelSettings(ModelSettings{ToolChoice: UseTool("echo")})); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Model settings go with every model request; the provider maps them.
+func ExampleWithModelSettings() {
+	temp := 0.2
+	model := ProviderFunc(func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
+		s := req.Settings
+		return func(yield func(Delta, error) bool) {
+			yield(Delta{Text: fmt.Sprintf("temperature %v, at most %d tokens", *s.Temperature, s.MaxOutputTokens)}, nil)
+			yield(Delta{Finish: FinishLength}, nil)
+		}
+	})
+	agent, err := New(model, WithModelSettings(ModelSettings{Temperature: &temp, MaxOutputTokens: 5}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := agent.Execute(context.Background(), Input{Messages: []core.Message{UserText("Tell me everything.")}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.FinishReason, res.Messages[len(res.Messages)-1].(*core.AssistantMessage).Content)
+	// Output: length temperature 0.2, at most 5 tokens
 }
