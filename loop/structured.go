@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agui-go/agui/core"
@@ -115,7 +116,7 @@ func (r *run) finalAnswer(msg *core.AssistantMessage) (FinishReason, bool) {
 		return FinishOutputInvalid, true
 	}
 	r.structured.repaired = true
-	r.cp.Messages = append(r.cp.Messages, &core.UserMessage{
+	r.cp.Messages = append(slices.Clip(r.cp.Messages), &core.UserMessage{
 		ID: r.sink.newID("repair"),
 		Content: core.TextContent("Your answer is not valid: " + err.Error() +
 			". Answer again with only a JSON value that matches the required schema."),
