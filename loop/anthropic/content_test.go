@@ -107,3 +107,66 @@ func TestToolResultParts(t *testing.T) {
 		t.Fatalf("tool result %v", r)
 	}
 }
+
+// From the wire: an AG-UI run input whose user message holds an image and
+// a document, hosted by core, reaches the Messages API as image and
+// document blocks.
+func TestWireContentPartsReachRequest(t *testing.T) {
+	s := newServer(t, sse(t, "text.sse"))
+	in, err := core.DecodeInput([]byte(`{"threadId":"t1","runId":"r1","state":{},"tools":[],"context":[],"forwardedProps":{},
+		"messages":[{"id":"u1","role":"user","content":[
+			{"type":"text","text":"Describe these."},
+			{"type":"image","source":{"type":"url","value":"https://example.com/cat.png","mimeType":"image/png"}},
+			{"type":"document","source":{"type":"data","value":"JVBERi0xLjQ=","mimeType":"application/pdf"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := loop.New(newProvider(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last core.Event
+	for ev, err := range core.Run(t.Context(), core.Agent[core.NoState](a), in) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+	}
+	if _, ok := last.(*core.RunFinished); !ok {
+		t.Fatalf("last event %v", last.Type())
+	}
+	c := path(s.requests()[0], "messages", 0, "content")
+	if path(c, 0, "text") != "Describe these." || path(c, 1, "source", "url") != "https://example.com/cat.png" ||
+		path(c, 2, "type") != "document" || path(c, 2, "source", "data") != "JVBERi0xLjQ=" {
+		t.Fatalf("content %v", c)
+	}
+}
+
+// Hosted by core, an unsupported part ends the run with RUN_ERROR and
+// code UNSUPPORTED_CONTENT.
+func TestWireUnsupportedContentRunError(t *testing.T) {
+	s := newServer(t)
+	in, err := core.DecodeInput([]byte(`{"threadId":"t1","runId":"r1","state":{},"tools":[],"context":[],"forwardedProps":{},
+		"messages":[{"id":"u1","role":"user","content":[{"type":"video","source":{"type":"url","value":"https://example.com/v.mp4"}}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := loop.New(newProvider(t, s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last core.Event
+	for ev, err := range core.Run(t.Context(), core.Agent[core.NoState](a), in) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+	}
+	re, ok := last.(*core.RunError)
+	if !ok || re.Code != string(loop.CodeUnsupportedContent) || !strings.Contains(re.Message, "video part") {
+		t.Fatalf("last event %#v", last)
+	}
+	if len(s.requests()) != 0 {
+		t.Fatal("request sent")
+	}
+}
