@@ -147,3 +147,30 @@ func ExampleOutput() {
 	fmt.Println(res.FinishReason, f.City, f.TempC)
 	// Output: stop Oslo 21
 }
+
+// A typed subagent answers its delegation with its checked value as JSON.
+func TestDelegateTypedOutput(t *testing.T) {
+	sub := mustNew(t, Script(Turn{Text: "```json\n{\"city\":\"Oslo\",\"tempC\":21}\n```"}), Output[forecast]())
+	tool, err := Delegate("forecaster", "forecasts", sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "d1", Name: "forecaster", Args: `{"task":"Oslo"}`}}}, Turn{Text: "done"}), Tools(tool))
+	var result string
+	var finished any
+	_, err = parent.Execute(t.Context(), Input{Messages: []core.Message{UserText("go")}, OnEvent: func(ev core.Event) error {
+		switch e := ev.(type) {
+		case *core.ToolCallResult:
+			result = e.Content.String()
+		case *core.SubagentFinished:
+			finished = e.Result
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if result != `{"city":"Oslo","tempC":21}` || finished != (forecast{City: "Oslo", TempC: 21}) {
+		t.Fatalf("result %q, subagent result %#v", result, finished)
+	}
+}
