@@ -48,6 +48,9 @@ func New(provider Provider, opts ...Option) (*Agent, error) {
 		a.tools[t.Name()] = t
 		a.specs = append(a.specs, t.Spec())
 	}
+	if err := cfg.settings.checkTools(a.tools); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -119,6 +122,9 @@ type Result struct {
 	Interrupt *agui.Interrupt
 	// Cause is the context's cause when FinishReason is FinishAborted.
 	Cause error
+	// Output is the typed final answer, a T of the agent's Output[T], when
+	// the run finished with FinishStop; nil otherwise.
+	Output any
 }
 
 // UserText returns a user message with the given text and a fresh id.
@@ -135,7 +141,8 @@ func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 
 // Run implements core.Agent: it runs the loop on the run's input, sending
 // events through rc. A stop or max-steps run ends with a success outcome
-// whose result is {"finishReason", "steps"}; an approval pause with an
+// whose result is {"finishReason", "steps"} (and "output", the typed
+// answer, under Output); an approval pause with an
 // interrupt outcome; an abort with a cancelled outcome (the runner reports
 // a cancelled run as RUN_ERROR CANCELLED); a failure with RUN_ERROR and
 // the loop's code. Usage goes on the terminal event either way.
@@ -163,6 +170,10 @@ func hosted[S any](ctx context.Context, a *Agent, rc *core.RunContext[S], st sta
 		}
 		return agui.Cancelled(), nil
 	}
-	rc.SetResult(map[string]any{"finishReason": string(res.FinishReason), "steps": res.Steps})
+	result := map[string]any{"finishReason": string(res.FinishReason), "steps": res.Steps}
+	if res.Output != nil {
+		result["output"] = res.Output
+	}
+	rc.SetResult(result)
 	return agui.Success(), nil
 }

@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -14,7 +15,8 @@ type delegateArgs struct {
 }
 
 // Delegate returns a tool named name that runs sub as a subagent on the
-// model's task and returns the subagent's final text. The subagent's
+// model's task and returns the subagent's final text (its typed output as
+// JSON, when sub has one: see Output). The subagent's
 // events are SUBAGENT_* events attributed to it, under the calling tool
 // call; it runs on the tool's context, so it is aborted with its parent.
 // A delegation deeper than the top-level agent's MaxDelegationDepth fails
@@ -71,6 +73,17 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 			err := fmt.Errorf("subagent %s needs approval, which delegation does not support", name)
 			_ = ss.fail(err)
 			return "", err
+		}
+		if res.Output != nil {
+			// A typed subagent (Output) answers with its checked value.
+			b, err := json.Marshal(res.Output)
+			if err != nil {
+				return "", fmt.Errorf("subagent %s: encoding output: %w", name, err)
+			}
+			if err := ss.finish(res.Output); err != nil {
+				return "", err
+			}
+			return string(b), nil
 		}
 		text := finalText(res.Messages)
 		if err := ss.finish(text); err != nil {

@@ -10,7 +10,7 @@
 //		}) (Weather, error) {
 //			return lookUp(ctx, in.City)
 //		})
-//	agent, err := loop.New(provider, // openai.New(…) or loop.Script(…)
+//	agent, err := loop.New(provider, // openai.New(…), anthropic.New(…) or loop.Script(…)
 //		loop.Instructions("You are a travel assistant."),
 //		loop.Tools(weather),
 //		loop.ToolConcurrency(4),
@@ -26,10 +26,20 @@
 // repeats until the model answers without calling a tool (FinishStop),
 // MaxSteps turns ran (FinishMaxSteps, a success), a call needs approval
 // (FinishAwaitingApproval: an AG-UI interrupt with reason "tool_approval"),
-// or ctx is cancelled (FinishAborted, returned with a nil error). A failure
+// or ctx is cancelled (FinishAborted, returned with a nil error). When the
+// provider ends a turn early the run ends with its reason: FinishLength
+// (the output token limit) or FinishContentFilter (a refusal). A failure
 // returns FinishError and a *agui.Error whose Code is stable (THREAD_BUSY,
 // BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
-// TOOL_ERROR, APPROVAL_EXPIRED).
+// TOOL_ERROR, APPROVAL_EXPIRED, UNSUPPORTED_CONTENT, TOOL_NAME_CLASH).
+//
+// WithModelSettings sets temperature, the output token limit, stop
+// sequences, the tool choice and parallel tool calls in provider-neutral
+// terms; each provider maps what it supports and documents what it
+// ignores. Output[T] asks for a typed final answer: providers use their
+// JSON mode, the loop validates the answer against T's schema, tries one
+// repair turn, and puts the T on Result.Output and RUN_FINISHED's result,
+// or ends with FinishOutputInvalid.
 //
 // Tool calls of a turn start in call order, each right after its gate
 // (BeforeToolCall, its TOOL_CALL_START/ARGS/END events, OnToolCall,

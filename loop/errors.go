@@ -29,6 +29,9 @@ const (
 	// CodeToolNameClash: a frontend tool of the input has the name of an
 	// agent tool or of another frontend tool.
 	CodeToolNameClash agui.Code = "TOOL_NAME_CLASH"
+	// CodeUnsupportedContent: a message holds a content part (an image, a
+	// document, audio…) that the provider cannot take.
+	CodeUnsupportedContent agui.Code = "UNSUPPORTED_CONTENT"
 )
 
 // PropagatingError marks a tool or hook error that must fail the whole run

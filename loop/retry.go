@@ -40,7 +40,8 @@ func Backoff(f func(attempt int) time.Duration) RetryOption {
 	}
 }
 
-// RetryIf restricts retries to errors f accepts (default: every error).
+// RetryIf restricts retries to errors f accepts (default IsRetryable:
+// every error except those that say asking again cannot help).
 // An abort is never retried, whatever f says.
 func RetryIf(f func(error) bool) RetryOption {
 	return func(c *retryConfig) error {
@@ -64,7 +65,7 @@ func Retry(p Provider, opts ...RetryOption) (Provider, error) {
 	c := retryConfig{
 		attempts:  3,
 		backoff:   func(n int) time.Duration { return min(250*time.Millisecond<<(n-1), 8*time.Second) },
-		retryable: func(error) bool { return true },
+		retryable: IsRetryable,
 	}
 	for _, o := range opts {
 		if err := o(&c); err != nil {

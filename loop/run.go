@@ -55,6 +55,11 @@ type run struct {
 	context []agui.ContextItem
 	// st is the run's shared state; nil for an agent without state.
 	st stateAccess
+	// turnFinish is why the provider ended the last model turn early ("" for
+	// a normal end).
+	turnFinish FinishReason
+	// structured is the progress towards a typed output.
+	structured structured
 }
 
 func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st stateAccess) (Result, error) {
@@ -115,6 +120,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 		reason, err = FinishError, serr
 	}
 	res := Result{ThreadID: thread, FinishReason: reason, Steps: r.cp.Steps, Messages: r.cp.Messages, Usage: r.usage.Add(r.delegated.total())}
+	res.Output = r.structured.result(reason)
 	switch reason {
 	case FinishAwaitingApproval:
 		p := r.cp.Pending
@@ -240,13 +246,17 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		r.cp.Steps++
 		r.cp.Messages = append(slices.Clip(r.cp.Messages), msg)
 		r.cp.Attempts = nil // they counted the previous turn's calls
+		reason, end := r.endOfTurn(msg)
 		// The turn is checkpointed before any of its calls starts, so a
 		// resumed run never asks the model for it again.
 		if err := r.checkpoint(ctx); err != nil {
 			return FinishError, err
 		}
+		if end {
+			return reason, nil
+		}
 		if len(msg.ToolCalls) == 0 {
-			return FinishStop, nil
+			continue
 		}
 		if reason, err, stop := r.batch(ctx, msg, 0); stop {
 			return reason, err

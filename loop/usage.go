@@ -7,21 +7,26 @@ import (
 )
 
 // Usage counts the tokens a run spent; a plain value. Zero means none
-// reported.
+// reported. InputTokens and OutputTokens are totals; ReasoningTokens is
+// part of OutputTokens, and CachedInputTokens (read from the provider's
+// prompt cache) and CacheWriteInputTokens (written to it) are disjoint
+// parts of InputTokens.
 type Usage struct {
-	InputTokens       int64
-	OutputTokens      int64
-	ReasoningTokens   int64
-	CachedInputTokens int64
+	InputTokens           int64
+	OutputTokens          int64
+	ReasoningTokens       int64
+	CachedInputTokens     int64
+	CacheWriteInputTokens int64
 }
 
 // Add returns u plus v.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		InputTokens:       u.InputTokens + v.InputTokens,
-		OutputTokens:      u.OutputTokens + v.OutputTokens,
-		ReasoningTokens:   u.ReasoningTokens + v.ReasoningTokens,
-		CachedInputTokens: u.CachedInputTokens + v.CachedInputTokens,
+		InputTokens:           u.InputTokens + v.InputTokens,
+		OutputTokens:          u.OutputTokens + v.OutputTokens,
+		ReasoningTokens:       u.ReasoningTokens + v.ReasoningTokens,
+		CachedInputTokens:     u.CachedInputTokens + v.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens + v.CacheWriteInputTokens,
 	}
 }
 
@@ -42,6 +47,9 @@ func (u Usage) Token() agui.TokenUsage {
 	}
 	if u.CachedInputTokens > 0 {
 		t.CachedInputTokens = agui.Tokens(u.CachedInputTokens)
+	}
+	if u.CacheWriteInputTokens > 0 {
+		t.CacheWriteInputTokens = agui.Tokens(u.CacheWriteInputTokens)
 	}
 	return t
 }
