@@ -1,0 +1,93 @@
+package loop
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/agui-go/agui/core"
+)
+
+// CheckpointFormat is the version of the encoding MarshalCheckpoint
+// writes, stored in the document's "format" field. UnmarshalCheckpoint
+// reads this version and refuses any other, so a store shared by two
+// releases never misreads a checkpoint.
+const CheckpointFormat = 1
+
+// ErrCheckpointFormat: a stored checkpoint is not a document
+// UnmarshalCheckpoint can read (corrupt, or written by a newer format).
+var ErrCheckpointFormat = errors.New("loop: unreadable checkpoint")
+
+// checkpointFields is Checkpoint without its methods: every field of
+// Checkpoint is encoded by encoding/json under its Go name, so a field
+// added to Checkpoint is carried by every store without a codec change.
+type checkpointFields Checkpoint
+
+// checkpointDoc is the encoded form. Messages shadows the embedded
+// field, since a core.Message is an interface that encoding/json cannot
+// decode: each message is written with its AG-UI JSON encoding and read
+// back with core.DecodeMessage.
+type checkpointDoc struct {
+	Format int `json:"format"`
+	*checkpointFields
+	Messages []json.RawMessage `json:"Messages"`
+}
+
+// MarshalCheckpoint encodes cp as a JSON document any Store can keep as
+// bytes: a "format" field (CheckpointFormat), every field of Checkpoint
+// under its Go name, and the messages in their AG-UI wire form.
+// UnmarshalCheckpoint reads it back.
+func MarshalCheckpoint(cp *Checkpoint) ([]byte, error) {
+	if cp == nil {
+		return nil, errors.New("loop: MarshalCheckpoint: nil checkpoint")
+	}
+	doc := checkpointDoc{Format: CheckpointFormat, checkpointFields: (*checkpointFields)(cp)}
+	doc.Messages = make([]json.RawMessage, len(cp.Messages))
+	for i, m := range cp.Messages {
+		if m == nil {
+			return nil, fmt.Errorf("loop: MarshalCheckpoint: message %d is nil", i)
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil, fmt.Errorf("loop: MarshalCheckpoint: message %d: %w", i, err)
+		}
+		doc.Messages[i] = b
+	}
+	return json.Marshal(doc)
+}
+
+// UnmarshalCheckpoint decodes a document written by MarshalCheckpoint.
+// Any error wraps ErrCheckpointFormat. The messages come back as the
+// same core message types, with the limits of their JSON form: numbers
+// in Metadata and
+// ActivityMessage content read back as json.Number, as core.DecodeMessage
+// reads them.
+func UnmarshalCheckpoint(data []byte) (*Checkpoint, error) {
+	var probe struct {
+		Format *int `json:"format"`
+	}
+	if err := json.Unmarshal(data, &probe); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCheckpointFormat, err)
+	}
+	if probe.Format == nil || *probe.Format != CheckpointFormat {
+		return nil, fmt.Errorf("%w: format is not %d", ErrCheckpointFormat, CheckpointFormat)
+	}
+	cp := &Checkpoint{}
+	doc := checkpointDoc{checkpointFields: (*checkpointFields)(cp)}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCheckpointFormat, err)
+	}
+	if len(doc.Messages) > 0 {
+		cp.Messages = make([]core.Message, len(doc.Messages))
+	}
+	for i, raw := range doc.Messages {
+		m, err := core.DecodeMessage(raw)
+		if err != nil {
+			return nil, fmt.Errorf("%w: message %d: %w", ErrCheckpointFormat, i, err)
+		}
+		cp.Messages[i] = m
+	}
+	return cp, nil
+}
