@@ -1,0 +1,69 @@
+package redistest
+
+import (
+	"bufio"
+	"net"
+	"strings"
+	"testing"
+)
+
+// do sends one inline command and returns the first line of the reply.
+func do(t *testing.T, s *Server, cmd string) (string, error) {
+	t.Helper()
+	c, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte(cmd + "\r\n")); err != nil {
+		return "", err
+	}
+	r := bufio.NewReader(c)
+	line, err := r.ReadString('\n')
+	if strings.HasPrefix(line, "$") && line != "$-1\r\n" {
+		line, err = r.ReadString('\n')
+	}
+	return strings.TrimSpace(line), err
+}
+
+func TestStartStop(t *testing.T) {
+	s := Start(t)
+	if s.Pid() == 0 || !strings.HasPrefix(s.URL(), "redis://127.0.0.1:") {
+		t.Fatalf("pid %d url %s", s.Pid(), s.URL())
+	}
+	if got, err := do(t, s, "SET k v"); err != nil || got != "+OK" {
+		t.Fatalf("SET: %q %v", got, err)
+	}
+	s.Stop()
+	if s.Pid() != 0 {
+		t.Fatal("pid after stop")
+	}
+	if _, err := do(t, s, "PING"); err == nil {
+		t.Fatal("stopped server answers")
+	}
+	s.Stop() // twice is fine
+}
+
+// Without persistence a restart loses everything; with the append-only
+// file (appendfsync always) even SIGKILL loses nothing acknowledged.
+func TestRestartPersistence(t *testing.T) {
+	for _, aof := range []bool{false, true} {
+		var opts []Option
+		if aof {
+			opts = append(opts, AppendOnly())
+		}
+		s := Start(t, opts...)
+		if got, err := do(t, s, "SET k v"); err != nil || got != "+OK" {
+			t.Fatalf("SET: %q %v", got, err)
+		}
+		s.Kill()
+		s.Restart()
+		got, err := do(t, s, "GET k")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]string{false: "$-1", true: "v"}[aof]; got != want {
+			t.Fatalf("appendonly %v: GET after SIGKILL and restart = %q, want %q", aof, got, want)
+		}
+	}
+}
