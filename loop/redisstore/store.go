@@ -35,6 +35,11 @@ type Store struct {
 // New returns a Store on client: a *redis.Client, *redis.ClusterClient,
 // a Sentinel failover client or a *redis.Ring (any redis.UniversalClient).
 // The Store does not close the client.
+//
+// Every call passes its ctx to the client and fails at once when ctx is
+// already done. For a deadline to cut short a command Redis is slow to
+// answer, the client needs ContextTimeoutEnabled (go-redis otherwise
+// bounds it by its ReadTimeout and WriteTimeout only).
 func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 	if client == nil {
 		return nil, errors.New("redisstore: nil client")
