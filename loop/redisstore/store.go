@@ -170,5 +170,10 @@ type opError struct {
 	err  error
 }
 
-func (e *opError) Error() string   { return "redisstore: " + e.op + ": " + e.kind.Error() }
+func (e *opError) Error() string {
+	if e.kind == ErrUnavailable {
+		return "redisstore: " + e.op + ": redis unavailable"
+	}
+	return "redisstore: " + e.op + ": " + e.kind.Error()
+}
 func (e *opError) Unwrap() []error { return []error{e.kind, e.err} }

@@ -1,0 +1,12 @@
+// Package replicas proves that two processes of the example app on one
+// Redis share the loop route's threads: an approval paused on one replica
+// is resumed on the other, concurrent resumes over both run the tool
+// once, a replica killed in the middle of a tool leaves its thread to the
+// other after the lease, and a Redis that is down fails runs cleanly.
+//
+// It builds examples/gin-app, starts a real redis-server
+// (internal/redistest) and the app processes on free loopback ports, and
+// drives them over HTTP, reading the SSE stream with the SDK's decoder:
+//
+//	go test ./test/replicas
+package replicas
