@@ -1,7 +1,6 @@
 package loop
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,20 +63,13 @@ func MarshalCheckpoint(cp *Checkpoint) ([]byte, error) {
 // ActivityMessage content read back as json.Number, as core.DecodeMessage
 // reads them.
 func UnmarshalCheckpoint(data []byte) (*Checkpoint, error) {
-	var probe struct {
-		Format *int `json:"format"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrCheckpointFormat, err)
-	}
-	if probe.Format == nil || *probe.Format != CheckpointFormat {
-		return nil, fmt.Errorf("%w: format is not %d", ErrCheckpointFormat, CheckpointFormat)
-	}
 	cp := &Checkpoint{}
-	doc := checkpointDoc{checkpointFields: (*checkpointFields)(cp)}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
+	doc := checkpointDoc{Format: -1, checkpointFields: (*checkpointFields)(cp)}
+	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrCheckpointFormat, err)
+	}
+	if doc.Format != CheckpointFormat {
+		return nil, fmt.Errorf("%w: format is not %d", ErrCheckpointFormat, CheckpointFormat)
 	}
 	if len(doc.Messages) > 0 {
 		cp.Messages = make([]core.Message, len(doc.Messages))

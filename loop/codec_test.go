@@ -143,3 +143,36 @@ func FuzzUnmarshalCheckpoint(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCheckpointCodec encodes and decodes a 40-message checkpoint.
+func BenchmarkCheckpointCodec(b *testing.B) {
+	cp := &Checkpoint{ThreadID: "bench", Status: StatusRunning, LeaseUntil: time.Now()}
+	text := strings.Repeat("lorem ipsum ", 30)
+	for i := range 10 {
+		cp.Messages = append(cp.Messages, UserText(text),
+			&core.AssistantMessage{ID: "a", ToolCalls: []core.ToolCall{{ID: "c", Function: core.FunctionCall{Name: "search", Arguments: `{"q":"` + text + `"}`}}}},
+			&core.ToolMessage{ID: "t", ToolCallID: "c", Content: core.TextContent(text)},
+			&core.AssistantMessage{ID: "b", Content: text})
+		_ = i
+	}
+	data, err := MarshalCheckpoint(cp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("marshal", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := MarshalCheckpoint(cp); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("unmarshal", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for b.Loop() {
+			if _, err := UnmarshalCheckpoint(data); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

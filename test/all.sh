@@ -3,8 +3,7 @@
 # test command, and what .ci/run calls. It installs what the tests need
 # (Node packages with npm ci from committed lock files; Debian's chromium
 # for the browser tests; Debian's redis-server for the Redis tests) and
-# needs nothing installed by hand beyond Go and
-# Node.js.
+# needs nothing installed by hand beyond Go and Node.js.
 #
 # AGUI_SHORT=1 skips the CopilotKit interop test (a 475 MB npm install).
 set -euo pipefail

@@ -19,14 +19,14 @@ import (
 	"github.com/agui-go/agui/loop/storetest"
 )
 
-func client(t *testing.T, srv *redistest.Server) *redis.Client {
+func client(t testing.TB, srv *redistest.Server) *redis.Client {
 	t.Helper()
 	c := redis.NewClient(&redis.Options{Addr: srv.Addr(), MaxRetries: -1, DialTimeout: time.Second, ContextTimeoutEnabled: true, DialerRetries: 1})
 	t.Cleanup(func() { _ = c.Close() })
 	return c
 }
 
-func newStore(t *testing.T, c redis.UniversalClient, opts ...redisstore.Option) *redisstore.Store {
+func newStore(t testing.TB, c redis.UniversalClient, opts ...redisstore.Option) *redisstore.Store {
 	t.Helper()
 	s, err := redisstore.New(c, opts...)
 	if err != nil {
