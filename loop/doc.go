@@ -50,4 +50,11 @@
 // a busy thread fails with THREAD_BUSY before anything runs,
 // and an approval's answer is recorded in the claiming write, so it is
 // acted on once.
+//
+// The default MemoryStore is bounded (NewMemoryStore's options: threads,
+// bytes, TTLs). A thread's transcript grows with every run, by its input,
+// each model turn and each tool result, and is never trimmed; MaxSteps
+// bounds one run's growth and the store's caps bound the whole. For
+// threads that outlive a process or are shared by replicas, use
+// loop/redisstore; loop/storetest checks any other Store.
 package loop
