@@ -6,7 +6,10 @@
 //
 // It builds examples/gin-app, starts a real redis-server
 // (internal/redistest) and the app processes on free loopback ports, and
-// drives them over HTTP, reading the SSE stream with the SDK's decoder:
+// drives them over HTTP: with plain requests whose SSE stream it reads with
+// the SDK's decoder, and with the official @ag-ui/client 1.0.0 under
+// Node.js (official.mjs; its packages are pinned by package-lock.json and
+// installed by npm ci when missing, as in test/conformance):
 //
 //	go test ./test/replicas
 package replicas

@@ -94,6 +94,8 @@ func TestTwoReplicasOneRedis(t *testing.T) {
 		t.Logf("%d resumes: 1 finished, refused %v", n, refused)
 	})
 
+	t.Run("official client", func(t *testing.T) { testOfficialClient(t, a, b) })
+
 	t.Run("replica killed while its tool runs", func(t *testing.T) {
 		// C books slowly: it is killed in the middle of book_trip.
 		cr := startReplica(t, "C", bin, append(common, "-book-delay", "1m")...)
