@@ -116,6 +116,13 @@ func (r *run) claim(ctx context.Context, in Input) error {
 			return err
 		}
 		cp.Pending.Decision = d
+	case cp.Status == StatusRunning && cp.Pending != nil && cp.Pending.Decision != nil && len(in.Resume) > 0:
+		// Taking over from a run that died after recording the answer: a
+		// client retrying its resume (the only request a client holding
+		// the interrupt may send) gets the recorded decision, once.
+		if _, err := decide(cp.Pending, in.Resume); err != nil {
+			return err
+		}
 	case len(in.Resume) > 0:
 		return core.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
 	}

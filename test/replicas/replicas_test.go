@@ -121,14 +121,13 @@ func TestTwoReplicasOneRedis(t *testing.T) {
 			t.Fatalf("after the kill the thread is %s until %v", status, until)
 		}
 		// Within the lease the thread is C's: B refuses to touch it.
-		continueOn := map[string]any{"threadId": "t3", "runId": "run-3", "messages": []any{
-			map[string]any{"id": "u-t3", "role": "user", "content": "Plan a weekend in Oslo"},
-		}}
+		// The client whose stream broke sends its resume again.
+		continueOn := resume("t3", "run-3", id, true)
 		if res := post(t.Context(), b, continueOn); res.errorCode() != string(loop.CodeBusy) {
 			t.Fatalf("B within C's lease: %v, want THREAD_BUSY", res)
 		}
 		waitUntil(t.Context(), until.Add(10*time.Millisecond))
-		res := post(t.Context(), b, continueOn)
+		res := post(t.Context(), b, resume("t3", "run-4", id, true))
 		if !res.finished(core.OutcomeSuccess) {
 			t.Fatalf("B after C's lease: %v", res)
 		}
