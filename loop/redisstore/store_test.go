@@ -106,26 +106,6 @@ func TestExpiredThreadIsGone(t *testing.T) {
 	}
 }
 
-func TestOptions(t *testing.T) {
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})
-	t.Cleanup(func() { _ = c.Close() })
-	for name, opt := range map[string]redisstore.Option{
-		"empty prefix":     redisstore.KeyPrefix(""),
-		"brace prefix":     redisstore.KeyPrefix("a{b}:"),
-		"negative idle":    redisstore.IdleTTL(-time.Second),
-		"sub-ms idle":      redisstore.IdleTTL(time.Microsecond),
-		"negative waiting": redisstore.AwaitingTTL(-1),
-		"sub-ms waiting":   redisstore.AwaitingTTL(time.Nanosecond),
-	} {
-		if _, err := redisstore.New(c, opt); err == nil {
-			t.Errorf("%s: accepted", name)
-		}
-	}
-	if _, err := redisstore.New(nil); err == nil {
-		t.Error("nil client accepted")
-	}
-}
-
 // Redis down: every call fails with ErrUnavailable and a message without
 // the address; a loop run fails with CHECKPOINT_ERROR before its tool
 // runs; once Redis is back the next run works.

@@ -15,6 +15,12 @@ import (
 // app) whose "book" tool needs approval, and the count of its runs.
 func bookingAgents(t *testing.T, s loop.Store) (a, b *loop.Agent, runs *atomic.Int64) {
 	t.Helper()
+	return bookingAgentsOn(t, s, s)
+}
+
+// bookingAgentsOn is bookingAgents with an agent on each store.
+func bookingAgentsOn(t *testing.T, stores ...loop.Store) (a, b *loop.Agent, runs *atomic.Int64) {
+	t.Helper()
 	runs = &atomic.Int64{}
 	type args struct {
 		City string `json:"city"`
@@ -32,7 +38,7 @@ func bookingAgents(t *testing.T, s loop.Store) (a, b *loop.Agent, runs *atomic.I
 	)
 	agents := make([]*loop.Agent, 2)
 	for i := range agents {
-		agents[i], err = loop.New(model, loop.Tools(book), loop.Checkpoints(s),
+		agents[i], err = loop.New(model, loop.Tools(book), loop.Checkpoints(stores[i]),
 			loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book" }))
 		if err != nil {
 			t.Fatal(err)

@@ -19,14 +19,9 @@ import (
 // (closing clients) is the function's job, with t.Cleanup.
 type NewStore func(t *testing.T) loop.Store
 
-// Run runs every conformance check as a subtest of t, each on a store
-// from newStore.
-func Run(t *testing.T, newStore NewStore) {
-	t.Helper()
-	for _, c := range []struct {
-		name string
-		fn   func(*testing.T, loop.Store)
-	}{
+// checks are the conformance checks, in the order Run runs them.
+func checks() []check {
+	return []check{
 		{"VersionedSave", versionedSave},
 		{"RoundTrip", roundTrip},
 		{"Isolation", isolation},
@@ -38,7 +33,29 @@ func Run(t *testing.T, newStore NewStore) {
 		{"CancelledContext", cancelledContext},
 		{"AgentApprovalAcrossAgents", agentApprovalAcrossAgents},
 		{"AgentConcurrentResumes", agentConcurrentResumes},
-	} {
+	}
+}
+
+type check struct {
+	name string
+	fn   func(*testing.T, loop.Store)
+}
+
+// Names returns the names of Run's subtests, in order: select some with
+// go test -run 'TestStore/VersionedSave'.
+func Names() []string {
+	var out []string
+	for _, c := range checks() {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// Run runs every conformance check as a subtest of t, each on a store
+// from newStore.
+func Run(t *testing.T, newStore NewStore) {
+	t.Helper()
+	for _, c := range checks() {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newStore(t)) })
 	}
 }
