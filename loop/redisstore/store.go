@@ -153,11 +153,16 @@ func (s *Store) Delete(ctx context.Context, threadID string) error {
 	return nil
 }
 
-// fail wraps a client error: the context's error when ctx ended,
-// ErrUnavailable otherwise.
+// fail wraps a client error: the context's error when ctx ended (or its
+// deadline passed), ErrUnavailable otherwise.
 func (s *Store) fail(ctx context.Context, op string, err error) error {
 	if ctx.Err() != nil {
 		return &opError{op: op, kind: ctx.Err(), err: err}
+	}
+	// The connection's deadline is ctx's, and may fire just before ctx
+	// itself reports it.
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return &opError{op: op, kind: context.DeadlineExceeded, err: err}
 	}
 	return &opError{op: op, kind: ErrUnavailable, err: err}
 }
