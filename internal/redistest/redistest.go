@@ -20,6 +20,8 @@ type Option func(*config)
 
 type config struct {
 	appendOnly bool
+	// args are added to redis-server's command line.
+	args []string
 }
 
 // AppendOnly turns Redis's append-only file on with appendfsync always
@@ -143,6 +145,7 @@ func (s *Server) start() error {
 	} else {
 		args = append(args, "--appendonly", "no")
 	}
+	args = append(args, s.cfg.args...)
 	cmd := exec.Command(s.bin, args...)
 	cmd.Dir = s.dir
 	out, err := cmd.StdoutPipe()

@@ -67,3 +67,14 @@ func TestRestartPersistence(t *testing.T) {
 		}
 	}
 }
+
+func TestCluster(t *testing.T) {
+	c := StartCluster(t, 3)
+	if len(c.Addrs()) != 3 {
+		t.Fatalf("addrs %v", c.Addrs())
+	}
+	got, err := do(t, c.Servers[0], "CLUSTER INFO")
+	if err != nil || !strings.Contains(got, "cluster_state:ok") {
+		t.Fatalf("CLUSTER INFO: %q %v", got, err)
+	}
+}

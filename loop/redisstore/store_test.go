@@ -197,3 +197,28 @@ func TestContextDeadlineWhileRedisHangs(t *testing.T) {
 		t.Fatalf("load from a hung Redis: %v, want context.DeadlineExceeded", err)
 	}
 }
+
+// The same kit on a three-master Redis Cluster through a ClusterClient:
+// each thread's hash lives in the slot of its {threadID} hash tag.
+func TestConformanceCluster(t *testing.T) {
+	cluster := redistest.StartCluster(t, 3)
+	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: cluster.Addrs(), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = c.Close() })
+	var n atomic.Int64
+	storetest.Run(t, func(t *testing.T) loop.Store {
+		return newStore(t, c, redisstore.KeyPrefix(fmt.Sprintf("cluster%d:", n.Add(1))))
+	})
+	// The threads were spread over the masters.
+	var masters atomic.Int64
+	err := c.ForEachMaster(t.Context(), func(ctx context.Context, m *redis.Client) error {
+		if keys, err := m.DBSize(ctx).Result(); err != nil {
+			return err
+		} else if keys > 0 {
+			masters.Add(1)
+		}
+		return nil
+	})
+	if err != nil || masters.Load() < 2 {
+		t.Fatalf("threads on %d masters (%v), want them spread", masters.Load(), err)
+	}
+}

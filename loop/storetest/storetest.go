@@ -337,7 +337,7 @@ func deleteThread(t *testing.T, s loop.Store) {
 func largeCheckpoint(t *testing.T, s loop.Store) {
 	big := strings.Repeat("0123456789abcdef", 1<<16) // 1 MiB in one message
 	cp := &loop.Checkpoint{ThreadID: "big", Messages: []core.Message{userText("1", big)}}
-	for i := range 1000 { // and many small ones
+	for i := range 100 { // and many small ones
 		cp.Messages = append(cp.Messages, userText(fmt.Sprint("m", i), strings.Repeat("x", 1000)))
 	}
 	v := mustSave(t, s, cp, 0)
