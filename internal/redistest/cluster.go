@@ -1,8 +1,11 @@
 package redistest
 
 import (
+	"context"
 	"os/exec"
+	"strings"
 	"testing"
+	"time"
 )
 
 // Cluster is a Redis Cluster of real redis-server processes on loopback,
@@ -39,7 +42,30 @@ func StartCluster(t testing.TB, n int) *Cluster {
 	if out, err := exec.CommandContext(t.Context(), cli, args...).CombinedOutput(); err != nil {
 		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
 	}
+	// Each node turns its cluster_state to ok on its own cron, shortly
+	// after the join: ask every node until all say so. Redis offers no
+	// way to wait for it, so this polls an external process's readiness,
+	// as redis-cli does, within a bound.
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for _, s := range c.Servers {
+		for !s.clusterOK() {
+			select {
+			case <-tick.C:
+			case <-ctx.Done():
+				t.Fatalf("redistest: %s never reported cluster_state:ok", s.Addr())
+			}
+		}
+	}
 	return c
+}
+
+// clusterOK reports whether the server says cluster_state:ok.
+func (s *Server) clusterOK() bool {
+	line, err := s.command("CLUSTER INFO")
+	return err == nil && strings.TrimSpace(line) == "cluster_state:ok"
 }
 
 // Addrs returns the servers' host:port addresses.

@@ -193,15 +193,7 @@ func (s *Server) start() error {
 
 // ping checks that the server answers on its address.
 func (s *Server) ping() error {
-	c, err := net.Dial("tcp", s.Addr())
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := c.Write([]byte("PING\r\n")); err != nil {
-		return err
-	}
-	line, err := bufio.NewReader(c).ReadString('\n')
+	line, err := s.command("PING")
 	if err != nil {
 		return err
 	}
@@ -209,6 +201,25 @@ func (s *Server) ping() error {
 		return errors.New("redis-server answered PING with " + strconv.Quote(line))
 	}
 	return nil
+}
+
+// command sends one inline command and returns the first line of its
+// reply (for a bulk string, the first line of the string).
+func (s *Server) command(cmd string) (string, error) {
+	c, err := net.Dial("tcp", s.Addr())
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte(cmd + "\r\n")); err != nil {
+		return "", err
+	}
+	r := bufio.NewReader(c)
+	line, err := r.ReadString('\n')
+	if err == nil && strings.HasPrefix(line, "$") && line != "$-1\r\n" {
+		line, err = r.ReadString('\n')
+	}
+	return line, err
 }
 
 // freePort returns a loopback TCP port nothing listens on right now.

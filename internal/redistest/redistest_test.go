@@ -1,8 +1,6 @@
 package redistest
 
 import (
-	"bufio"
-	"net"
 	"strings"
 	"testing"
 )
@@ -10,19 +8,7 @@ import (
 // do sends one inline command and returns the first line of the reply.
 func do(t *testing.T, s *Server, cmd string) (string, error) {
 	t.Helper()
-	c, err := net.Dial("tcp", s.Addr())
-	if err != nil {
-		return "", err
-	}
-	defer c.Close()
-	if _, err := c.Write([]byte(cmd + "\r\n")); err != nil {
-		return "", err
-	}
-	r := bufio.NewReader(c)
-	line, err := r.ReadString('\n')
-	if strings.HasPrefix(line, "$") && line != "$-1\r\n" {
-		line, err = r.ReadString('\n')
-	}
+	line, err := s.command(cmd)
 	return strings.TrimSpace(line), err
 }
 
