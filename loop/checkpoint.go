@@ -70,7 +70,10 @@ var (
 
 // Store keeps one checkpoint per thread. Implementations must be safe for
 // concurrent use; Save's version check is what makes two runs on one
-// thread exclusive.
+// thread exclusive. A call on a done ctx fails with ctx's error and has no
+// effect. Package storetest checks an implementation against this
+// contract; MarshalCheckpoint encodes a checkpoint for stores that keep
+// bytes.
 type Store interface {
 	// Load returns the thread's checkpoint and its version, or ErrNotFound.
 	Load(ctx context.Context, threadID string) (*Checkpoint, int64, error)
