@@ -33,10 +33,10 @@ type checkpointDoc struct {
 	Messages []json.RawMessage `json:"Messages"`
 }
 
-// MarshalCheckpoint encodes cp as a JSON document any Store can keep as
+// MarshalCheckpoint encodes cp as a JSON document any [Store] can keep as
 // bytes: a "format" field (CheckpointFormat), every field of Checkpoint
 // under its Go name, and the messages in their AG-UI wire form.
-// UnmarshalCheckpoint reads it back.
+// [UnmarshalCheckpoint] reads it back.
 func MarshalCheckpoint(cp *Checkpoint) ([]byte, error) {
 	if cp == nil {
 		return nil, errors.New("loop: MarshalCheckpoint: nil checkpoint")
@@ -57,10 +57,10 @@ func MarshalCheckpoint(cp *Checkpoint) ([]byte, error) {
 }
 
 // UnmarshalCheckpoint decodes a document written by MarshalCheckpoint.
-// Any error wraps ErrCheckpointFormat. The messages come back as the
+// Any error wraps [ErrCheckpointFormat]. The messages come back as the
 // same core message types, with the limits of their JSON form: numbers
 // in Metadata and
-// ActivityMessage content read back as json.Number, as core.DecodeMessage
+// ActivityMessage content read back as [json.Number], as [core.DecodeMessage]
 // reads them.
 func UnmarshalCheckpoint(data []byte) (*Checkpoint, error) {
 	cp := &Checkpoint{}

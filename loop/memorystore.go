@@ -49,21 +49,21 @@ func MemoryAwaitingTTL(d time.Duration) MemoryOption {
 	return func(c *memoryConfig) { c.awaitingTTL = d }
 }
 
-// MemoryStore is the in-memory Store, the default. It is safe for
+// MemoryStore is the in-memory [Store], the default. It is safe for
 // concurrent use, and its memory is bounded: it keeps at most
-// MemoryMaxThreads threads and MemoryMaxBytes of checkpoints, and drops
-// threads nobody touched for their TTL (MemoryIdleTTL,
-// MemoryAwaitingTTL) lazily, on its next call.
+// [MemoryMaxThreads] threads and [MemoryMaxBytes] of checkpoints, and drops
+// threads nobody touched for their TTL ([MemoryIdleTTL],
+// [MemoryAwaitingTTL]) lazily, on its next call.
 //
 // To make room for a new thread it evicts the least recently saved
 // threads no run holds: finished ones, and running ones whose lease ran
 // out. It never evicts a thread a run holds within its lease (the run
 // would lose it mid-turn), nor one waiting for an approval before its
 // TTL; when only those are left, a new thread is refused with
-// ErrStoreFull. A thread that is kept may grow past the byte cap: each
+// [ErrStoreFull]. A thread that is kept may grow past the byte cap: each
 // run appends its input, every model turn and every tool result to the
 // transcript, and nothing is trimmed, so a thread grows with every run
-// (bounded per run by MaxSteps); start a new thread (or Delete this one)
+// (bounded per run by [MaxSteps]); start a new thread (or Delete this one)
 // to start afresh.
 type MemoryStore struct {
 	cfg memoryConfig

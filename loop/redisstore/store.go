@@ -17,8 +17,8 @@ import (
 // to its client (as a CHECKPOINT_ERROR).
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
 
-// Store is a loop.Store on Redis: one hash per thread, holding the
-// checkpoint (encoded with loop.MarshalCheckpoint) and its version. It is
+// Store is a [loop.Store] on Redis: one hash per thread, holding the
+// checkpoint (encoded with [loop.MarshalCheckpoint]) and its version. It is
 // safe for concurrent use, from any number of processes sharing one Redis.
 //
 // A versioned Save is one Lua script, atomic in Redis, so of several
@@ -33,7 +33,7 @@ type Store struct {
 }
 
 // New returns a Store on client: a *redis.Client, *redis.ClusterClient,
-// a Sentinel failover client or a *redis.Ring (any redis.UniversalClient).
+// a Sentinel failover client or a *redis.Ring (any [redis.UniversalClient]).
 // The Store does not close the client.
 //
 // Every call passes its ctx to the client and fails at once when ctx is
@@ -78,7 +78,7 @@ end
 return v
 `)
 
-// Load implements loop.Store: one HMGET.
+// Load implements [loop.Store]: one HMGET.
 func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, int64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
@@ -103,10 +103,10 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 	return cp, v, nil
 }
 
-// Save implements loop.Store: the encoded checkpoint and its new version
+// Save implements [loop.Store]: the encoded checkpoint and its new version
 // are written by one script if the stored version is expect. An idle
-// checkpoint expires after IdleTTL, one awaiting approval after
-// AwaitingTTL, and a running one after its lease plus IdleTTL (so a
+// checkpoint expires after [IdleTTL], one awaiting approval after
+// [AwaitingTTL], and a running one after its lease plus IdleTTL (so a
 // thread whose holder died goes too).
 func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
 	if err := ctx.Err(); err != nil {
@@ -142,7 +142,7 @@ func (s *Store) expiry(cp *loop.Checkpoint) time.Duration {
 	}
 }
 
-// Delete implements loop.Store.
+// Delete implements [loop.Store].
 func (s *Store) Delete(ctx context.Context, threadID string) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -52,7 +52,7 @@ func Names() []string {
 }
 
 // Run runs every conformance check as a subtest of t, each on a store
-// from newStore.
+// from newStore; [Names] lists them.
 func Run(t *testing.T, newStore NewStore) {
 	t.Helper()
 	for _, c := range checks() {
