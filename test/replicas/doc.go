@@ -8,7 +8,8 @@
 // (internal/redistest) and the app processes on free loopback ports, and
 // drives them over HTTP: with plain requests whose SSE stream it reads with
 // the SDK's decoder, and with the official @ag-ui/client 1.0.0 under
-// Node.js (official.mjs; its packages are pinned by package-lock.json and
+// Node.js (official.mjs, and takeover.mjs, whose resume is cut by the
+// replica's SIGKILL and retried through the other; its packages are pinned by package-lock.json and
 // installed by npm ci when missing, as in test/conformance):
 //
 //	go test ./test/replicas

@@ -155,6 +155,11 @@ func TestTwoReplicasOneRedis(t *testing.T) {
 		}
 	})
 
+	t.Run("official client, replica killed while its tool runs", func(t *testing.T) {
+		slow := startReplica(t, "D", bin, append(common, "-book-delay", "1m")...)
+		testOfficialClientTakeover(t, slow, b, c)
+	})
+
 	t.Run("Redis down, then back", func(t *testing.T) {
 		before := toolStarts("get_weather", a, b)
 		srv.Stop()
