@@ -53,8 +53,9 @@
 //
 // The default MemoryStore is bounded (NewMemoryStore's options: threads,
 // bytes, TTLs). A thread's transcript grows with every run, by its input,
-// each model turn and each tool result, and is never trimmed; MaxSteps
-// bounds one run's growth and the store's caps bound the whole. For
+// each model turn and each tool result; MaxSteps bounds one run's growth,
+// MaxTranscript drops a thread's oldest exchanges (by default nothing is
+// dropped), and the store's caps bound the whole. For
 // threads that outlive a process or are shared by replicas, use
 // loop/redisstore; loop/storetest checks any other Store.
 package loop

@@ -62,9 +62,8 @@ func MemoryAwaitingTTL(d time.Duration) MemoryOption {
 // TTL; when only those are left, a new thread is refused with
 // [ErrStoreFull]. A thread that is kept may grow past the byte cap: each
 // run appends its input, every model turn and every tool result to the
-// transcript, and nothing is trimmed, so a thread grows with every run
-// (bounded per run by [MaxSteps]); start a new thread (or Delete this one)
-// to start afresh.
+// transcript, so a thread grows with every run (bounded per run by
+// [MaxSteps]) unless [MaxTranscript] drops its oldest exchanges.
 type MemoryStore struct {
 	cfg memoryConfig
 

@@ -34,6 +34,7 @@ type config struct {
 	preToolCall   func(ctx context.Context, c Call) error
 	needsApproval func(c Call) bool
 	store         Store
+	maxTranscript int
 }
 
 func defaults() config {

@@ -127,11 +127,11 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		return core.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
 	}
 	r.cp, r.version = *cp, v
-	input := newInput(cp.Messages, in.Messages)
+	input := newInput(cp.Messages, sinceTranscriptStart(cp.Messages, in.Messages))
 	if msg, _ := r.pendingTurn(); msg != nil {
 		r.input = input
 	} else if len(input) > 0 {
-		r.cp.Messages = append(slices.Clip(r.cp.Messages), input...)
+		r.cp.Messages = trimTranscript(append(slices.Clip(r.cp.Messages), input...), r.a.cfg.maxTranscript)
 		r.cp.Steps = 0
 	}
 	return r.save(ctx, StatusRunning)
@@ -166,7 +166,7 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		}
 	}
 	if len(r.input) > 0 {
-		r.cp.Messages = append(slices.Clip(r.cp.Messages), r.input...)
+		r.cp.Messages = trimTranscript(append(slices.Clip(r.cp.Messages), r.input...), r.a.cfg.maxTranscript)
 		r.cp.Steps = 0
 		r.input = nil
 	}
