@@ -6,7 +6,6 @@ import (
 	"errors"
 	"maps"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/agui-go/agui"
@@ -99,7 +98,10 @@ var (
 
 // Store keeps one checkpoint per thread. Implementations must be safe for
 // concurrent use; Save's version check is what makes two runs on one
-// thread exclusive.
+// thread exclusive. A call on a done ctx fails with ctx's error and has no
+// effect. Package storetest checks an implementation against this
+// contract; MarshalCheckpoint encodes a checkpoint for stores that keep
+// bytes.
 type Store interface {
 	// Load returns the thread's checkpoint and its version, or ErrNotFound.
 	Load(ctx context.Context, threadID string) (*Checkpoint, int64, error)
@@ -108,53 +110,6 @@ type Store interface {
 	Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error)
 	// Delete removes the thread's checkpoint; deleting none is no error.
 	Delete(ctx context.Context, threadID string) error
-}
-
-// MemoryStore is the in-memory Store, the default. It is safe for
-// concurrent use; its checkpoints live as long as it does.
-type MemoryStore struct {
-	mu      sync.Mutex
-	entries map[string]memoryEntry
-}
-
-type memoryEntry struct {
-	cp      Checkpoint
-	version int64
-}
-
-// NewMemoryStore returns an empty store.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{entries: map[string]memoryEntry{}} }
-
-// Load implements Store.
-func (s *MemoryStore) Load(_ context.Context, threadID string) (*Checkpoint, int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.entries[threadID]
-	if !ok {
-		return nil, 0, ErrNotFound
-	}
-	cp := e.cp.clone()
-	return &cp, e.version, nil
-}
-
-// Save implements Store.
-func (s *MemoryStore) Save(_ context.Context, cp *Checkpoint, expect int64) (int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.entries[cp.ThreadID].version != expect {
-		return 0, ErrConflict
-	}
-	v := expect + 1
-	s.entries[cp.ThreadID] = memoryEntry{cp: cp.clone(), version: v}
-	return v, nil
-}
-
-// Delete implements Store.
-func (s *MemoryStore) Delete(_ context.Context, threadID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.entries, threadID)
-	return nil
 }
 
 // clone copies cp deeply enough that neither copy's later appends or

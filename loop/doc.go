@@ -74,6 +74,7 @@
 // Tools run at least once per call: a call that was running when its
 // process died runs again after the lease. A tool reads its call id and
 // attempt with CallFrom and uses the id as an idempotency key.
+//
 // # What AG-UI front ends use
 //
 // Frontend tools: the input's tools (RunAgentInput.tools) are offered to
@@ -89,11 +90,21 @@
 // mirrors streamed arguments into it.
 //
 // Tool context: CallFrom gives a tool its call (id, name, thread, run,
-// attempt);
-// Progress and ProgressPatch report progress as ACTIVITY_* events.
+// attempt); Progress and ProgressPatch report progress as ACTIVITY_*
+// events.
 //
 // History: a run whose input lacks messages of the thread (a reloaded
 // page) starts with MESSAGES_SNAPSHOT; HistoryHandler serves a thread's
 // messages and state as JSON. A thread the store has never seen adopts the
 // client's history (AdoptHistory), never running its calls.
+//
+// # Memory and durability
+//
+// The default MemoryStore is bounded (NewMemoryStore's options: threads,
+// bytes, TTLs). A thread's transcript grows with every run, by its input,
+// each model turn and each tool result; MaxSteps bounds one run's growth,
+// MaxTranscript drops a thread's oldest exchanges (by default nothing is
+// dropped), and the store's caps bound the whole. For
+// threads that outlive a process or are shared by replicas, use
+// loop/redisstore; loop/storetest checks any other Store.
 package loop

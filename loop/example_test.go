@@ -3,6 +3,7 @@ package loop_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
@@ -93,4 +94,18 @@ func ExampleNeedsApproval() {
 	// Output:
 	// awaiting-approval tool_approval call-1
 	// stop
+}
+
+// A bounded in-memory store: at most two threads; the least recently
+// saved finished thread makes room for a new one.
+func ExampleNewMemoryStore() {
+	store := loop.NewMemoryStore(loop.MemoryMaxThreads(2), loop.MemoryMaxBytes(64<<20), loop.MemoryIdleTTL(time.Hour))
+	agent, _ := loop.New(loop.Script(loop.Turn{Text: "hi"}), loop.Checkpoints(store))
+	for _, thread := range []string{"a", "b", "c"} {
+		_, _ = agent.Execute(context.Background(), loop.Input{ThreadID: thread, Messages: []agui.Message{loop.UserText("hello")}})
+	}
+	threads, _ := store.Len()
+	_, _, err := store.Load(context.Background(), "a")
+	fmt.Println(threads, err)
+	// Output: 2 loop: checkpoint not found
 }

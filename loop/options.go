@@ -55,6 +55,7 @@ type config struct {
 	predict map[string]map[string]string
 	settings      ModelSettings
 	output        *output
+	maxTranscript int
 }
 
 func defaults() config {
@@ -102,7 +103,9 @@ func MaxDelegationDepth(n int) Option {
 // (default 5 minutes). A run renews it every third of that while it waits
 // on the model or its tools, so it runs out when its holder died (or spent
 // longer than the lease in a hook or a store call): another run may then
-// take the thread over, and runs the calls that had no result again. A run
+// take the thread over, and runs the calls that had no result again (a
+// client retrying the resume that the dead run had claimed is accepted,
+// and the recorded decision is acted on). A run
 // whose renewal fails has lost its thread: it starts no new call and fails
 // with THREAD_BUSY. A run that ends releases its thread.
 func Lease(d time.Duration) Option {

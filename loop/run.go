@@ -158,6 +158,13 @@ func (r *run) claim(ctx context.Context, in Input) error {
 			return err
 		}
 		cp.Pending.Decision = d
+	case cp.Status == StatusRunning && cp.Pending != nil && cp.Pending.Decision != nil && len(in.Resume) > 0:
+		// Taking over from a run that died after recording the answer: a
+		// client retrying its resume (the only request a client holding
+		// the interrupt may send) gets the recorded decision, once.
+		if _, err := decide(cp.Pending, in.Resume); err != nil {
+			return err
+		}
 	case len(in.Resume) > 0:
 		return agui.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
 	}
@@ -180,14 +187,14 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		return r.save(ctx, StatusRunning)
 	}
 	r.acceptClientResults(in.Messages)
-	input := newInput(cp.Messages, in.Messages)
+	input := newInput(cp.Messages, sinceTranscriptStart(cp.Messages, in.Messages))
 	if err := r.checkDecision(time.Now()); err != nil {
 		return err
 	}
 	if msg, _ := r.pendingTurn(); msg != nil {
 		r.input = input
 	} else if len(input) > 0 {
-		r.cp.Messages = append(slices.Clip(r.cp.Messages), input...)
+		r.cp.Messages = trimTranscript(append(slices.Clip(r.cp.Messages), input...), r.a.cfg.maxTranscript)
 		r.cp.Steps = 0
 	}
 	return r.save(ctx, StatusRunning)
@@ -222,7 +229,7 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		}
 	}
 	if len(r.input) > 0 {
-		r.cp.Messages = append(slices.Clip(r.cp.Messages), r.input...)
+		r.cp.Messages = trimTranscript(append(slices.Clip(r.cp.Messages), r.input...), r.a.cfg.maxTranscript)
 		r.cp.Steps = 0
 		r.input = nil
 	}

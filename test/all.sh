@@ -2,8 +2,8 @@
 # The whole test suite, from a fresh clone on a fresh machine: the README's
 # test command, and what .ci/run calls. It installs what the tests need
 # (Node packages with npm ci from committed lock files; Debian's chromium
-# for the browser tests) and needs nothing installed by hand beyond Go and
-# Node.js.
+# for the browser tests; Debian's redis-server for the Redis tests) and
+# needs nothing installed by hand beyond Go and Node.js.
 #
 # AGUI_SHORT=1 skips the CopilotKit interop test (a 475 MB npm install).
 set -euo pipefail
@@ -18,6 +18,18 @@ go vet -tags agui_debug . ./core/...
 
 step "staticcheck"
 go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+step "redis-server for the Redis store and replicas tests (installs Debian's redis-server when missing)"
+if ! command -v redis-server >/dev/null; then
+  if [ "$(id -u)" != "0" ]; then
+    echo "redis-server is missing and this is not root: install it (sudo apt-get install -y --no-install-recommends redis-server)," >&2
+    echo "or the Redis tests skip (and fail under CI=true)." >&2
+    if [ "${CI:-}" = "true" ]; then exit 1; fi
+  else
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server
+  fi
+fi
 
 step "go test -race (every package: unit, examples, fuzz seeds, official-client conformance, faults, load short mode)"
 go test -race -count=1 ./...

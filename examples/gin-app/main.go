@@ -2,6 +2,10 @@
 //
 //	go run ./examples/gin-app -addr 127.0.0.1:8080
 //
+// With -redis redis://host:6379/0 (or AGUI_REDIS_URL) the loop route keeps
+// its threads in Redis, so several replicas share them; without it they
+// live in memory.
+//
 // See "The example app" in the repository's README.md for the routes and a
 // curl line for each.
 package main
@@ -21,11 +25,15 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/loop"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	otelExport := flag.String("otel", "", `export the loop route's OpenTelemetry spans: "stdout" prints them as JSON`)
+	redisURL := flag.String("redis", os.Getenv("AGUI_REDIS_URL"), "Redis URL for the loop route's checkpoints (default $AGUI_REDIS_URL; none: in memory)")
+	lease := flag.Duration("lease", 5*time.Minute, "how long a dead replica's run keeps its loop thread")
+	bookDelay := flag.Duration("book-delay", 0, "how long the loop route's book_trip tool takes")
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	shutdownTracing, err := setupTracing(*otelExport, os.Stdout)
@@ -33,7 +41,14 @@ func main() {
 		logger.Error("gin-app", slog.Any("error", err))
 		os.Exit(2)
 	}
-	err = run(*addr, logger)
+	cfg := defaultConfig(logger)
+	cfg.loop.bookDelay = *bookDelay
+	cfg.loopOptions = append(cfg.loopOptions, loop.Lease(*lease))
+	closeStore, err := useRedis(&cfg, *redisURL)
+	if err == nil {
+		err = run(*addr, cfg)
+		err = errors.Join(err, closeStore())
+	}
 	err = errors.Join(err, shutdownTracing(context.Background()))
 	if err != nil {
 		logger.Error("gin-app", slog.Any("error", err))
@@ -44,9 +59,9 @@ func main() {
 // run serves until SIGINT or SIGTERM, then drains: new runs get 503,
 // in-flight runs end with RUN_ERROR (CANCELLED), and the server closes
 // within ten seconds.
-func run(addr string, logger *slog.Logger) error {
+func run(addr string, cfg config) error {
 	gin.SetMode(gin.ReleaseMode)
-	cfg := defaultConfig(logger)
+	logger := cfg.logger
 	router, err := newRouter(cfg)
 	if err != nil {
 		return err

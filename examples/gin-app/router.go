@@ -22,6 +22,10 @@ type config struct {
 	gate         *core.Gate
 	slowInterval time.Duration
 	slowTotal    time.Duration
+	// loop is the loop route's demo settings, loopOptions its extra
+	// options (the checkpoint store, the lease); see main's flags.
+	loop        loopDemo
+	loopOptions []loop.Option
 }
 
 // defaultConfig is the app's configuration as served by main.
@@ -31,6 +35,7 @@ func defaultConfig(logger *slog.Logger) config {
 		gate:         new(core.Gate),
 		slowInterval: 50 * time.Millisecond,
 		slowTotal:    60 * time.Second,
+		loop:         loopDemo{logger: logger},
 	}
 }
 
@@ -89,7 +94,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 		func() error {
 			// The agent loop with a scripted model: two tools, one of
 			// which needs approval (an AG-UI interrupt).
-			a, err := newLoopAgent()
+			a, err := newLoopAgentWith(cfg.loop, cfg.loopOptions...)
 			if err != nil {
 				return err
 			}
