@@ -34,9 +34,11 @@ func runToEnd(t *testing.T, a core.Agent[core.NoState], opts ...core.Option) agu
 func TestRunTimeoutEndsDeadlineExceeded(t *testing.T) {
 	t.Parallel()
 	returns := map[string]func(ctx context.Context) error{
-		"ctx.Err":  func(ctx context.Context) error { return ctx.Err() },
-		"nil":      func(context.Context) error { return nil },
-		"provider": func(ctx context.Context) error { return &agui.Error{Code: "PROVIDER_ERROR", Message: "failed", Err: ctx.Err()} },
+		"ctx.Err": func(ctx context.Context) error { return ctx.Err() },
+		"nil":     func(context.Context) error { return nil },
+		"provider": func(ctx context.Context) error {
+			return &agui.Error{Code: "PROVIDER_ERROR", Message: "failed", Err: ctx.Err()}
+		},
 	}
 	for name, ret := range returns {
 		t.Run(name, func(t *testing.T) {
