@@ -53,6 +53,8 @@ type config struct {
 	// predict maps tool names to the argument fields mirrored into state
 	// (see PredictState).
 	predict map[string]map[string]string
+	// toolTimeout bounds each tool call (see ToolTimeout).
+	toolTimeout time.Duration
 }
 
 func defaults() config {
