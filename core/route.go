@@ -76,11 +76,11 @@ func (t *transport) routeOf(ctx context.Context, r *http.Request) RouteInfo {
 }
 
 // withRoute returns ctx carrying the request's RouteInfo, unless it
-// already carries exactly that one.
+// already carries exactly that one or there is none to carry.
 func (t *transport) withRoute(ctx context.Context, r *http.Request) context.Context {
 	ri := t.routeOf(ctx, r)
-	if from, ok := RouteFrom(ctx); ok && from == ri {
-		return ctx
+	if from, ok := RouteFrom(ctx); (ok && from == ri) || (!ok && ri == RouteInfo{}) {
+		return ctx // nothing to add
 	}
 	return ContextWithRoute(ctx, ri)
 }
