@@ -3,6 +3,7 @@ package core_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -99,4 +100,33 @@ func TestMaxConcurrentRunsRejectsNegative(t *testing.T) {
 	if _, err := core.NewHandler(sayAgent("x"), core.WithMaxConcurrentRuns(1, -time.Second)); err == nil {
 		t.Error("a negative Retry-After was accepted")
 	}
+}
+
+// A route that takes one run at a time answers a second concurrent
+// request 429 with Retry-After, before any stream.
+func ExampleWithMaxConcurrentRuns() {
+	started, release := make(chan struct{}), make(chan struct{})
+	busy := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		close(started)
+		<-release
+		return agui.Success(), nil
+	})
+	h, err := core.NewHandler(busy, core.WithMaxConcurrentRuns(1, 5*time.Second),
+		core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		panic(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.ServeHTTP(httptest.NewRecorder(), newPost(runBody("")))
+	}()
+	<-started
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, newPost(runBody("")))
+	fmt.Println(rec.Code, rec.Header().Get("Retry-After"), rec.Body.String())
+	close(release)
+	<-done
+	// Output: 429 5 {"error":"too many runs on this route; retry later","code":"TOO_MANY_RUNS"}
 }
