@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -39,6 +40,8 @@ type transport struct {
 	// warned records which missing ResponseWriter features were logged,
 	// so a misconfigured middleware chain logs once, not once per run.
 	warned warnings
+	// running counts the runs streaming, for WithMaxConcurrentRuns.
+	running atomic.Int64
 }
 
 // runHandle is the part of a *Runner the transport uses.
@@ -57,6 +60,9 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	}
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {
+		return nil, err
+	}
+	if err := cfg.ops.check(); err != nil {
 		return nil, err
 	}
 	// Check the run options now: once requests come, a failing NewRunner
@@ -85,14 +91,14 @@ func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.Ru
 // context already carries an input (ContextWithInput), that input is run
 // and the body is not read.
 func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Option) {
-	ctx := r.Context()
+	ctx := h.t.withRoute(r.Context(), r)
 	in, ok := InputFrom(ctx)
 	if ok {
 		h.t.extendDeadline(w) // as ReadInput does, for a refusal below
 	} else {
 		var err error
 		if in, err = h.ReadInput(w, r); err != nil {
-			asRequestError(err).WriteHTTP(w)
+			h.t.refuse(ctx, w, asRequestError(err))
 			return
 		}
 		ctx = ContextWithInput(ctx, in)
@@ -102,14 +108,20 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 	runOpts = append(append(runOpts, h.t.cfg.runOptions...), opts...)
 	run, err := NewRunner(h.agent, in, runOpts...)
 	if err != nil {
-		inputRequestError(err).WriteHTTP(w)
+		h.t.refuse(ctx, w, inputRequestError(err))
 		return
 	}
+	release, refused := h.t.admitRun(w)
+	if refused != nil {
+		h.t.refuse(ctx, w, refused)
+		return
+	}
+	defer release()
 	if g := h.t.cfg.gate; g != nil {
 		release, ok := g.admit(run.Cancel)
 		if !ok {
-			(&RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
-				Message: "the server is shutting down"}).WriteHTTP(w)
+			h.t.refuse(ctx, w, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+				Message: "the server is shutting down"})
 			return
 		}
 		defer release()
@@ -169,7 +181,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 	var wg sync.WaitGroup
 	// The run's cancellation is driven by Cancel above, with a coded cause;
 	// the request's values stay visible to the agent.
-	runCtx := context.WithoutCancel(ctx)
+	runCtx, note := withRunNote(context.WithoutCancel(ctx))
 	wg.Go(func() {
 		defer close(items)
 		for ev, err := range run.Events(runCtx) {
@@ -197,13 +209,14 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 	wg.Wait()
 
 	if sw.refused != nil {
-		sw.refused.WriteHTTP(w)
+		t.refuse(ctx, w, sw.refused)
+		return
 	}
-	t.logRun(ctx, in, sw, time.Since(start))
+	t.logRun(ctx, in, sw, time.Since(start), note)
 }
 
 // logRun writes the one log line of a finished run.
-func (t *transport) logRun(ctx context.Context, in *agui.RunAgentInput, sw *streamWriter, d time.Duration) {
+func (t *transport) logRun(ctx context.Context, in *agui.RunAgentInput, sw *streamWriter, d time.Duration, note *runNote) {
 	attrs := []slog.Attr{
 		slog.String("thread_id", in.ThreadID),
 		slog.String("run_id", in.RunID),
@@ -212,6 +225,7 @@ func (t *transport) logRun(ctx context.Context, in *agui.RunAgentInput, sw *stre
 	if sw.code != "" {
 		attrs = append(attrs, slog.String("code", sw.code))
 	}
+	attrs = appendRunAttrs(ctx, attrs, sw, note)
 	attrs = append(attrs, slog.Int("events", sw.events), slog.Duration("duration", d))
 	t.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui run", attrs...)
 }

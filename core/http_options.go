@@ -19,6 +19,7 @@ type handlerConfig struct {
 	gate         *Gate
 	runOptions   []Option
 	decode       []agui.DecodeOption
+	ops          opsConfig // route names, refusal hook, run cap (admission.go)
 }
 
 type handlerOptionFunc func(*handlerConfig)

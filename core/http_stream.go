@@ -36,6 +36,7 @@ type streamWriter struct {
 	events  int
 	outcome string
 	code    string
+	message string // RUN_ERROR's message
 	// refused is set when the run refused its input before anything was
 	// written; the handler answers it after the run has been joined.
 	refused *RequestError
@@ -191,7 +192,7 @@ func (s *streamWriter) handle(it item) bool {
 		}
 	case *agui.RunError:
 		s.terminal = true
-		s.outcome, s.code = "error", e.Code
+		s.outcome, s.code, s.message = "error", e.Code, e.Message
 	}
 	return true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/agui-go/agui"
 	"log/slog"
+	"time"
 )
 
 // Option configures a run. Options are plain values, safe to share between
@@ -19,6 +20,7 @@ type options struct {
 	queue        int
 	transformers []NewTransformer
 	logger       *slog.Logger
+	timeout      time.Duration // WithRunTimeout (deadline.go)
 }
 
 func newOptions(opts []Option) (options, error) {
@@ -30,6 +32,9 @@ func newOptions(opts []Option) (options, error) {
 	}
 	if o.queue < 0 {
 		return o, agui.NewError(agui.CodeProtocol, fmt.Sprintf("core: queue size %d is negative", o.queue))
+	}
+	if err := checkRunTimeout(o.timeout); err != nil {
+		return o, err
 	}
 	if o.logger == nil {
 		o.logger = slog.Default()

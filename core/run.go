@@ -121,6 +121,7 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 	}
 	r.started = true
 	ctx, cancel := context.WithCancelCause(parent)
+	ctx, cancel = withRunTimeout(ctx, cancel, r.opts.timeout)
 	r.cancel = cancel
 	if r.early {
 		cancel(r.cause)
@@ -262,6 +263,10 @@ func (r *Runner[S]) finish(ctx context.Context, s *stream, o agui.Outcome, err e
 			re.Code = string(agui.CodeCancelled)
 		}
 	}
+	if de := deadlineError(ctx); de != nil {
+		re.Code, re.Message = string(de.Code), de.Message
+	}
+	noteFailure(ctx, err)
 	// RUN_ERROR is valid at any point of a started run, and it must go
 	// out even if a verifier thought otherwise.
 	_ = s.finish(re, true)

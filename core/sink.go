@@ -80,7 +80,9 @@ func (k *sink) newTransformer(ctx context.Context, nt NewTransformer) (t Transfo
 			err = k.panicked(ctx, p, "NewTransformer")
 		}
 	}()
-	return nt(k.in), nil
+	t = nt(k.in)
+	startRun(ctx, t)
+	return t, nil
 }
 
 // transform calls chain[i].Transform.

@@ -1,8 +1,6 @@
 package ginagui
 
 import (
-	"errors"
-
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/core"
@@ -31,13 +29,11 @@ func Handler[S any](a core.Agent[S], opts ...Option) gin.HandlerFunc {
 func serve[S any](h *core.Handler[S]) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		defer c.Abort() // nothing after us may write into the stream
+		namePattern(c)
 		if _, ok := core.InputFrom(c.Request.Context()); !ok {
 			in, err := h.ReadInput(c.Writer, c.Request)
 			if err != nil {
-				var re *core.RequestError
-				if errors.As(err, &re) {
-					re.WriteHTTP(c.Writer)
-				}
+				h.Refuse(c.Writer, c.Request, err)
 				return
 			}
 			c.Request = c.Request.WithContext(core.ContextWithInput(c.Request.Context(), in))

@@ -33,12 +33,10 @@ func Input(opts ...Option) gin.HandlerFunc {
 			c.Next()
 			return
 		}
+		namePattern(c)
 		in, err := h.ReadInput(c.Writer, c.Request)
 		if err != nil {
-			var re *core.RequestError
-			if errors.As(err, &re) {
-				re.WriteHTTP(c.Writer)
-			}
+			h.Refuse(c.Writer, c.Request, err)
 			c.Abort()
 			return
 		}

@@ -38,6 +38,8 @@ type completion struct {
 	i   int
 	out string
 	err error
+	// timedOut: the call outlived its ToolTimeout.
+	timedOut bool
 }
 
 // runBatch runs msg's calls from index first, as the loop's contract says: calls start
@@ -87,6 +89,8 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 	settle := func(c completion) {
 		running--
 		switch {
+		case c.timedOut:
+			record(c.i, r.errorResult(calls[c.i].ID, KindTimeout, r.timeoutText()))
 		case c.err == nil:
 			record(c.i, r.toolResult(calls[c.i].ID, c.out))
 		case ctx.Err() != nil:
@@ -173,8 +177,10 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 		running++
 		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call), st: r.st})
 		go func() {
+			tctx, stop := r.toolDeadline(tctx)
 			out, err := tool.call(tctx, call.Args)
-			done <- completion{i: i, out: out, err: err}
+			timedOut := stop()
+			done <- completion{i: i, out: out, err: err, timedOut: timedOut}
 		}()
 	}
 	for running > 0 {

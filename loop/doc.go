@@ -49,7 +49,8 @@
 // result, whatever happens: a failing tool gets an error result, calls an
 // abort never reached get a "cancelled" result, and calls a propagating
 // error (Propagate, a PreToolCall error, the delegation depth guard) kept
-// from starting get a "not-run" result.
+// from starting get a "not-run" result. ToolTimeout bounds each call: one
+// still running at its deadline is cancelled and gets a "timeout" result.
 //
 // Each thread has a checkpoint in a Store (a MemoryStore by default). A
 // model turn is saved before any of its calls starts and again each time

@@ -56,6 +56,8 @@ type config struct {
 	settings      ModelSettings
 	output        *output
 	maxTranscript int
+	// toolTimeout bounds each tool call (see ToolTimeout).
+	toolTimeout time.Duration
 }
 
 func defaults() config {

@@ -3,6 +3,7 @@ package main
 import (
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -26,6 +27,8 @@ type config struct {
 	// options (the checkpoint store, the lease); see main's flags.
 	loop        loopDemo
 	loopOptions []loop.Option
+	// slowMaxRuns caps the slow agent's concurrent runs.
+	slowMaxRuns int
 }
 
 // defaultConfig is the app's configuration as served by main.
@@ -36,6 +39,7 @@ func defaultConfig(logger *slog.Logger) config {
 		slowInterval: 50 * time.Millisecond,
 		slowTotal:    60 * time.Second,
 		loop:         loopDemo{logger: logger},
+		slowMaxRuns:  32,
 	}
 }
 
@@ -49,13 +53,20 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	r.Use(func(c *gin.Context) { c.Request = aguiotel.Extract(c.Request); c.Next() })
 	r.GET("/healthz", func(c *gin.Context) { c.String(http.StatusOK, "ok") })
 
-	opts := []ginagui.Option{ginagui.WithHandlerOptions(
-		core.WithGate(cfg.gate),
-		core.WithHandlerLogger(cfg.logger),
-	)}
 	sink, metrics, err := newMetrics(prometheus.NewRegistry())
 	if err != nil {
 		return nil, err
+	}
+	opts := []ginagui.Option{ginagui.WithHandlerOptions(
+		core.WithGate(cfg.gate),
+		core.WithHandlerLogger(cfg.logger),
+		// Refused requests (4xx, 429, 503) are counted per route too.
+		core.WithRefusalHook(sink.Refused),
+	)}
+	// named gives a route's agent its name in log lines and metric labels,
+	// with the route's limits.
+	named := func(name string, more ...core.HandlerOption) []ginagui.Option {
+		return append(slices.Clip(opts), ginagui.WithHandlerOptions(append(more, core.WithAgentName(name))...))
 	}
 	r.GET("/metrics", metrics)
 	// Metrics is the outermost transformer, so it counts the events after
@@ -79,17 +90,26 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	tools := agents.Group("", ginagui.Transform(transformers.DenyToolCalls("audit_log"), toState))
 
 	for _, reg := range []func() error{
-		func() error { return ginagui.Register(agents, "/echo", echoAgent(), opts...) },
-		func() error { return ginagui.Register(private, "/echo", echoAgent(), opts...) },
-		func() error { return ginagui.Register(agents, "/editor", editorAgent(), opts...) },
-		func() error { return ginagui.Register(agents, "/flaky", flakyAgent(), opts...) },
-		func() error { return ginagui.Register(agents, "/approver", approverAgent(), opts...) },
-		func() error { return ginagui.Register(agents, "/supervisor", supervisorAgent(), opts...) },
-		func() error { return ginagui.Register(compat, "/supervisor", supervisorAgent(), opts...) },
-		func() error { return ginagui.Register(hidden, "/supervisor", supervisorAgent(), opts...) },
-		func() error { return ginagui.Register(tools, "/tools", toolsAgent(), opts...) },
+		func() error { return ginagui.Register(agents, "/echo", echoAgent(), named("echo")...) },
+		func() error { return ginagui.Register(private, "/echo", echoAgent(), named("echo")...) },
+		func() error { return ginagui.Register(agents, "/editor", editorAgent(), named("editor")...) },
+		func() error { return ginagui.Register(agents, "/flaky", flakyAgent(), named("flaky")...) },
+		func() error { return ginagui.Register(agents, "/approver", approverAgent(), named("approver")...) },
 		func() error {
-			return ginagui.Register(agents, "/slow", slowAgent(cfg.slowInterval, cfg.slowTotal), opts...)
+			return ginagui.Register(agents, "/supervisor", supervisorAgent(), named("supervisor")...)
+		},
+		func() error {
+			return ginagui.Register(compat, "/supervisor", supervisorAgent(), named("supervisor")...)
+		},
+		func() error {
+			return ginagui.Register(hidden, "/supervisor", supervisorAgent(), named("supervisor")...)
+		},
+		func() error { return ginagui.Register(tools, "/tools", toolsAgent(), named("tools")...) },
+		func() error {
+			return ginagui.Register(agents, "/slow", slowAgent(cfg.slowInterval, cfg.slowTotal),
+				// At most slowMaxRuns streams at once; more get a 429
+				// with Retry-After.
+				named("slow", core.WithMaxConcurrentRuns(cfg.slowMaxRuns, time.Second))...)
 		},
 		func() error {
 			// The agent loop with a scripted model: two tools, one of
@@ -100,7 +120,9 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			}
 			// Traced: a run, its model turns and its tool calls are
 			// spans (exported with -otel; a no-op otherwise).
-			if err := ginagui.Register(agents, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")), opts...); err != nil {
+			if err := ginagui.Register(agents, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")),
+				// A run gets two minutes, then ends DEADLINE_EXCEEDED.
+				named("loop", core.WithRunOptions(core.WithRunTimeout(2*time.Minute)))...); err != nil {
 				return err
 			}
 			// A reloaded page reads the thread back, behind the same
@@ -119,7 +141,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			if err != nil {
 				return err
 			}
-			if err := ginagui.Register(agents, "/frontend", a, opts...); err != nil {
+			if err := ginagui.Register(agents, "/frontend", a, named("frontend")...); err != nil {
 				return err
 			}
 			agents.GET("/frontend/threads/:threadId", gin.WrapH(loop.HistoryHandler(a.Loop())))

@@ -310,8 +310,8 @@ test("slow: abortRun mid-stream ends the run, and the server sees the disconnect
   // A follow-up request sees it too: the app's Prometheus metrics count
   // the run as ended by a disconnect, and nothing is left in flight.
   const metrics = await (await fetch(`${app.url}/metrics`)).text();
-  assert.match(metrics, /^agui_runs_ended_total\{code="DISCONNECTED",outcome="error"\} [1-9]/m);
-  assert.match(metrics, /^agui_runs_in_flight 0$/m);
+  assert.match(metrics, /^agui_runs_ended_total\{agent="slow",code="DISCONNECTED",outcome="error",route="\/agents\/slow"\} [1-9]/m);
+  assert.match(metrics, /^agui_runs_in_flight\{agent="slow",route="\/agents\/slow"\} 0$/m);
 });
 
 test("loop: the agent loop with a scripted model, its approval interrupt and resume", async () => {

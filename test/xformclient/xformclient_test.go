@@ -348,9 +348,9 @@ type endSink struct {
 	ended  []transformers.RunEnd
 }
 
-func (*endSink) RunStarted(string, string) {}
+func (*endSink) RunStarted(transformers.RunInfo) {}
 
-func (s *endSink) Event(agui.EventType) {
+func (s *endSink) Event(transformers.RunInfo, agui.EventType) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.events++
