@@ -5,12 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agui-go/agui"
-	"iter"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -41,10 +39,11 @@ type transport struct {
 	warned warnings
 }
 
-// runHandle is the part of a *Runner the transport uses.
+// runHandle is the part of a *Runner the transport uses: begin starts the
+// run and hands the writer its queue (see driver).
 type runHandle interface {
 	Cancel(cause error)
-	Events(ctx context.Context) iter.Seq2[agui.Event, error]
+	begin(ctx context.Context, yield func(agui.Event) bool) (runQueue, error)
 }
 
 var _ http.Handler = (*Handler[NoState])(nil)
@@ -132,17 +131,6 @@ func (t *transport) extendDeadline(w http.ResponseWriter) {
 // away.
 var errClientGone error = &agui.Error{Code: agui.CodeDisconnected, Message: "client disconnected"}
 
-// item is one element of a run's event sequence, as passed from the
-// goroutine ranging over it to the handler goroutine.
-type item struct {
-	ev  agui.Event
-	err error
-}
-
-// streamQueue is how many events the pump goroutine may hold ahead of the
-// writer; together with the run's own queue it bounds memory per run.
-const streamQueue = 64
-
 // stream runs the agent and writes its events until the run ends or the
 // client goes away.
 func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.Request, in *agui.RunAgentInput, run runHandle) {
@@ -159,27 +147,6 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		}
 	}
 
-	// The client going away cancels the run at once, not on the next
-	// write: the agent may be blocked in a model call.
-	stopWatch := context.AfterFunc(r.Context(), func() { run.Cancel(errClientGone) })
-	defer stopWatch()
-
-	items := make(chan item, streamQueue)
-	quit := make(chan struct{})
-	var wg sync.WaitGroup
-	// The run's cancellation is driven by Cancel above, with a coded cause;
-	// the request's values stay visible to the agent.
-	runCtx := context.WithoutCancel(ctx)
-	wg.Go(func() {
-		defer close(items)
-		for ev, err := range run.Events(runCtx) {
-			select {
-			case items <- item{ev, err}:
-			case <-quit:
-				return // leaving the range cancels the run and joins the agent
-			}
-		}
-	})
 	sw := &streamWriter{
 		w:       w,
 		rc:      http.NewResponseController(w),
@@ -192,9 +159,19 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		logCtx:  ctx,
 		outcome: "disconnected",
 	}
-	sw.loop(r.Context(), items)
-	close(quit)
-	wg.Wait()
+	// The run's cancellation is driven by Cancel, with a coded cause; the
+	// request's values stay visible to the agent. The writer itself
+	// watches the request's end, and cancels the run the moment it sees it.
+	q, err := run.begin(context.WithoutCancel(ctx), sw.handle)
+	if err != nil {
+		sw.refused = inputRequestError(err)
+		sw.outcome, sw.code = "refused", sw.refused.Code
+	} else {
+		func() {
+			defer q.close()
+			sw.loop(r.Context(), q)
+		}()
+	}
 
 	if sw.refused != nil {
 		sw.refused.WriteHTTP(w)

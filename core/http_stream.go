@@ -31,6 +31,7 @@ type streamWriter struct {
 	noDeadline  bool
 	lossyWarned bool
 	lastWrite   time.Time
+	unflushed   bool // written since the last flush
 
 	// What the run's log line reports.
 	events  int
@@ -41,10 +42,25 @@ type streamWriter struct {
 	refused *RequestError
 }
 
-// loop writes items until the sequence ends or the client is gone. It
-// drains whatever is already queued before flushing, so a burst costs one
-// flush and a trickle one per event.
-func (s *streamWriter) loop(done context.Context, items <-chan item) {
+// runQueue is what the writer drives: the run's queue, received from by
+// the writer's own goroutine, and where each event taken from it goes.
+// *driver is the one implementation outside tests.
+type runQueue interface {
+	// events returns the queue, or nil once the stream is over.
+	events() <-chan agui.Event
+	// take passes on an event received from the queue; ok is false when
+	// the queue was closed.
+	take(ev agui.Event, ok bool)
+	// close ends the run however the writer stopped and joins its
+	// goroutines.
+	close()
+}
+
+// loop writes the run's events until the stream is over or the client is
+// gone, selecting over the run's queue, the idle timer and the request's
+// end. It drains whatever is already queued before flushing, so a burst
+// costs one flush and a trickle one per event.
+func (s *streamWriter) loop(done context.Context, q runQueue) {
 	period := s.idlePeriod()
 	var idle *time.Timer
 	var idleC <-chan time.Time
@@ -53,31 +69,30 @@ func (s *streamWriter) loop(done context.Context, items <-chan item) {
 			idle.Stop()
 		}
 	}()
+	// RUN_STARTED was written when the run began: it goes out now, with
+	// whatever the agent has queued behind it already.
+	s.drain(q)
+	s.flush()
 	for {
+		events := q.events()
+		if events == nil || s.broken {
+			return
+		}
+		if period > 0 {
+			if idle == nil {
+				idle = time.NewTimer(period)
+				idleC = idle.C
+			} else {
+				idle.Reset(period)
+			}
+		}
 		select {
-		case it, ok := <-items:
-			if !ok {
-				return
-			}
-			open := s.handle(it) && s.drain(items)
+		case ev, ok := <-events:
+			q.take(ev, ok)
+			s.drain(q)
 			s.flush()
-			if !open || s.broken {
-				return
-			}
-			if period > 0 {
-				if idle == nil {
-					idle = time.NewTimer(period)
-					idleC = idle.C
-				} else {
-					idle.Reset(period)
-				}
-			}
 		case <-idleC:
 			s.idle()
-			if s.broken {
-				return
-			}
-			idle.Reset(period)
 		case <-done.Done():
 			s.gone()
 			return
@@ -85,20 +100,20 @@ func (s *streamWriter) loop(done context.Context, items <-chan item) {
 	}
 }
 
-// drain handles the items already queued, without waiting, and reports
-// whether the sequence may go on.
-func (s *streamWriter) drain(items <-chan item) bool {
+// drain takes the events already queued, without waiting.
+func (s *streamWriter) drain(q runQueue) {
 	for !s.broken {
+		events := q.events()
+		if events == nil {
+			return
+		}
 		select {
-		case it, ok := <-items:
-			if !ok || !s.handle(it) {
-				return false
-			}
+		case ev, ok := <-events:
+			q.take(ev, ok)
 		default:
-			return true
+			return
 		}
 	}
-	return false
 }
 
 // idlePeriod is how often an idle stream is looked after: heartbeats on
@@ -128,19 +143,9 @@ func (s *streamWriter) idle() {
 	s.extendDeadline()
 }
 
-// handle writes one item and reports whether the sequence may go on.
-func (s *streamWriter) handle(it item) bool {
-	if it.err != nil {
-		if !s.started {
-			s.refused = inputRequestError(it.err)
-			s.outcome, s.code = "refused", s.refused.Code
-			return false
-		}
-		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "agui: run stream failed",
-			slog.String("run_id", s.in.RunID), slog.Any("error", it.err))
-		return true
-	}
-	ev := it.ev
+// handle writes one event and reports whether the stream may go on; it
+// is the yield function of the run's sink.
+func (s *streamWriter) handle(ev agui.Event) bool {
 	if s.legacy {
 		if !s.lossyWarned && agui.DowngradeLossy(ev) {
 			s.lossyWarned = true
@@ -204,14 +209,17 @@ func (s *streamWriter) write() bool {
 		return false
 	}
 	s.lastWrite = time.Now()
+	s.unflushed = true
 	return true
 }
 
-// flush sends what was written. A flush error means the client is gone.
+// flush sends what was written since the last flush. A flush error means
+// the client is gone.
 func (s *streamWriter) flush() {
-	if !s.started || s.broken {
+	if !s.unflushed || s.broken {
 		return
 	}
+	s.unflushed = false
 	if err := s.rc.Flush(); err != nil {
 		if errors.Is(err, http.ErrNotSupported) {
 			s.warnOnce(&s.warned.flush, "agui: the ResponseWriter cannot flush; events reach the client late", err)

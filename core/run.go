@@ -103,13 +103,16 @@ func (r *Runner[S]) Cancel(cause error) {
 // *Error.
 func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[agui.Event, error] {
 	return func(yield func(agui.Event, error) bool) {
-		ctx, cancel, err := r.start(ctx)
+		d, err := r.drive(ctx, func(ev agui.Event) bool { return yield(ev, nil) })
 		if err != nil {
 			yield(nil, err)
 			return
 		}
-		defer cancel(nil)
-		r.drive(ctx, cancel, yield)
+		defer d.close()
+		for q := d.events(); q != nil; q = d.events() {
+			ev, ok := <-q
+			d.take(ev, ok)
+		}
 	}
 }
 
@@ -126,73 +129,6 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 		cancel(r.cause)
 	}
 	return ctx, cancel, nil
-}
-
-// drive is the consumer side of a run: it starts the agent's goroutine,
-// passes what the agent emits through the transformer chain to yield, and
-// always joins the goroutine before returning.
-func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, yield func(agui.Event, error) bool) {
-	out := newSink(yield, r.opts.logger, r.in)
-	chainErr := out.build(ctx, r.opts.transformers)
-	s := newStream(ctx, r.opts.queue)
-	r.rc.Emitter = &Emitter{s: s}
-
-	started := &agui.RunStarted{
-		ThreadID:        r.in.ThreadID,
-		RunID:           r.in.RunID,
-		ParentRunID:     r.in.ParentRunID,
-		ProtocolVersion: agui.ProtocolVersion,
-	}
-	if err := s.observe(started); err != nil {
-		out.fail(err)
-		return
-	}
-	if chainErr != nil {
-		// A factory panicked: the stream still starts and ends, bypassing
-		// a chain that was never built.
-		if out.deliver(started) {
-			out.fail(chainErr)
-		}
-		return
-	}
-
-	// The agent starts before RUN_STARTED is delivered, so its first model
-	// call overlaps with the transport writing headers; RUN_STARTED still
-	// comes first, because the agent's events wait in the queue behind it.
-	agentDone := make(chan struct{})
-	go func() {
-		defer close(agentDone)
-		r.runAgent(ctx, s)
-	}()
-	// However drive ends (the consumer left, a transformer failed, a panic
-	// in the consumer's loop body), the agent is cancelled and joined.
-	cause := error(agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream"))
-	defer func() {
-		cancel(cause)
-		<-agentDone
-	}()
-	stop := func() {
-		if out.failure != nil {
-			cause = out.failure
-		} else if out.ended {
-			cause = agui.NewError(agui.CodeTransform, "core: a transformer ended the stream")
-		}
-		cancel(cause)
-		<-agentDone
-		out.stop(ctx)
-	}
-
-	if !out.deliver(started) {
-		stop()
-		return
-	}
-	for ev := range s.queue {
-		if !out.deliver(ev) {
-			stop()
-			return
-		}
-	}
-	out.finish(ctx, s.terminal)
 }
 
 // runAgent runs the agent and decides the terminal event. It runs on the

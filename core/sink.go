@@ -11,15 +11,18 @@ import (
 
 // sink is the client-facing end of a run: it passes events through the
 // run's transformers, verifies their output with its own verifier and
-// yields it. It is used by the consumer's goroutine only.
+// yields it. Without transformers it yields what the run's queue holds,
+// which the stream's verifier has already accepted, and verifies nothing
+// again. It is used by the consumer's goroutine only.
 //
 // Every call into a transformer is guarded: a panic becomes a
 // TRANSFORM_ERROR, since on the consumer's goroutine it would otherwise end
 // the process, and the sink remembers which transformer failed, so the
 // run's final RUN_ERROR can still pass through the transformers after it.
 type sink struct {
-	yield    func(agui.Event, error) bool
-	chain    []Transformer
+	yield func(agui.Event) bool
+	chain []Transformer
+	// verifier checks the chain's output; nil when there is no chain.
 	verifier *agui.Verifier
 	logger   *slog.Logger
 	in       *agui.RunAgentInput
@@ -43,8 +46,8 @@ type sink struct {
 	failure error
 }
 
-func newSink(yield func(agui.Event, error) bool, logger *slog.Logger, in *agui.RunAgentInput) *sink {
-	k := &sink{yield: yield, verifier: agui.NewVerifier(), logger: logger, in: in, failed: -1}
+func newSink(yield func(agui.Event) bool, logger *slog.Logger, in *agui.RunAgentInput) *sink {
+	k := &sink{yield: yield, logger: logger, in: in, failed: -1}
 	k.feeds = []func(agui.Event) error{k.emit}
 	return k
 }
@@ -66,6 +69,10 @@ func (k *sink) build(ctx context.Context, factories []NewTransformer) error {
 			k.chain = append(k.chain, t)
 		}
 	}
+	if len(k.chain) == 0 {
+		return nil
+	}
+	k.verifier = agui.NewVerifier()
 	k.feeds = make([]func(agui.Event) error, len(k.chain)+1)
 	k.feeds[len(k.chain)] = k.emit
 	for i := range k.chain {
@@ -137,9 +144,11 @@ func (k *sink) pass(ev agui.Event) error {
 	if k.gone || k.ended {
 		return agui.NewError(agui.CodeProtocol, "core: "+string(ev.Type())+" after the stream ended")
 	}
-	if err := k.verifier.Observe(ev); err != nil {
-		k.failure = err
-		return err
+	if k.verifier != nil {
+		if err := k.verifier.Observe(ev); err != nil {
+			k.failure = err
+			return err
+		}
 	}
 	if isTerminal(ev) {
 		k.ended = true
@@ -153,7 +162,7 @@ func (k *sink) pass(ev agui.Event) error {
 
 func (k *sink) yieldEvent(ev agui.Event) bool {
 	k.yielding = true
-	more := k.yield(ev, nil)
+	more := k.yield(ev)
 	k.yielding = false
 	return more
 }
@@ -239,7 +248,9 @@ func (k *sink) fail(err error) {
 		return
 	}
 	re := runError(err)
-	_ = k.verifier.Observe(re)
+	if k.verifier != nil {
+		_ = k.verifier.Observe(re)
+	}
 	k.ended = true
 	k.yieldEvent(re)
 }
