@@ -72,11 +72,12 @@ func WithHeartbeat(d time.Duration) HandlerOption {
 }
 
 // WithWriteTimeout bounds each write to the client (default 30 s,
-// DefaultWriteTimeout): before the body is read and before every write the
-// connection's write deadline is moved to now+d, so a server's WriteTimeout
-// cuts neither a slow upload's answer nor a long run, and
-// a client that stops reading is treated as gone after d. 0 clears the
-// deadline for the whole stream instead.
+// DefaultWriteTimeout): before the body is read, before each burst of
+// writes (the events written before one flush) and every 64 writes within
+// a burst, the connection's write deadline is moved to now+d, so a
+// server's WriteTimeout cuts neither a slow upload's answer nor a long
+// run, and a client that stops reading is treated as gone after d. 0
+// clears the deadline for the whole stream instead.
 func WithWriteTimeout(d time.Duration) HandlerOption {
 	return handlerOptionFunc(func(c *handlerConfig) { c.writeTimeout = d })
 }

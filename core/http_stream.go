@@ -30,7 +30,11 @@ type streamWriter struct {
 	terminal    bool // a terminal event was written
 	noDeadline  bool
 	lossyWarned bool
-	lastWrite   time.Time
+	lastWrite   time.Time // when the last burst or heartbeat started
+	lastActive  time.Time // the last write or deadline move
+	// burstWrites counts the writes since the deadline was last moved
+	// within the current burst; 0 between bursts.
+	burstWrites int
 	unflushed   bool // written since the last flush
 
 	// What the run's log line reports.
@@ -73,18 +77,14 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 	// whatever the agent has queued behind it already.
 	s.drain(q)
 	s.flush()
+	if period > 0 {
+		idle = time.NewTimer(period)
+		idleC = idle.C
+	}
 	for {
 		events := q.events()
 		if events == nil || s.broken {
 			return
-		}
-		if period > 0 {
-			if idle == nil {
-				idle = time.NewTimer(period)
-				idleC = idle.C
-			} else {
-				idle.Reset(period)
-			}
 		}
 		select {
 		case ev, ok := <-events:
@@ -92,7 +92,14 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 			s.drain(q)
 			s.flush()
 		case <-idleC:
+			// The timer is not moved per burst: when it fires early, it
+			// is set for the rest of the period since the last activity.
+			if wait := period - time.Since(s.lastActive); wait > 0 {
+				idle.Reset(wait)
+				continue
+			}
 			s.idle()
+			idle.Reset(period)
 		case <-done.Done():
 			s.gone()
 			return
@@ -201,14 +208,26 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 	return true
 }
 
-// write writes s.buf in one Write, after moving the write deadline.
+// deadlineEvery is how many writes of one burst may share a write
+// deadline: moving the deadline costs a clock read and a timer update, so
+// it is moved once per burst and again every deadlineEvery writes.
+const deadlineEvery = 64
+
+// write writes s.buf in one Write. The first write of a burst (the events
+// taken before one flush) moves the write deadline, and so does every
+// deadlineEvery-th write after it, so a client that stops reading is
+// still cut off within writeTimeout of the write it stalls.
 func (s *streamWriter) write() bool {
-	s.extendDeadline()
+	if s.burstWrites == 0 || s.burstWrites >= deadlineEvery {
+		s.burstWrites = 0
+		s.lastWrite = time.Now()
+		s.extendDeadlineFrom(s.lastWrite)
+	}
+	s.burstWrites++
 	if _, err := s.w.Write(s.buf); err != nil {
 		s.gone()
 		return false
 	}
-	s.lastWrite = time.Now()
 	s.unflushed = true
 	return true
 }
@@ -216,6 +235,7 @@ func (s *streamWriter) write() bool {
 // flush sends what was written since the last flush. A flush error means
 // the client is gone.
 func (s *streamWriter) flush() {
+	s.burstWrites = 0
 	if !s.unflushed || s.broken {
 		return
 	}
@@ -232,13 +252,17 @@ func (s *streamWriter) flush() {
 // extendDeadline moves the connection's write deadline writeTimeout ahead
 // (or clears it when writeTimeout is 0), so a server's WriteTimeout does
 // not cut a long run.
-func (s *streamWriter) extendDeadline() {
+func (s *streamWriter) extendDeadline() { s.extendDeadlineFrom(time.Now()) }
+
+// extendDeadlineFrom is extendDeadline with the clock already read.
+func (s *streamWriter) extendDeadlineFrom(now time.Time) {
+	s.lastActive = now
 	if s.noDeadline {
 		return
 	}
 	var d time.Time
 	if s.cfg.writeTimeout > 0 {
-		d = time.Now().Add(s.cfg.writeTimeout)
+		d = now.Add(s.cfg.writeTimeout)
 	}
 	if err := s.rc.SetWriteDeadline(d); err != nil {
 		s.noDeadline = true

@@ -51,6 +51,7 @@ func run() int {
 	n := flag.Int("n", 4000, "idle streams held open at once")
 	runs := flag.Int("runs", 2000, "fixture runs read per measurement")
 	rounds := flag.Int("rounds", 3, "alternating rounds over the binaries")
+	route := flag.String("idle", "/idle", "the route held open: /idle (a run) or /bare (net/http alone, the floor)")
 	flag.Parse()
 	if *serve {
 		if err := serveRoutes(); err != nil {
@@ -68,7 +69,7 @@ func run() int {
 	cpuPer := make([][]float64, len(bins))
 	for round := range *rounds {
 		for i, bin := range bins {
-			r, c, err := measure(bin, *n, *runs)
+			r, c, err := measure(bin, *route, *n, *runs)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "agui-cost: %s: %v\n", bin, err)
 				return 1
@@ -118,6 +119,15 @@ func serveRoutes() error {
 		}
 		mux.Handle("POST "+path, h)
 	}
+	// /bare is the floor: net/http alone, holding a stream open with one
+	// frame written and no run behind it.
+	mux.HandleFunc("POST /bare", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, `data: {"type":"RUN_STARTED","threadId":"t","runId":"r"}`+"\n\n")
+		_ = http.NewResponseController(w).Flush()
+		<-r.Context().Done()
+	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -139,7 +149,7 @@ const body = `{"threadId":"` + coretest.FixtureThreadID + `","runId":"` + corete
 
 // measure starts bin -serve and returns its RSS growth per idle stream in
 // bytes and its CPU per fixture event in nanoseconds.
-func measure(bin string, n, runs int) (rssPer, cpuPer float64, err error) {
+func measure(bin, route string, n, runs int) (rssPer, cpuPer float64, err error) {
 	cmd := exec.Command(bin, "-serve")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -169,7 +179,7 @@ func measure(bin string, n, runs int) (rssPer, cpuPer float64, err error) {
 	if _, err := fixtureRuns(addr, 5); err != nil {
 		return 0, 0, err
 	}
-	warm, err := openIdle(addr, 10)
+	warm, err := openIdle(addr, route, 10)
 	closeAll(warm)
 	if err != nil {
 		return 0, 0, err
@@ -177,7 +187,7 @@ func measure(bin string, n, runs int) (rssPer, cpuPer float64, err error) {
 	time.Sleep(200 * time.Millisecond) // let the warm-up streams end; a measurement, not synchronisation
 
 	before := rss(pid)
-	conns, err := openIdle(addr, n)
+	conns, err := openIdle(addr, route, n)
 	if err != nil {
 		closeAll(conns)
 		return 0, 0, err
@@ -199,8 +209,8 @@ func measure(bin string, n, runs int) (rssPer, cpuPer float64, err error) {
 
 // openIdle opens n streams on /idle and returns once each has received
 // its first event.
-func openIdle(addr string, n int) ([]net.Conn, error) {
-	req := "POST /idle HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: " +
+func openIdle(addr, route string, n int) ([]net.Conn, error) {
+	req := "POST " + route + " HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nContent-Length: " +
 		strconv.Itoa(len(body)) + "\r\n\r\n" + body
 	conns := make([]net.Conn, 0, n)
 	buf := make([]byte, 4096)
@@ -215,6 +225,7 @@ func openIdle(addr string, n int) ([]net.Conn, error) {
 		}
 		var got []byte
 		for !strings.Contains(string(got), "RUN_STARTED") {
+			// Read until the first event: the stream is open.
 			k, err := c.Read(buf)
 			if err != nil {
 				return conns, fmt.Errorf("idle stream %d: %w", len(conns), err)
