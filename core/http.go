@@ -52,7 +52,7 @@ var _ http.Handler = (*Handler[NoState])(nil)
 // option, including a run option, is out of range.
 func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	if a == nil {
-		return nil, errors.New("agui: NewHandler needs an agent")
+		return nil, errors.New("core: NewHandler needs an agent")
 	}
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {
@@ -61,7 +61,7 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	// Check the run options now: once requests come, a failing NewRunner
 	// is taken for bad input.
 	if _, err := NewRunner(a, agui.NewInput("check", "check"), cfg.runOptions...); err != nil {
-		return nil, fmt.Errorf("agui: run options: %w", err)
+		return nil, fmt.Errorf("core: run options: %w", err)
 	}
 	return &Handler[S]{agent: a, t: transport{cfg: cfg}}, nil
 }

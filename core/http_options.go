@@ -45,11 +45,11 @@ func newHandlerConfig(opts []HandlerOption) (handlerConfig, error) {
 	}
 	switch {
 	case c.maxBodyBytes <= 0:
-		return c, errors.New("agui: WithMaxBodyBytes needs a positive limit")
+		return c, errors.New("core: WithMaxBodyBytes needs a positive limit")
 	case c.heartbeat < 0:
-		return c, errors.New("agui: WithHeartbeat needs a non-negative interval")
+		return c, errors.New("core: WithHeartbeat needs a non-negative interval")
 	case c.writeTimeout < 0:
-		return c, errors.New("agui: WithWriteTimeout needs a non-negative timeout")
+		return c, errors.New("core: WithWriteTimeout needs a non-negative timeout")
 	}
 	if c.logger == nil {
 		c.logger = slog.Default()

@@ -149,8 +149,8 @@ func (r *Runner[S]) call(ctx context.Context) (o agui.Outcome, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.opts.logger.ErrorContext(ctx, "agui: agent panicked",
-				slog.String("threadId", r.in.ThreadID),
-				slog.String("runId", r.in.RunID),
+				slog.String("thread_id", r.in.ThreadID),
+				slog.String("run_id", r.in.RunID),
 				slog.Any("panic", p),
 				slog.String("stack", string(debug.Stack())))
 			err = &agui.Error{Code: agui.CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}

@@ -66,7 +66,9 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	tools := agents.Group("", ginagui.Transform(transformers.DenyToolCalls("audit_log"), toState))
+	// In the order written: the search result becomes state, then the audit
+	// tool's calls are dropped before they reach the client.
+	tools := agents.Group("", ginagui.Transform(toState, transformers.DenyToolCalls("audit_log")))
 
 	for _, reg := range []func() error{
 		func() error { return ginagui.Register(agents, "/echo", echoAgent(), opts...) },
