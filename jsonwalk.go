@@ -475,7 +475,7 @@ func (o *object) optBool(name string) *bool {
 		o.d.failType(v, "boolean")
 		return nil
 	}
-	return Bool(v.n.kind == 't')
+	return new(v.n.kind == 't')
 }
 
 // optInt returns an optional integer member in [lo, hi], nil when absent.

@@ -17,7 +17,7 @@ const defaultQueueSize = 64
 
 type options struct {
 	queue        int
-	transformers []NewTransformer
+	transformers []TransformerFactory
 	logger       *slog.Logger
 }
 
@@ -50,11 +50,11 @@ func (f optionFunc) apply(o *options) { f(o) }
 func WithQueueSize(n int) Option { return optionFunc(func(o *options) { o.queue = n }) }
 
 // WithTransformers passes the run's stream through a Chain built for this
-// run from ts, in order (see NewTransformer). The chain's output is
+// run from ts, in order (see TransformerFactory). The chain's output is
 // verified again, so a transformer cannot send the client a broken stream.
 // A nil factory, or a factory returning nil, is skipped. Repeated options
 // append. Default: no transformers.
-func WithTransformers(ts ...NewTransformer) Option {
+func WithTransformers(ts ...TransformerFactory) Option {
 	return optionFunc(func(o *options) { o.transformers = append(o.transformers, ts...) })
 }
 

@@ -66,11 +66,11 @@ func sumTokens(a, b *int64) *int64 {
 	case a == nil && b == nil:
 		return nil
 	case a == nil:
-		return agui.Tokens(*b)
+		return new(int64(*b))
 	case b == nil:
-		return agui.Tokens(*a)
+		return new(int64(*a))
 	}
-	return agui.Tokens(*a + *b)
+	return new(int64(*a + *b))
 }
 
 // finished returns the result and usage for the terminal event.

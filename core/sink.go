@@ -55,7 +55,7 @@ func newSink(yield func(agui.Event) bool, logger *slog.Logger, in *agui.RunAgent
 // build makes the run's chain from factories, in order, skipping nil
 // factories and nil transformers. When a factory panics it returns the
 // error and leaves the chain empty.
-func (k *sink) build(ctx context.Context, factories []NewTransformer) error {
+func (k *sink) build(ctx context.Context, factories []TransformerFactory) error {
 	for _, nt := range factories {
 		if nt == nil {
 			continue
@@ -81,10 +81,10 @@ func (k *sink) build(ctx context.Context, factories []NewTransformer) error {
 	return nil
 }
 
-func (k *sink) newTransformer(ctx context.Context, nt NewTransformer) (t Transformer, err error) {
+func (k *sink) newTransformer(ctx context.Context, nt TransformerFactory) (t Transformer, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = k.panicked(ctx, p, "NewTransformer")
+			err = k.panicked(ctx, p, "TransformerFactory")
 		}
 	}()
 	return nt(k.in), nil

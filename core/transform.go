@@ -12,7 +12,7 @@ import "github.com/agui-go/agui"
 // what the transformer still holds. What a transformer emits is verified
 // like anything else; an error from either method ends the run with a
 // RUN_ERROR whose code is TRANSFORM_ERROR (or the code of the returned
-// *Error). A panic in either method, or in a NewTransformer, is recovered,
+// *Error). A panic in either method, or in a TransformerFactory, is recovered,
 // logged with its stack (WithLogger) and ends the run the same way.
 //
 // That final RUN_ERROR bypasses the transformer that failed and those
@@ -26,16 +26,16 @@ import "github.com/agui-go/agui"
 //
 // A Transformer instance serves one run and is called from one goroutine at
 // a time. Transformers registered once for many runs are registered as a
-// NewTransformer, which builds one instance per run.
+// TransformerFactory, which builds one instance per run.
 type Transformer interface {
 	Transform(ev agui.Event, emit func(agui.Event) error) error
 	Finish(emit func(agui.Event) error) error
 }
 
-// NewTransformer builds the Transformer for one run from that run's input.
+// TransformerFactory builds the Transformer for one run from that run's input.
 // It must be safe for concurrent use: runs on one route start at the same
 // time.
-type NewTransformer func(in *agui.RunAgentInput) Transformer
+type TransformerFactory func(in *agui.RunAgentInput) Transformer
 
 // TransformerFunc adapts a stateless function to a Transformer whose Finish
 // emits nothing.
@@ -49,10 +49,10 @@ func (f TransformerFunc) Transform(ev agui.Event, emit func(agui.Event) error) e
 // Finish does nothing.
 func (TransformerFunc) Finish(func(agui.Event) error) error { return nil }
 
-// Stateless returns a NewTransformer that hands every run the same
+// Stateless returns a TransformerFactory that hands every run the same
 // transformer. Use it only for a Transformer that keeps no per-run state
 // and is safe for concurrent use, such as a TransformerFunc.
-func Stateless(t Transformer) NewTransformer {
+func Stateless(t Transformer) TransformerFactory {
 	return func(*agui.RunAgentInput) Transformer { return t }
 }
 

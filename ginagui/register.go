@@ -47,11 +47,11 @@ func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...Option
 // left undeclared, which the protocol reads as unknown, not unsupported.
 func DefaultCapabilities[S any]() agui.Capabilities {
 	caps := agui.Capabilities{
-		Transport: &agui.TransportCapabilities{Streaming: agui.Bool(true), HTTPBinary: agui.Bool(true)},
+		Transport: &agui.TransportCapabilities{Streaming: new(true), HTTPBinary: new(true)},
 	}
 	var zero S
 	if _, stateless := any(zero).(core.NoState); !stateless {
-		caps.State = &agui.StateCapabilities{Snapshots: agui.Bool(true), Deltas: agui.Bool(true)}
+		caps.State = &agui.StateCapabilities{Snapshots: new(true), Deltas: new(true)}
 	}
 	return caps
 }

@@ -39,11 +39,11 @@ type transformersKey struct{}
 // Each run builds its own instances from the factories, so a transformer
 // that keeps per-run state is safe on a busy route. The middleware itself
 // is safe for concurrent use.
-func Transform(ts ...core.NewTransformer) gin.HandlerFunc {
+func Transform(ts ...core.TransformerFactory) gin.HandlerFunc {
 	ts = slices.Clone(ts)
 	return func(c *gin.Context) {
 		outer, _ := c.Get(transformersKey{})
-		list, _ := outer.([]core.NewTransformer)
+		list, _ := outer.([]core.TransformerFactory)
 		// This group is inside the ones before it: its transformers see
 		// the events before theirs.
 		c.Set(transformersKey{}, append(slices.Clip(ts), list...))
@@ -53,8 +53,8 @@ func Transform(ts ...core.NewTransformer) gin.HandlerFunc {
 
 // transformers returns the request's transformer factories in the order
 // the events pass through them.
-func transformers(c *gin.Context) []core.NewTransformer {
+func transformers(c *gin.Context) []core.TransformerFactory {
 	v, _ := c.Get(transformersKey{})
-	list, _ := v.([]core.NewTransformer)
+	list, _ := v.([]core.TransformerFactory)
 	return slices.Clone(list)
 }

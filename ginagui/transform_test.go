@@ -12,7 +12,7 @@ import (
 
 // tag returns a transformer that appends name to every text delta, so the
 // final text spells the order in which transformers saw the events.
-func tag(name string) core.NewTransformer {
+func tag(name string) core.TransformerFactory {
 	return core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 		if c, ok := ev.(*agui.TextMessageContent); ok {
 			cp := *c

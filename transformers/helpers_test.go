@@ -14,7 +14,7 @@ import (
 // runChain passes events through a chain built from factories for in,
 // finishing the chain just before the terminal event as the runner does,
 // and returns what leaves it. Every output stream must pass the verifier.
-func runChain(t *testing.T, in *agui.RunAgentInput, events []agui.Event, factories ...core.NewTransformer) []agui.Event {
+func runChain(t *testing.T, in *agui.RunAgentInput, events []agui.Event, factories ...core.TransformerFactory) []agui.Event {
 	t.Helper()
 	out, err := pass(in, events, factories...)
 	if err != nil {
@@ -25,7 +25,7 @@ func runChain(t *testing.T, in *agui.RunAgentInput, events []agui.Event, factori
 }
 
 // pass is runChain without the checks, for tests expecting an error.
-func pass(in *agui.RunAgentInput, events []agui.Event, factories ...core.NewTransformer) ([]agui.Event, error) {
+func pass(in *agui.RunAgentInput, events []agui.Event, factories ...core.TransformerFactory) ([]agui.Event, error) {
 	chain := make(core.Chain, len(factories))
 	for i, f := range factories {
 		chain[i] = f(in)

@@ -20,7 +20,7 @@ import (
 // or ginagui.Transform (both run in the order written), or on the outermost
 // Gin group. Each run gets a
 // logger carrying its ids; nothing else is kept.
-func Log(logger *slog.Logger, level slog.Level) core.NewTransformer {
+func Log(logger *slog.Logger, level slog.Level) core.TransformerFactory {
 	return func(in *agui.RunAgentInput) core.Transformer {
 		l := logger
 		if l == nil {

@@ -53,7 +53,7 @@ const OutcomeError = "error"
 // consumer stops reading early it gets RunEnded with DISCONNECTED. The
 // sink gets no RunEnded only when the chain's own output breaks a protocol
 // rule: the RUN_ERROR then bypasses the whole chain.
-func Metrics(sink MetricsSink) core.NewTransformer {
+func Metrics(sink MetricsSink) core.TransformerFactory {
 	return func(in *agui.RunAgentInput) core.Transformer {
 		m := &runMetrics{sink: sink}
 		if in != nil {
