@@ -50,7 +50,7 @@ var _ http.Handler = (*Handler[NoState])(nil)
 
 // NewHandler returns a Handler serving a. It fails when a is nil or an
 // option, including a run option, is out of range.
-func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
+func NewHandler[S any](a Agent[S], opts ...Option) (*Handler[S], error) {
 	if a == nil {
 		return nil, errors.New("core: NewHandler needs an agent")
 	}
@@ -64,6 +64,15 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 		return nil, fmt.Errorf("core: run options: %w", err)
 	}
 	return &Handler[S]{agent: a, t: transport{cfg: cfg}}, nil
+}
+
+// Capabilities returns the capabilities set with WithCapabilities, and
+// whether any were set.
+func (h *Handler[S]) Capabilities() (agui.Capabilities, bool) {
+	if c := h.t.cfg.capabilities; c != nil {
+		return *c, true
+	}
+	return agui.Capabilities{}, false
 }
 
 // ServeHTTP serves one run.

@@ -127,7 +127,7 @@ func (c *swCancel) get() error {
 	return c.cause
 }
 
-func swConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
+func swConfig(t *testing.T, opts ...Option) *handlerConfig {
 	t.Helper()
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {

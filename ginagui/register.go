@@ -14,19 +14,18 @@ import (
 // Register mounts agent a on r: POST path runs it (see Handler), GET,
 // PUT, PATCH and DELETE on path are answered 405 with an Allow: POST
 // header and the JSON error body of other refusals, and GET
-// path/capabilities serves its AG-UI 1.0 capabilities (WithCapabilities,
+// path/capabilities serves its AG-UI 1.0 capabilities (core.WithCapabilities,
 // by default DefaultCapabilities). OPTIONS is left to CORS middleware. It
 // fails, registering nothing, when an option is invalid; like any Gin
 // route, it panics when one of these routes is already registered.
-func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...Option) error {
-	cfg := newConfig(opts)
-	h, err := core.NewHandler(a, cfg.handler...)
+func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...core.Option) error {
+	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		return err
 	}
-	caps := DefaultCapabilities[S]()
-	if cfg.capabilities != nil {
-		caps = *cfg.capabilities
+	caps, ok := h.Capabilities()
+	if !ok {
+		caps = DefaultCapabilities[S]()
 	}
 	body, err := json.Marshal(caps)
 	if err != nil {

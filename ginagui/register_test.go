@@ -45,7 +45,7 @@ func TestRegisterCapabilities(t *testing.T) {
 		t.Fatal(err)
 	}
 	named := agui.Capabilities{Identity: &agui.IdentityCapabilities{Name: "named"}}
-	if err := ginagui.Register(r, "/named/", sayAgent("x"), ginagui.WithCapabilities(named)); err != nil {
+	if err := ginagui.Register(r, "/named/", sayAgent("x"), core.WithCapabilities(named)); err != nil {
 		t.Fatal(err)
 	}
 	srv := serve(t, r)

@@ -62,7 +62,7 @@ func TestTransformerPanicThroughGin(t *testing.T) {
 	}))
 	r := gin.New()
 	if err := ginagui.Register(r.Group("/bad", ginagui.Transform(boom)), "/agent", sayAgent("x"),
-		ginagui.WithHandlerOptions(core.WithHandlerLogger(discardLogger()))); err != nil {
+		core.WithHandlerLogger(discardLogger())); err != nil {
 		t.Fatal(err)
 	}
 	if err := ginagui.Register(r, "/agent", sayAgent("x")); err != nil {
@@ -96,7 +96,7 @@ func TestTransformOrderMatchesWithTransformers(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := ginagui.Register(r, "/option", sayAgent("x"),
-		ginagui.WithHandlerOptions(core.WithRunOptions(core.WithTransformers(tag("1"), tag("2"))))); err != nil {
+		core.WithTransformers(tag("1"), tag("2"))); err != nil {
 		t.Fatal(err)
 	}
 	srv := serve(t, r)

@@ -39,10 +39,10 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	r.Use(gin.Recovery())
 	r.GET("/healthz", func(c *gin.Context) { c.String(http.StatusOK, "ok") })
 
-	opts := []ginagui.Option{ginagui.WithHandlerOptions(
+	opts := []core.Option{
 		core.WithGate(cfg.gate),
 		core.WithHandlerLogger(cfg.logger),
-	)}
+	}
 	sink, metrics, err := newMetrics(prometheus.NewRegistry())
 	if err != nil {
 		return nil, err

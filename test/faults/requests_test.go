@@ -29,10 +29,10 @@ func TestBadRequests(t *testing.T) {
 		return agui.Success(), nil
 	})
 	r := gin.New()
-	if err := ginagui.Register(r, "/agent", agent, quiet(core.WithMaxBodyBytes(limit))); err != nil {
+	if err := ginagui.Register(r, "/agent", agent, quiet(core.WithMaxBodyBytes(limit))...); err != nil {
 		t.Fatal(err)
 	}
-	if err := ginagui.Register(r, "/default-limit", agent, quiet()); err != nil {
+	if err := ginagui.Register(r, "/default-limit", agent, quiet()...); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)
@@ -168,7 +168,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		return agui.Success(), nil
 	})
 	r := gin.New()
-	r.Any("/agent", ginagui.Handler(agent, quiet()))
+	r.Any("/agent", ginagui.Handler(agent, quiet()...))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	client := srv.Client()

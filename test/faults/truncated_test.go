@@ -29,7 +29,7 @@ func TestBodyCutShort(t *testing.T) {
 		return agui.Success(), nil
 	})
 	r := gin.New()
-	if err := ginagui.Register(r, "/agent", agent, quiet()); err != nil {
+	if err := ginagui.Register(r, "/agent", agent, quiet()...); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)
