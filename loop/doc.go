@@ -11,10 +11,10 @@
 //			return lookUp(ctx, in.City)
 //		})
 //	agent, err := loop.New(provider, // openai.New(…) or loop.Script(…)
-//		loop.Instructions("You are a travel assistant."),
-//		loop.Tools(weather),
-//		loop.ToolConcurrency(4),
-//		loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book_flight" }))
+//		loop.WithInstructions("You are a travel assistant."),
+//		loop.WithTools(weather),
+//		loop.WithToolConcurrency(4),
+//		loop.WithNeedsApproval(func(c loop.Call) bool { return c.Name == "book_flight" }))
 //
 // The agent is a core.Agent[core.NoState]: serve it over AG-UI with
 // ginagui.Register(r, "/agents/travel", agent). Or run it directly:
@@ -24,7 +24,7 @@
 //
 // A run asks the provider for a turn, runs the turn's tool calls and
 // repeats until the model answers without calling a tool (FinishStop),
-// MaxSteps turns ran (FinishMaxSteps, a success), a call needs approval
+// WithMaxSteps turns ran (FinishMaxSteps, a success), a call needs approval
 // (FinishAwaitingApproval: an AG-UI interrupt with reason "tool_approval"),
 // or ctx is cancelled (FinishAborted, returned with a nil error). A failure
 // returns FinishError and a *agui.Error whose Code is stable (THREAD_BUSY,
@@ -32,13 +32,13 @@
 // TOOL_ERROR).
 //
 // Tool calls of a turn start in call order, each right after its gate
-// (its TOOL_CALL_START/ARGS/END events, OnToolCall, argument validation,
-// PreToolCall, NeedsApproval) ran, one call at a time; at most
-// ToolConcurrency run at once. TOOL_CALL_RESULT events come in completion
+// (its TOOL_CALL_START/ARGS/END events, WithOnToolCall, argument validation,
+// WithPreToolCall, WithNeedsApproval) ran, one call at a time; at most
+// WithToolConcurrency run at once. TOOL_CALL_RESULT events come in completion
 // order; the transcript keeps call order. Every call gets exactly one
 // result, whatever happens: a failing tool gets an error result, calls an
 // abort never reached get a "cancelled" result, and calls a propagating
-// error (Propagate, a PreToolCall error, the delegation depth guard) kept
+// error (Propagate, a WithPreToolCall error, the delegation depth guard) kept
 // from starting get a "not-run" result.
 //
 // Each thread has a checkpoint in a Store (a MemoryStore by default). A

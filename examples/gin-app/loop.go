@@ -53,8 +53,8 @@ func newLoopAgent(opts ...loop.Option) (core.Agent[core.NoState], error) {
 		},
 	)
 	return loop.New(model, append([]loop.Option{
-		loop.Instructions("You are a travel assistant."),
-		loop.Tools(weather, book),
-		loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book_trip" }),
+		loop.WithInstructions("You are a travel assistant."),
+		loop.WithTools(weather, book),
+		loop.WithNeedsApproval(func(c loop.Call) bool { return c.Name == "book_trip" }),
 	}, opts...)...)
 }
