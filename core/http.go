@@ -174,7 +174,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 	q, err := run.begin(context.WithoutCancel(ctx), sw.handle)
 	if err != nil {
 		sw.refused = inputRequestError(err)
-		sw.outcome, sw.code = "refused", sw.refused.Code
+		sw.outcome, sw.code = "refused", string(sw.refused.Code)
 	} else {
 		func() {
 			defer q.close()

@@ -16,16 +16,20 @@ import (
 // "field": Field} (field omitted when empty). Values are immutable.
 type RequestError struct {
 	Status int
-	Code   string
+	Code   RequestCode
 	// Message says what is wrong, naming the field when there is one.
 	Message string
 	// Field is the JSON path of the offending input value, if any.
 	Field string
 }
 
+// RequestCode is the stable code of a RequestError, written as the "code"
+// of the JSON error body.
+type RequestCode string
+
 // The codes of RequestError.
 const (
-	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
+	CodeMethodNotAllowed     RequestCode = "METHOD_NOT_ALLOWED"
 	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
 	CodeBodyTooLarge         = "BODY_TOO_LARGE"
 	CodeMalformedInput       = "MALFORMED_INPUT"
@@ -43,7 +47,7 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 		Error string `json:"error"`
 		Code  string `json:"code"`
 		Field string `json:"field,omitempty"`
-	}{e.Message, e.Code, e.Field})
+	}{e.Message, string(e.Code), e.Field})
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")

@@ -97,7 +97,7 @@ func TestRegisterRefusesOtherMethods(t *testing.T) {
 		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != http.MethodPost {
 			t.Errorf("%s: %d, Allow %q; want 405 and POST", method, resp.StatusCode, resp.Header.Get("Allow"))
 		}
-		if err != nil || body.Code != core.CodeMethodNotAllowed || body.Error == "" {
+		if err != nil || body.Code != string(core.CodeMethodNotAllowed) || body.Error == "" {
 			t.Errorf("%s: body %+v (%v), want a METHOD_NOT_ALLOWED refusal", method, body, err)
 		}
 	}

@@ -51,7 +51,7 @@ func TestBadRequests(t *testing.T) {
 		contentType string
 		body        string
 		status      int
-		code        string
+		code        core.RequestCode
 		field       string
 	}{
 		// Method and media type.
@@ -142,7 +142,7 @@ func TestBadRequests(t *testing.T) {
 			if err := json.Unmarshal(body, &got); err != nil {
 				t.Fatalf("body %q is not the JSON error shape: %v", body, err)
 			}
-			if got.Code != tc.code || got.Error == "" {
+			if got.Code != string(tc.code) || got.Error == "" {
 				t.Errorf("body %s: want code %s and a message", body, tc.code)
 			}
 			field := ""
@@ -185,7 +185,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
 		if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != http.MethodPost ||
-			!strings.Contains(string(body), `"code":"`+core.CodeMethodNotAllowed+`"`) {
+			!strings.Contains(string(body), `"code":"`+string(core.CodeMethodNotAllowed)+`"`) {
 			t.Errorf("%s: %d Allow=%q %s", method, res.StatusCode, res.Header.Get("Allow"), body)
 		}
 	}
