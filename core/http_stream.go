@@ -156,7 +156,7 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 	if s.legacy {
 		if !s.lossyWarned && agui.DowngradeLossy(ev) {
 			s.lossyWarned = true
-			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "agui: lossy downgrade for a pre-1.0 client",
+			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "core: lossy downgrade for a pre-1.0 client",
 				slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())))
 		}
 		var keep bool
@@ -168,7 +168,7 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 	if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
 		// The stream cannot carry this event: end the run with a coded
 		// error rather than send a broken frame.
-		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "agui: event not encodable",
+		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "core: event not encodable",
 			slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
 		switch ev.(type) {
 		case *agui.RunFinished, *agui.RunError:
@@ -242,7 +242,7 @@ func (s *streamWriter) flush() {
 	s.unflushed = false
 	if err := s.rc.Flush(); err != nil {
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce(&s.warned.flush, "agui: the ResponseWriter cannot flush; events reach the client late", err)
+			s.warnOnce(&s.warned.flush, "core: the ResponseWriter cannot flush; events reach the client late", err)
 			return
 		}
 		s.gone()
@@ -267,7 +267,7 @@ func (s *streamWriter) extendDeadlineFrom(now time.Time) {
 	if err := s.rc.SetWriteDeadline(d); err != nil {
 		s.noDeadline = true
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce(&s.warned.deadline, "agui: the ResponseWriter cannot set write deadlines (a middleware may hide Unwrap); a server WriteTimeout will cut long runs", err)
+			s.warnOnce(&s.warned.deadline, "core: the ResponseWriter cannot set write deadlines (a middleware may hide Unwrap); a server WriteTimeout will cut long runs", err)
 		}
 	} else if s.cfg.writeTimeout == 0 {
 		s.noDeadline = true // cleared for the whole stream

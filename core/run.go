@@ -148,7 +148,7 @@ func (r *Runner[S]) runAgent(ctx context.Context, s *stream) {
 func (r *Runner[S]) call(ctx context.Context) (o agui.Outcome, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			r.opts.logger.ErrorContext(ctx, "agui: agent panicked",
+			r.opts.logger.ErrorContext(ctx, "core: agent panicked",
 				slog.String("thread_id", r.in.ThreadID),
 				slog.String("run_id", r.in.RunID),
 				slog.Any("panic", p),

@@ -121,7 +121,7 @@ func (k *sink) guard(ctx context.Context, i int, method string, err *error) {
 // panicked logs a transformer's panic with its stack, as the runner does
 // for the agent's, and returns the error ending the run.
 func (k *sink) panicked(ctx context.Context, p any, method string) error {
-	k.logger.ErrorContext(ctx, "agui: transformer panicked",
+	k.logger.ErrorContext(ctx, "core: transformer panicked",
 		slog.String("thread_id", k.in.ThreadID),
 		slog.String("run_id", k.in.RunID),
 		slog.String("method", method),
