@@ -152,7 +152,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		format = agui.Negotiate(strings.Join(r.Header.Values("Accept"), ","))
 		if newerMinor(in.ProtocolVersion) {
 			t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "core: client speaks a newer protocol minor; serving "+agui.ProtocolVersion,
-				slog.String("protocol_version", in.ProtocolVersion), slog.String("run_id", in.RunID))
+				slog.String("protocol_version", in.ProtocolVersion), slog.String("thread_id", in.ThreadID), slog.String("run_id", in.RunID))
 		}
 	}
 

@@ -157,7 +157,7 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 		if !s.lossyWarned && agui.DowngradeLossy(ev) {
 			s.lossyWarned = true
 			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "core: lossy downgrade for a pre-1.0 client",
-				slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())))
+				slog.String("thread_id", s.in.ThreadID), slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())))
 		}
 		var keep bool
 		if ev, keep = agui.Downgrade(ev); !keep {
@@ -169,7 +169,7 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 		// The stream cannot carry this event: end the run with a coded
 		// error rather than send a broken frame.
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "core: event not encodable",
-			slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
+			slog.String("thread_id", s.in.ThreadID), slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
 		switch ev.(type) {
 		case *agui.RunFinished, *agui.RunError:
 			// Nothing follows a terminal event, so its stand-in is ours
