@@ -55,36 +55,3 @@ func (TransformerFunc) Finish(func(agui.Event) error) error { return nil }
 func Stateless(t Transformer) TransformerFactory {
 	return func(*agui.RunAgentInput) Transformer { return t }
 }
-
-// Chain is a Transformer that passes events through its elements in order:
-// what Chain[0] emits goes to Chain[1], and what the last one emits leaves
-// the chain. Finish finishes the elements in order too, passing each one's
-// output through the rest of the chain.
-type Chain []Transformer
-
-var _ Transformer = Chain(nil)
-
-// Transform passes ev through the chain.
-func (c Chain) Transform(ev agui.Event, emit func(agui.Event) error) error {
-	return c.from(0, emit)(ev)
-}
-
-// Finish finishes every element in order.
-func (c Chain) Finish(emit func(agui.Event) error) error {
-	for i, t := range c {
-		if err := t.Finish(c.from(i+1, emit)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// from returns the emit function that feeds element i and what follows.
-func (c Chain) from(i int, emit func(agui.Event) error) func(agui.Event) error {
-	if i == len(c) {
-		return emit
-	}
-	next := c.from(i+1, emit)
-	t := c[i]
-	return func(ev agui.Event) error { return t.Transform(ev, next) }
-}

@@ -26,7 +26,7 @@ func runChain(t *testing.T, in *agui.RunAgentInput, events []agui.Event, factori
 
 // pass is runChain without the checks, for tests expecting an error.
 func pass(in *agui.RunAgentInput, events []agui.Event, factories ...core.TransformerFactory) ([]agui.Event, error) {
-	chain := make(core.Chain, len(factories))
+	chain := make(chain, len(factories))
 	for i, f := range factories {
 		chain[i] = f(in)
 	}
@@ -46,6 +46,33 @@ func pass(in *agui.RunAgentInput, events []agui.Event, factories ...core.Transfo
 		}
 	}
 	return out, nil
+}
+
+// chain passes events through its transformers in order, finishing them
+// in order too, each one's output going through the rest: what the runner
+// does with a run's transformers, without its guards.
+type chain []core.Transformer
+
+func (c chain) Transform(ev agui.Event, emit func(agui.Event) error) error {
+	return c.from(0, emit)(ev)
+}
+
+func (c chain) Finish(emit func(agui.Event) error) error {
+	for i, t := range c {
+		if err := t.Finish(c.from(i+1, emit)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// from returns the emit function feeding element i and what follows.
+func (c chain) from(i int, emit func(agui.Event) error) func(agui.Event) error {
+	if i == len(c) {
+		return emit
+	}
+	next, t := c.from(i+1, emit), c[i]
+	return func(ev agui.Event) error { return t.Transform(ev, next) }
 }
 
 func isTerminal(ev agui.Event) bool {

@@ -56,7 +56,7 @@ func TestMetrics(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				sink := &recordingSink{}
-				chain := core.Chain{Metrics(sink)(input())}
+				chain := chain{Metrics(sink)(input())}
 				emit := func(agui.Event) error { return nil }
 				for _, ev := range stream(evs(started()), call("tc1", "search", "{}", "x")) {
 					if err := chain.Transform(ev, emit); err != nil {
