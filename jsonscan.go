@@ -48,7 +48,7 @@ func scan(data []byte) (*document, bool) {
 	if len(data) > 1<<31-1 {
 		return nil, false
 	}
-	s := &scanner{data: data, ok: true, nodes: make([]node, 0, 16+len(data)/16)}
+	s := &scanner{data: data, ok: true, nodes: make([]node, 0, 8+len(data)/24)}
 	s.skipSpace()
 	s.value(0)
 	s.skipSpace()

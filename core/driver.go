@@ -19,6 +19,9 @@ type driver struct {
 	cancel context.CancelCauseFunc
 	out    *sink
 	s      *stream
+	// q is the generation of the run's queue the consumer reads (see
+	// queue).
+	q *queue
 	// agentDone is closed when the agent's goroutine has returned; nil
 	// when the agent never started.
 	agentDone chan struct{}
@@ -56,7 +59,7 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool) (*dr
 	chainErr := out.build(ctx, r.opts.transformers)
 	s := newStream(ctx, r.opts.queue)
 	r.rc.Emitter = &Emitter{s: s}
-	d := &driver{ctx: ctx, cancel: cancel, out: out, s: s,
+	d := &driver{ctx: ctx, cancel: cancel, out: out, s: s, q: s.q,
 		cause: agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")}
 
 	started := &agui.RunStarted{
@@ -99,7 +102,7 @@ func (d *driver) events() <-chan agui.Event {
 	if d.ended {
 		return nil
 	}
-	return d.s.queue
+	return d.q.ch
 }
 
 // take hands ev, received from the queue, to the sink; ok is false when
@@ -109,6 +112,10 @@ func (d *driver) take(ev agui.Event, ok bool) {
 		return
 	}
 	if !ok {
+		if next := d.q.next.Load(); next != nil {
+			d.q = next // the queue grew: the rest is in the next one
+			return
+		}
 		d.out.finish(d.ctx, d.s.terminal)
 		d.ended = true
 		return

@@ -28,6 +28,9 @@ import (
 type Handler[S any] struct {
 	agent Agent[S]
 	t     transport
+	// runOpts are the handler's run options resolved once, its logger
+	// first: what a run without per-request options uses.
+	runOpts options
 }
 
 // transport is the part of a Handler that does not depend on the state
@@ -63,7 +66,11 @@ func NewHandler[S any](a Agent[S], opts ...Option) (*Handler[S], error) {
 	if _, err := NewRunner(a, agui.NewInput("check", "check"), cfg.runOptions...); err != nil {
 		return nil, fmt.Errorf("core: run options: %w", err)
 	}
-	return &Handler[S]{agent: a, t: transport{cfg: cfg}}, nil
+	runOpts, err := newOptions(append([]Option{WithLogger(cfg.logger)}, cfg.runOptions...))
+	if err != nil {
+		return nil, fmt.Errorf("core: run options: %w", err)
+	}
+	return &Handler[S]{agent: a, t: transport{cfg: cfg}, runOpts: runOpts}, nil
 }
 
 // Capabilities returns the capabilities set with WithCapabilities, and
@@ -105,10 +112,17 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 		}
 		ctx = ContextWithInput(ctx, in)
 	}
-	runOpts := make([]Option, 0, 1+len(h.t.cfg.runOptions)+len(opts))
-	runOpts = append(runOpts, WithLogger(h.t.cfg.logger))
-	runOpts = append(append(runOpts, h.t.cfg.runOptions...), opts...)
-	run, err := NewRunner(h.agent, in, runOpts...)
+	var run *Runner[S]
+	var err error
+	if len(opts) == 0 && in.ThreadID != "" && in.RunID != "" {
+		// The common case: the handler's own options, resolved once.
+		run, err = newRunner(h.agent, in, h.runOpts)
+	} else {
+		runOpts := make([]Option, 0, 1+len(h.t.cfg.runOptions)+len(opts))
+		runOpts = append(runOpts, WithLogger(h.t.cfg.logger))
+		runOpts = append(append(runOpts, h.t.cfg.runOptions...), opts...)
+		run, err = NewRunner(h.agent, in, runOpts...)
+	}
 	if err != nil {
 		inputRequestError(err).WriteHTTP(w)
 		return

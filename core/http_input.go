@@ -74,7 +74,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...a
 		return nil, &RequestError{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMediaType,
 			Message: "the body must be application/json"}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
+	body, err := readBody(http.MaxBytesReader(w, r.Body, maxBytes), r.ContentLength, maxBytes)
 	if err != nil {
 		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
 			return nil, &RequestError{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
@@ -88,6 +88,30 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...a
 		return nil, inputRequestError(err)
 	}
 	return in, nil
+}
+
+// readBody reads rd to its end as io.ReadAll does, into a buffer sized
+// from the request's Content-Length when it is known (length < 0 when it
+// is not), so a small body costs a small buffer.
+func readBody(rd io.Reader, length, maxBytes int64) ([]byte, error) {
+	size := 512
+	if length >= 0 && length < maxBytes {
+		size = int(length) + 1 // room for the read that returns io.EOF
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := rd.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // inputRequestError maps a decode or input validation error to a

@@ -74,6 +74,12 @@ func NewRunner[S any](a Agent[S], in *agui.RunAgentInput, opts ...Option) (*Runn
 	if err != nil {
 		return nil, err
 	}
+	return newRunner(a, in, o)
+}
+
+// newRunner is NewRunner with the options already resolved and a and in
+// already checked.
+func newRunner[S any](a Agent[S], in *agui.RunAgentInput, o options) (*Runner[S], error) {
 	rc := &RunContext[S]{in: in}
 	if err := rc.state.init(in.State); err != nil {
 		return nil, err
@@ -134,29 +140,44 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 // runAgent runs the agent and decides the terminal event. It runs on the
 // agent's goroutine, so the driver's auto-close goes through the same
 // bounded queue as everything else and the order stays the verifier's.
+//
+// A panic in the agent becomes an AGENT_PANIC error: in Go a panic on the
+// agent's goroutine would otherwise end the whole process. The frames
+// between the goroutine's start and the agent are kept few and small, so
+// that an idle agent fits the runtime's smallest goroutine stack.
 func (r *Runner[S]) runAgent(ctx context.Context, s *stream) {
-	var outcome agui.Outcome
-	// The default covers runtime.Goexit in the agent, which skips the
-	// assignment below but still runs deferred calls.
-	err := error(agui.NewError(agui.CodePanic, "core: the agent's goroutine exited without returning"))
-	defer func() { r.finish(ctx, s, outcome, err) }()
-	outcome, err = r.call(ctx)
-}
-
-// call runs the agent, turning a panic into an AGENT_PANIC error: in Go a
-// panic on the agent's goroutine would otherwise end the whole process.
-func (r *Runner[S]) call(ctx context.Context) (o agui.Outcome, err error) {
+	var (
+		outcome  agui.Outcome
+		err      error
+		returned bool
+	)
 	defer func() {
 		if p := recover(); p != nil {
-			r.opts.logger.ErrorContext(ctx, "core: agent panicked",
-				slog.String("thread_id", r.in.ThreadID),
-				slog.String("run_id", r.in.RunID),
-				slog.Any("panic", p),
-				slog.String("stack", string(debug.Stack())))
-			err = &agui.Error{Code: agui.CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}
+			err = r.panicked(ctx, p)
+		} else if !returned {
+			// runtime.Goexit in the agent skips the assignments below
+			// but still runs deferred calls.
+			err = agui.NewError(agui.CodePanic, "core: the agent's goroutine exited without returning")
 		}
+		r.finish(ctx, s, outcome, err)
 	}()
-	return r.agent.Run(ctx, r.rc)
+	if f, ok := r.agent.(AgentFunc[S]); ok {
+		outcome, err = f(ctx, r.rc) // one frame fewer than f.Run
+	} else {
+		outcome, err = r.agent.Run(ctx, r.rc)
+	}
+	returned = true
+}
+
+// panicked logs the agent's panic with its stack and returns the
+// AGENT_PANIC error ending the run.
+func (r *Runner[S]) panicked(ctx context.Context, p any) error {
+	r.opts.logger.ErrorContext(ctx, "core: agent panicked",
+		slog.String("thread_id", r.in.ThreadID),
+		slog.String("run_id", r.in.RunID),
+		slog.Any("panic", p),
+		slog.String("stack", string(debug.Stack())))
+	return &agui.Error{Code: agui.CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}
 }
 
 // finish closes what the agent left open and ends the stream with
