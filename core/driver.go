@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"sync"
 
 	"github.com/agui-go/agui"
 )
@@ -22,9 +23,9 @@ type driver struct {
 	// q is the generation of the run's queue the consumer reads (see
 	// queue).
 	q *queue
-	// agentDone is closed when the agent's goroutine has returned; nil
-	// when the agent never started.
-	agentDone chan struct{}
+	// agent is the agent's goroutine (none when the run ended before the
+	// agent started).
+	agent sync.WaitGroup
 	// ended is set once the stream is over for the consumer: the terminal
 	// event was delivered, the consumer left, or the chain failed.
 	ended bool
@@ -86,9 +87,9 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool) (*dr
 	// The agent starts before RUN_STARTED is delivered, so its first model
 	// call overlaps with the transport writing headers; RUN_STARTED still
 	// comes first, because the agent's events wait in the queue behind it.
-	d.agentDone = make(chan struct{})
+	d.agent.Add(1)
 	go func() {
-		defer close(d.agentDone)
+		defer d.agent.Done()
 		r.runAgent(ctx, s)
 	}()
 	if !out.deliver(started) {
@@ -157,7 +158,5 @@ func (d *driver) close() {
 }
 
 func (d *driver) join() {
-	if d.agentDone != nil {
-		<-d.agentDone
-	}
+	d.agent.Wait()
 }

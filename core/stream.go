@@ -51,7 +51,7 @@ type entry struct {
 }
 
 // initialQueue is the capacity a run's queue starts with.
-const initialQueue = 4
+const initialQueue = 2
 
 // queue is one generation of a run's queue. When it fills before reaching
 // the bound, the producer links a larger one as next and then closes ch;
