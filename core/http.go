@@ -19,9 +19,11 @@ import (
 // Before the stream, nothing is written until the input is valid (see
 // ReadInput); a refusal is a JSON error body. Then the headers go out with
 // RUN_STARTED, each event is one Write, and events already queued share one
-// flush. When the client goes away (the request's context ends or a write
-// fails) the run is cancelled with a DISCONNECTED error at once. Serve
-// returns only after the run's goroutines have exited, and only its own
+// flush. Serve's own goroutine is the writer: it waits on the run's queue,
+// the idle timer and the request's end together, so when the client goes
+// away (the request's context ends or a write fails) the run is cancelled
+// with a DISCONNECTED error at once. The run's agent goroutine is the only
+// other one; Serve returns only after it has exited, and only Serve's
 // goroutine touches the ResponseWriter.
 //
 // A Handler is safe for concurrent use; each request is one run.
