@@ -8,7 +8,7 @@
 //
 //	model := aguiotel.Provider(openaiModel, "gpt-4o", aguiotel.WithProviderName("openai"))
 //	search, _ := aguiotel.Tool(searchTool)
-//	agent, _ := loop.New(model, loop.Tools(search))
+//	agent, _ := loop.New(model, loop.WithTools(search))
 //	ginagui.Register(api, "/agents/travel", aguiotel.Agent(agent, aguiotel.WithAgentName("travel")))
 //
 // Spans carry model names, token usage, finish reasons, tool names, the

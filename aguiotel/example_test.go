@@ -30,7 +30,7 @@ func Example() {
 		loop.Turn{Text: "It is a greeting.", Usage: loop.Usage{InputTokens: 30, OutputTokens: 5}},
 	), "my-model", aguiotel.WithTracerProvider(tp))
 
-	agent, _ := loop.New(model, loop.Tools(lookup))
+	agent, _ := loop.New(model, loop.WithTools(lookup))
 	if _, err := agent.Execute(context.Background(), loop.Input{Messages: nil}); err != nil {
 		fmt.Println(err)
 	}

@@ -42,7 +42,7 @@ func traced(t *testing.T, exp *tracetest.InMemoryExporter, model loop.Provider, 
 	if tool, err = aguiotel.Tool(tool, opts...); err != nil {
 		t.Fatal(err)
 	}
-	agent, err := loop.New(aguiotel.Provider(model, "test-model", append(opts, aguiotel.WithProviderName("scripted"))...), loop.Tools(tool))
+	agent, err := loop.New(aguiotel.Provider(model, "test-model", append(opts, aguiotel.WithProviderName("scripted"))...), loop.WithTools(tool))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@
 //	// runs and events: the Metrics transformer, last in the chain
 //	agents := r.Group("/agents", ginagui.Transform(transformers.Metrics(sink)))
 //	// refused requests (4xx, 429, 503 before any event): the refusal hook
-//	ginagui.Register(agents, "/travel", travel, ginagui.WithHandlerOptions(
-//		core.WithAgentName("travel"), core.WithRefusalHook(sink.Refused)))
+//	ginagui.Register(agents, "/travel", travel,
+//		core.WithAgentName("travel"), core.WithRefusalHook(sink.Refused))
 //	r.GET("/metrics", gin.WrapH(promhttp.HandlerFor(reg, promhttp.HandlerOpts{})))
 //
 // The route label is the route's pattern (core.WithRoute; ginagui sets the

@@ -25,8 +25,8 @@ func ExampleNew() {
 		return agui.Success(), rc.Say("hello")
 	})
 	h, err := core.NewHandler(hello, core.WithRoute("/agents/hello"), core.WithAgentName("hello"),
-		core.WithRefusalHook(sink.Refused),                                     // refused requests
-		core.WithRunOptions(core.WithTransformers(transformers.Metrics(sink)))) // runs and events
+		core.WithRefusalHook(sink.Refused),                // refused requests
+		core.WithTransformers(transformers.Metrics(sink))) // runs and events
 	if err != nil {
 		panic(err)
 	}

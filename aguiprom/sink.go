@@ -101,5 +101,5 @@ func (s *Sink) RunEnded(end transformers.RunEnd) {
 // that of core.WithRefusalHook: pass core.WithRefusalHook(sink.Refused)
 // to every handler the sink watches.
 func (s *Sink) Refused(_ context.Context, r core.Refusal) {
-	s.refused.WithLabelValues(r.Route, r.Agent, strconv.Itoa(r.Status), r.Code).Inc()
+	s.refused.WithLabelValues(r.Route, r.Agent, strconv.Itoa(r.Status), string(r.Code)).Inc()
 }

@@ -26,7 +26,7 @@ func handler(t *testing.T, sink *aguiprom.Sink, route, name string, a core.Agent
 	t.Helper()
 	h, err := core.NewHandler(a, core.WithRoute(route), core.WithAgentName(name),
 		core.WithRefusalHook(sink.Refused), core.WithHandlerLogger(slog.New(slog.DiscardHandler)),
-		core.WithRunOptions(core.WithTransformers(transformers.Metrics(sink))))
+		core.WithTransformers(transformers.Metrics(sink)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,8 +74,8 @@ func Samples() []agui.Event {
 		&agui.MessagesSnapshot{Messages: []agui.Message{}},
 
 		&agui.ActivitySnapshot{Attribution: sub, MessageID: "act-1", ActivityType: "PLAN",
-			Content: map[string]any{"steps": []any{map[string]any{"title": "one", "done": true}}}, Replace: agui.Bool(false)},
-		&agui.ActivitySnapshot{MessageID: "act-2", ActivityType: "EMPTY", Replace: agui.Bool(true)},
+			Content: map[string]any{"steps": []any{map[string]any{"title": "one", "done": true}}}, Replace: new(false)},
+		&agui.ActivitySnapshot{MessageID: "act-2", ActivityType: "EMPTY", Replace: new(true)},
 		&agui.ActivitySnapshot{MessageID: "act-3", ActivityType: "DEFAULT", Content: map[string]any{}},
 		&agui.ActivityDelta{MessageID: "act-1", ActivityType: "PLAN", Patch: []agui.PatchOp{
 			{Op: "replace", Path: "/steps/0/done", Value: false},
@@ -128,10 +128,10 @@ func Samples() []agui.Event {
 
 func usage() []agui.TokenUsage {
 	return []agui.TokenUsage{
-		{Provider: "openai", Model: "gpt-x", InputTokens: agui.Tokens(1200), OutputTokens: agui.Tokens(300),
-			TotalTokens: agui.Tokens(1500), ReasoningTokens: agui.Tokens(100), CachedInputTokens: agui.Tokens(1000),
-			CacheWriteInputTokens: agui.Tokens(0)},
-		{Model: "small", InputTokens: agui.Tokens(9007199254740991)},
+		{Provider: "openai", Model: "gpt-x", InputTokens: new(int64(1200)), OutputTokens: new(int64(300)),
+			TotalTokens: new(int64(1500)), ReasoningTokens: new(int64(100)), CachedInputTokens: new(int64(1000)),
+			CacheWriteInputTokens: new(int64(0))},
+		{Model: "small", InputTokens: new(int64(9007199254740991))},
 		{},
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 // CodeTooManyRuns is the code of the 429 a Handler answers when its
 // concurrent-run cap (WithMaxConcurrentRuns) is reached.
-const CodeTooManyRuns = "TOO_MANY_RUNS"
+const CodeTooManyRuns RequestCode = "TOO_MANY_RUNS"
 
 // DefaultRetryAfter is the Retry-After of a 429 over the concurrent-run
 // cap unless WithMaxConcurrentRuns says otherwise.
@@ -47,8 +47,9 @@ func (o opsConfig) check() error {
 // 429 rather than 503: the server is healthy, this route is busy, and a
 // load balancer must not take the instance out of rotation for it; 503
 // stays the answer of a shut Gate.
-func WithMaxConcurrentRuns(n int, retryAfter time.Duration) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) {
+func WithMaxConcurrentRuns(n int, retryAfter time.Duration) Option {
+	return optionFunc(func(s *settings) {
+		c := &s.handler
 		c.ops.maxRuns, c.ops.retryAfter = n, retryAfter
 	})
 }

@@ -49,7 +49,7 @@ func TestMaxConcurrentRunsAnswers429(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "2" ||
-		rec.Header().Get("Content-Type") != "application/json" || body.Code != core.CodeTooManyRuns {
+		rec.Header().Get("Content-Type") != "application/json" || body.Code != string(core.CodeTooManyRuns) {
 		t.Fatalf("over the cap: %d %v %s", rec.Code, rec.Header(), rec.Body.String())
 	}
 	if list := got.all(); len(list) != 1 || list[0].Status != 429 || list[0].Route != "/busy" {

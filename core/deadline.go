@@ -22,10 +22,10 @@ var errRunDeadline error = &agui.Error{Code: CodeDeadline, Message: "the run exc
 // calls and its tools see it (ctx.Deadline); when it passes, the run is
 // cancelled and its stream ends with RUN_ERROR code DEADLINE_EXCEEDED
 // (CodeDeadline), whatever error the agent returned on the way out. Pass
-// it to a Handler with WithRunOptions for a per-route deadline. A negative
+// it to NewHandler (or ginagui.Register) for a per-route deadline. A negative
 // d makes NewRunner fail.
 func WithRunTimeout(d time.Duration) Option {
-	return optionFunc(func(o *options) { o.timeout = d })
+	return optionFunc(func(s *settings) { s.run.timeout = d })
 }
 
 // checkRunTimeout rejects a negative WithRunTimeout.

@@ -104,7 +104,7 @@ func TestHandlerRunTimeout(t *testing.T) {
 		h := mustHandler(t, core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 			<-ctx.Done()
 			return agui.Outcome{}, ctx.Err()
-		}), core.WithRunOptions(core.WithRunTimeout(30*time.Second)), core.WithHeartbeat(0),
+		}), core.WithRunTimeout(30*time.Second), core.WithHeartbeat(0),
 			core.WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, newPost(runBody("")))

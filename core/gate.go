@@ -2,8 +2,9 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"sync"
+
+	"github.com/agui-go/agui"
 )
 
 // ErrShuttingDown is the cause a Gate cancels in-flight runs with: a

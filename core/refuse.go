@@ -18,7 +18,7 @@ type Refusal struct {
 	// Status is the HTTP status answered, Code and Message the JSON
 	// body's code and error (see RequestError).
 	Status  int
-	Code    string
+	Code    RequestCode
 	Message string
 	// ThreadID and RunID are the input's, once it was decoded; "" before.
 	ThreadID, RunID string
@@ -29,8 +29,8 @@ type Refusal struct {
 // logged either way). f runs on the request's goroutine and gets its
 // context; it must be safe for concurrent use. Metrics sinks count
 // refusals with it, as aguiprom's Sink.Refused does.
-func WithRefusalHook(f func(ctx context.Context, r Refusal)) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.ops.refused = f })
+func WithRefusalHook(f func(ctx context.Context, r Refusal)) Option {
+	return optionFunc(func(s *settings) { s.handler.ops.refused = f })
 }
 
 // Refuse answers r with err as a JSON error (see RequestError; any other
@@ -57,7 +57,7 @@ func (t *transport) refuse(ctx context.Context, w http.ResponseWriter, re *Reque
 		slog.String("route", rf.Route),
 		slog.String("agent", rf.Agent),
 		slog.Int("status", rf.Status),
-		slog.String("code", rf.Code),
+		slog.String("code", string(rf.Code)),
 		slog.String("error", rf.Message),
 	}
 	if rf.RunID != "" {

@@ -70,7 +70,7 @@ func TestRefusalsAreLoggedAndReported(t *testing.T) {
 		t.Fatalf("log = %s", logs.String())
 	}
 	for i, l := range lines {
-		if l["msg"] != "agui refused" || l["route"] != "/agents/x" || l["agent"] != "x" || l["status"] != float64(list[i].Status) || l["code"] != list[i].Code {
+		if l["msg"] != "agui refused" || l["route"] != "/agents/x" || l["agent"] != "x" || l["status"] != float64(list[i].Status) || l["code"] != string(list[i].Code) {
 			t.Errorf("log line %d = %v", i, l)
 		}
 	}

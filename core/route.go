@@ -43,15 +43,15 @@ func RouteFrom(ctx context.Context) (RouteInfo, bool) {
 // the Route of a RouteInfo already on the request's context (see
 // ContextWithRoute), else the request's http.Request.Pattern, which
 // http.ServeMux sets (and ginagui sets to the Gin route), else "".
-func WithRoute(pattern string) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.ops.route.Route = pattern })
+func WithRoute(pattern string) Option {
+	return optionFunc(func(s *settings) { s.handler.ops.route.Route = pattern })
 }
 
 // WithAgentName names the handler's agent in its log lines, in its
 // refusals and on its runs' context (see RouteFrom). Default: the Agent
 // of a RouteInfo already on the request's context, else "".
-func WithAgentName(name string) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.ops.route.Agent = name })
+func WithAgentName(name string) Option {
+	return optionFunc(func(s *settings) { s.handler.ops.route.Agent = name })
 }
 
 // routeOf returns the RouteInfo of a request: the handler's own names,

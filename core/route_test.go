@@ -143,7 +143,7 @@ func TestRunStarterSeesTheRoute(t *testing.T) {
 		return routeProbe{TransformerFunc: func(ev agui.Event, emit func(agui.Event) error) error { return emit(ev) }, got: got}
 	}
 	h := mustHandler(t, sayAgent("hi"), core.WithRoute("/r"), core.WithAgentName("a"),
-		core.WithRunOptions(core.WithTransformers(probe)))
+		core.WithTransformers(probe))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, newPost(runBody("")))
 	if ri := <-got; ri != (core.RouteInfo{Route: "/r", Agent: "a"}) {

@@ -2,9 +2,11 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"slices"
 	"sync"
+	"sync/atomic"
+
+	"github.com/agui-go/agui"
 )
 
 // stream is the emitting core of one run, shared by its RunContext, every
@@ -24,7 +26,11 @@ type stream struct {
 
 	mu       sync.Mutex
 	verifier *agui.Verifier
-	queue    chan agui.Event
+	// q is the current queue, written under mu. It starts small and is
+	// replaced by a larger one (up to bound) when it fills, so a run that
+	// emits little holds little (see queue).
+	q     *queue
+	bound int
 	// ended is set, and queue closed, once the terminal event is decided;
 	// terminal is then read by the driver after it sees the queue closed.
 	ended    bool
@@ -45,14 +51,36 @@ type entry struct {
 	inner *Emitter
 }
 
-func newStream(ctx context.Context, queue int) *stream {
-	return &stream{
+// initialQueue is the capacity a run's queue starts with.
+const initialQueue = 2
+
+// queue is one generation of a run's queue. When it fills before reaching
+// the bound, the producer links a larger one as next and then closes ch;
+// the consumer, finding ch closed, moves on to next, so every event is
+// received once and in order. A closed ch with no next is the end.
+type queue struct {
+	ch   chan agui.Event
+	next atomic.Pointer[queue]
+}
+
+func newStream(ctx context.Context, bound int) *stream {
+	s := &stream{
 		done:      ctx.Done(),
 		cancelled: func() *agui.Error { return cancelledError(ctx) },
 		verifier:  agui.NewVerifier(),
-		queue:     make(chan agui.Event, queue),
+		bound:     bound,
 		open:      make(map[uint64]*entry),
 	}
+	s.q = &queue{ch: make(chan agui.Event, min(bound, initialQueue))}
+	return s
+}
+
+// grow replaces the full queue with one four times larger, at most bound.
+func (s *stream) grow() {
+	old := s.q
+	s.q = &queue{ch: make(chan agui.Event, min(cap(old.ch)*4, s.bound))}
+	old.next.Store(s.q)
+	close(old.ch)
 }
 
 // send verifies ev and queues it for the consumer.
@@ -82,12 +110,17 @@ func (s *stream) sendLocked(ev agui.Event) error {
 	// Room in the queue is the common case; a one-channel send is much
 	// cheaper than a select over two.
 	select {
-	case s.queue <- ev:
+	case s.q.ch <- ev:
 		return nil
 	default:
 	}
+	if cap(s.q.ch) < s.bound {
+		s.grow()
+		s.q.ch <- ev // the new queue is empty: this does not block
+		return nil
+	}
 	select {
-	case s.queue <- ev:
+	case s.q.ch <- ev:
 		return nil
 	case <-s.done:
 		return s.cancelled()
@@ -196,7 +229,7 @@ func (s *stream) finish(term agui.Event, force bool) error {
 	}
 	s.terminal = term
 	s.ended = true
-	close(s.queue)
+	close(s.q.ch)
 	return nil
 }
 

@@ -43,7 +43,7 @@ func BenchmarkServeFixture(b *testing.B) {
 	})
 	r := gin.New()
 	if err := ginagui.Register(r, "/agent", agent,
-		ginagui.WithHandlerOptions(core.WithHandlerLogger(discardLogger()))); err != nil {
+		core.WithHandlerLogger(discardLogger())); err != nil {
 		b.Fatal(err)
 	}
 

@@ -15,8 +15,8 @@ import (
 // here, to slog.Default() since the options that failed cannot be trusted
 // to name a logger, and every request is then answered 500; Register
 // reports the same error at startup instead.
-func Handler[S any](a core.Agent[S], opts ...Option) gin.HandlerFunc {
-	h, err := core.NewHandler(a, newConfig(opts).handler...)
+func Handler[S any](a core.Agent[S], opts ...core.Option) gin.HandlerFunc {
+	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		return misconfigured(err)
 	}

@@ -58,7 +58,7 @@ func TestHandlerRefusesThroughGin(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnsupportedMediaType || !strings.Contains(string(body), core.CodeUnsupportedMediaType) {
+	if resp.StatusCode != http.StatusUnsupportedMediaType || !strings.Contains(string(body), string(core.CodeUnsupportedMediaType)) {
 		t.Errorf("got %d %s, want 415", resp.StatusCode, body)
 	}
 }
@@ -66,7 +66,7 @@ func TestHandlerRefusesThroughGin(t *testing.T) {
 func TestHandlerMisconfigured(t *testing.T) {
 	t.Parallel()
 	r := gin.New()
-	r.POST("/agent", ginagui.Handler(sayAgent("x"), ginagui.WithHandlerOptions(core.WithMaxBodyBytes(-1))))
+	r.POST("/agent", ginagui.Handler(sayAgent("x"), core.WithMaxBodyBytes(-1)))
 	srv := serve(t, r)
 	resp := postRun(t, srv.URL+"/agent")
 	body, _ := io.ReadAll(resp.Body)
@@ -103,7 +103,7 @@ func TestHandlerOutlivesWriteTimeoutThroughGin(t *testing.T) {
 		return agui.Success(), m.End()
 	})
 	r := gin.New()
-	r.POST("/agent", ginagui.Handler(agent, ginagui.WithHandlerOptions(core.WithWriteTimeout(time.Second))))
+	r.POST("/agent", ginagui.Handler(agent, core.WithWriteTimeout(time.Second)))
 	srv := httptest.NewUnstartedServer(r)
 	srv.Config.WriteTimeout = writeTimeout
 	srv.Start()

@@ -23,8 +23,8 @@ import (
 //
 // Without Input, the route's handler decodes the input itself, and app
 // middleware sees it only after c.Next returns.
-func Input(opts ...Option) gin.HandlerFunc {
-	h, err := core.NewHandler[core.NoState](inputOnly{}, newConfig(opts).handler...)
+func Input(opts ...core.Option) gin.HandlerFunc {
+	h, err := core.NewHandler[core.NoState](inputOnly{}, opts...)
 	if err != nil {
 		return misconfigured(err)
 	}
@@ -69,7 +69,7 @@ func InputFrom(c *gin.Context) (*agui.RunAgentInput, bool) {
 // request 500: what a HandlerFunc constructor, which cannot return its
 // configuration error, serves instead. It logs to slog.Default(): the
 // options that failed are the only place a logger could come from, and
-// core.HandlerOption keeps its settings private.
+// core.Option keeps its settings private.
 func misconfigured(err error) gin.HandlerFunc {
 	slog.Default().Error("ginagui: agent route misconfigured", slog.Any("error", err))
 	return func(c *gin.Context) {

@@ -14,19 +14,18 @@ import (
 // Register mounts agent a on r: POST path runs it (see Handler), GET,
 // PUT, PATCH and DELETE on path are answered 405 with an Allow: POST
 // header and the JSON error body of other refusals, and GET
-// path/capabilities serves its AG-UI 1.0 capabilities (WithCapabilities,
+// path/capabilities serves its AG-UI 1.0 capabilities (core.WithCapabilities,
 // by default DefaultCapabilities). OPTIONS is left to CORS middleware. It
 // fails, registering nothing, when an option is invalid; like any Gin
 // route, it panics when one of these routes is already registered.
-func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...Option) error {
-	cfg := newConfig(opts)
-	h, err := core.NewHandler(a, cfg.handler...)
+func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...core.Option) error {
+	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		return err
 	}
-	caps := DefaultCapabilities[S]()
-	if cfg.capabilities != nil {
-		caps = *cfg.capabilities
+	caps, ok := h.Capabilities()
+	if !ok {
+		caps = DefaultCapabilities[S]()
 	}
 	body, err := json.Marshal(caps)
 	if err != nil {
@@ -47,11 +46,11 @@ func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...Option
 // left undeclared, which the protocol reads as unknown, not unsupported.
 func DefaultCapabilities[S any]() agui.Capabilities {
 	caps := agui.Capabilities{
-		Transport: &agui.TransportCapabilities{Streaming: agui.Bool(true), HTTPBinary: agui.Bool(true)},
+		Transport: &agui.TransportCapabilities{Streaming: new(true), HTTPBinary: new(true)},
 	}
 	var zero S
 	if _, stateless := any(zero).(core.NoState); !stateless {
-		caps.State = &agui.StateCapabilities{Snapshots: agui.Bool(true), Deltas: agui.Bool(true)}
+		caps.State = &agui.StateCapabilities{Snapshots: new(true), Deltas: new(true)}
 	}
 	return caps
 }

@@ -46,7 +46,7 @@ func TestRegisterCapabilities(t *testing.T) {
 		t.Fatal(err)
 	}
 	named := agui.Capabilities{Identity: &agui.IdentityCapabilities{Name: "named"}}
-	if err := ginagui.Register(r, "/named/", sayAgent("x"), ginagui.WithCapabilities(named)); err != nil {
+	if err := ginagui.Register(r, "/named/", sayAgent("x"), core.WithCapabilities(named)); err != nil {
 		t.Fatal(err)
 	}
 	srv := serve(t, r)
@@ -98,7 +98,7 @@ func TestRegisterRefusesOtherMethods(t *testing.T) {
 		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != http.MethodPost {
 			t.Errorf("%s: %d, Allow %q; want 405 and POST", method, resp.StatusCode, resp.Header.Get("Allow"))
 		}
-		if err != nil || body.Code != core.CodeMethodNotAllowed || body.Error == "" {
+		if err != nil || body.Code != string(core.CodeMethodNotAllowed) || body.Error == "" {
 			t.Errorf("%s: body %+v (%v), want a METHOD_NOT_ALLOWED refusal", method, body, err)
 		}
 	}

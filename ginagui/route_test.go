@@ -33,14 +33,14 @@ func TestRegisterNamesTheRoute(t *testing.T) {
 		seen <- ri
 		return agui.Success(), nil
 	})
-	opts := ginagui.WithHandlerOptions(core.WithAgentName("named"), core.WithRefusalHook(hook), core.WithHandlerLogger(discardLogger()))
+	opts := []core.Option{core.WithAgentName("named"), core.WithRefusalHook(hook), core.WithHandlerLogger(discardLogger())}
 	r := gin.New()
 	g := r.Group("/agents")
-	if err := ginagui.Register(g, "/:name", a, opts); err != nil {
+	if err := ginagui.Register(g, "/:name", a, opts...); err != nil {
 		t.Fatal(err)
 	}
-	checked := r.Group("/checked", ginagui.Input(opts))
-	if err := ginagui.Register(checked, "/x", a, opts); err != nil {
+	checked := r.Group("/checked", ginagui.Input(opts...))
+	if err := ginagui.Register(checked, "/x", a, opts...); err != nil {
 		t.Fatal(err)
 	}
 

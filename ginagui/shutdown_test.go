@@ -29,7 +29,7 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 		return agui.Outcome{}, context.Cause(ctx)
 	})
 	r := gin.New()
-	if err := ginagui.Register(r, "/agent", blocked, ginagui.WithHandlerOptions(core.WithGate(gate))); err != nil {
+	if err := ginagui.Register(r, "/agent", blocked, core.WithGate(gate)); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

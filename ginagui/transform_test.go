@@ -13,7 +13,7 @@ import (
 
 // tag returns a transformer that appends name to every text delta, so the
 // final text spells the order in which transformers saw the events.
-func tag(name string) core.NewTransformer {
+func tag(name string) core.TransformerFactory {
 	return core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 		if c, ok := ev.(*agui.TextMessageContent); ok {
 			cp := *c
@@ -39,7 +39,7 @@ func TestTransformComposesLikeMiddleware(t *testing.T) {
 	for path, want := range map[string]string{
 		"/agent":     "x",
 		"/a/agent":   "xA",
-		"/a/b/agent": "xB2B1A", // innermost first, the outermost last
+		"/a/b/agent": "xB1B2A", // innermost group first, in the order written; the outermost last
 		"/a/c/agent": "xCA",    // siblings never share a chain
 	} {
 		resp := postRun(t, srv.URL+path)
@@ -63,7 +63,7 @@ func TestTransformerPanicThroughGin(t *testing.T) {
 	}))
 	r := gin.New()
 	if err := ginagui.Register(r.Group("/bad", ginagui.Transform(boom)), "/agent", sayAgent("x"),
-		ginagui.WithHandlerOptions(core.WithHandlerLogger(discardLogger()))); err != nil {
+		core.WithHandlerLogger(discardLogger())); err != nil {
 		t.Fatal(err)
 	}
 	if err := ginagui.Register(r, "/agent", sayAgent("x")); err != nil {
@@ -85,5 +85,28 @@ func TestTransformerPanicThroughGin(t *testing.T) {
 	defer resp.Body.Close()
 	if got := text(aguitest.ReadSSE(t, resp.Body)); got != "x" {
 		t.Errorf("the next run's text %q, want x", got)
+	}
+}
+
+// Transform(a, b) and core.WithTransformers(a, b) run a and b in the same
+// order: the order written, a first.
+func TestTransformOrderMatchesWithTransformers(t *testing.T) {
+	t.Parallel()
+	r := gin.New()
+	if err := ginagui.Register(r.Group("/group", ginagui.Transform(tag("1"), tag("2"))), "/agent", sayAgent("x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ginagui.Register(r, "/option", sayAgent("x"),
+		core.WithTransformers(tag("1"), tag("2"))); err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, r)
+	for _, path := range []string{"/group/agent", "/option"} {
+		resp := postRun(t, srv.URL+path)
+		got := text(aguitest.ReadSSE(t, resp.Body))
+		resp.Body.Close()
+		if got != "x12" {
+			t.Errorf("%s: text %q, want %q (1 before 2)", path, got, "x12")
+		}
 	}
 }

@@ -61,7 +61,7 @@ func TestAdoptHistory(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a := mustNew(t, Script(Turn{Text: "reply"}, Turn{Text: "reply"}, Turn{Text: "reply"}), Tools(echo), AdoptHistory(!tc.off))
+			a := mustNew(t, Script(Turn{Text: "reply"}, Turn{Text: "reply"}, Turn{Text: "reply"}), WithTools(echo), WithAdoptHistory(!tc.off))
 			res, err := a.Execute(t.Context(), Input{ThreadID: "new", Messages: tc.history})
 			if err != nil || res.FinishReason != FinishStop {
 				t.Fatalf("%v %s", err, res.FinishReason)
@@ -117,7 +117,7 @@ func FuzzAdoptHistory(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := New(Script(Turn{Text: "ok"}, Turn{Text: "ok"}, Turn{Text: "ok"}, Turn{Text: "ok"}), Tools(echo))
+		a, err := New(Script(Turn{Text: "ok"}, Turn{Text: "ok"}, Turn{Text: "ok"}, Turn{Text: "ok"}), WithTools(echo))
 		if err != nil {
 			t.Fatal(err)
 		}

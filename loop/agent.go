@@ -11,7 +11,7 @@ import (
 
 // Agent is a tool-calling agent loop: it asks its provider for a turn,
 // runs the turn's tool calls, and repeats until the model answers without
-// calling a tool, MaxSteps is reached, a call needs approval, or the run
+// calling a tool, WithMaxSteps is reached, a call needs approval, or the run
 // is aborted. Run it directly with Execute, or host it with core.Run (it
 // is a core.Agent[core.NoState]).
 //
@@ -61,7 +61,7 @@ type FinishReason string
 const (
 	// FinishStop: the model answered without calling a tool.
 	FinishStop FinishReason = "stop"
-	// FinishMaxSteps: MaxSteps model turns ran; the transcript is valid.
+	// FinishMaxSteps: WithMaxSteps model turns ran; the transcript is valid.
 	FinishMaxSteps FinishReason = "max-steps"
 	// FinishAborted: the context was cancelled; unreached calls got
 	// cancelled results.
@@ -122,7 +122,7 @@ type Result struct {
 	Interrupt *agui.Interrupt
 	// Cause is the context's cause when FinishReason is FinishAborted.
 	Cause error
-	// Output is the typed final answer, a T of the agent's Output[T], when
+	// Output is the typed final answer, a T of the agent's WithOutput[T], when
 	// the run finished with FinishStop; nil otherwise.
 	Output any
 }

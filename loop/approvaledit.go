@@ -17,7 +17,7 @@ import (
 // idle for the next input. Rejecting or cancelling an expired approval is
 // an ordinary rejection (the official client answers an expired interrupt
 // with a cancelled entry).
-func ApprovalTimeout(d time.Duration) Option {
+func WithApprovalTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
 			return fmt.Errorf("loop: ApprovalTimeout %v: must be positive", d)

@@ -24,7 +24,7 @@ func editAgent(t *testing.T, ran *journal, opts ...Option) *Agent {
 		t.Fatal(err)
 	}
 	p := Script(Turn{Calls: workCalls("c1", "c2")}, Turn{Text: "ok"}, Turn{Text: "again"})
-	opts = append([]Option{Tools(tool), ToolConcurrency(1), NeedsApproval(func(c Call) bool { return c.ID == "c1" })}, opts...)
+	opts = append([]Option{WithTools(tool), WithToolConcurrency(1), WithNeedsApproval(func(c Call) bool { return c.ID == "c1" })}, opts...)
 	return mustNew(t, p, opts...)
 }
 
@@ -124,7 +124,7 @@ func TestApprovalEditedArgumentsValidated(t *testing.T) {
 func TestApprovalExpires(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var ran journal
-		a := editAgent(t, &ran, ApprovalTimeout(time.Minute))
+		a := editAgent(t, &ran, WithApprovalTimeout(time.Minute))
 		start := time.Now()
 		first, err := a.Execute(t.Context(), user("go"))
 		if err != nil {
@@ -160,7 +160,7 @@ func TestApprovalExpires(t *testing.T) {
 func TestApprovalExpiredCancelIsARejection(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var ran journal
-		a := editAgent(t, &ran, ApprovalTimeout(time.Minute))
+		a := editAgent(t, &ran, WithApprovalTimeout(time.Minute))
 		first, err := a.Execute(t.Context(), user("go"))
 		if err != nil {
 			t.Fatal(err)
@@ -182,7 +182,7 @@ func TestApprovalExpiredCancelIsARejection(t *testing.T) {
 func TestApprovalInTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var ran journal
-		a := editAgent(t, &ran, ApprovalTimeout(time.Minute))
+		a := editAgent(t, &ran, WithApprovalTimeout(time.Minute))
 		first, err := a.Execute(t.Context(), user("go"))
 		if err != nil {
 			t.Fatal(err)
@@ -199,7 +199,7 @@ func TestApprovalInTime(t *testing.T) {
 }
 
 func TestApprovalTimeoutOption(t *testing.T) {
-	if _, err := New(Script(), ApprovalTimeout(0)); err == nil {
+	if _, err := New(Script(), WithApprovalTimeout(0)); err == nil {
 		t.Fatal("zero timeout accepted")
 	}
 }
@@ -210,7 +210,7 @@ func TestApprovalTimeoutOption(t *testing.T) {
 func TestApprovalEditAndExpiryThroughCore(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var ran journal
-		a := editAgent(t, &ran, ApprovalTimeout(time.Minute))
+		a := editAgent(t, &ran, WithApprovalTimeout(time.Minute))
 		pause := func(thread string) (agui.Interrupt, []agui.Message) {
 			in := agui.NewInput(thread, "run-1")
 			in.Messages = []agui.Message{UserText("go")}

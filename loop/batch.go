@@ -43,15 +43,15 @@ type completion struct {
 }
 
 // runBatch runs msg's calls from index first, as the loop's contract says: calls start
-// in call order, each after its gate (events, OnToolCall, validation,
-// PreToolCall, NeedsApproval) ran on this goroutine; at most
-// ToolConcurrency run at once; results are emitted as they complete and
+// in call order, each after its gate (events, WithOnToolCall, validation,
+// WithPreToolCall, WithNeedsApproval) ran on this goroutine; at most
+// WithToolConcurrency run at once; results are emitted as they complete and
 // appended to the transcript in call order, checkpointing each time the
 // answered prefix grows. It returns only once every call it started has
 // returned.
 //
 // A decision recorded in r.cp.Pending answers its call, which skips its
-// OnToolCall and approval check (they ran in the run that paused on it).
+// WithOnToolCall and approval check (they ran in the run that paused on it).
 func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first int) (batchEnd, error) {
 	calls := msg.ToolCalls[first:]
 	n := len(calls)

@@ -49,7 +49,7 @@ func TestCallFromAttemptsAfterLostLease(t *testing.T) {
 			}
 			started := make(chan string, 8)
 			p := Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})
-			a := mustNew(t, p, Tools(infoTool(t, log, started, "c2")), ToolConcurrency(1), Checkpoints(store), Lease(time.Minute))
+			a := mustNew(t, p, WithTools(infoTool(t, log, started, "c2")), WithToolConcurrency(1), WithCheckpoints(store), WithLease(time.Minute))
 			ctx, cancel := context.WithCancel(t.Context())
 			in := user("go")
 			if cp != nil {
@@ -83,7 +83,7 @@ func TestCallFromAttemptsAfterLostLease(t *testing.T) {
 		if _, err := store.Save(t.Context(), &cp, 0); err != nil {
 			t.Fatal(err)
 		}
-		a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), Tools(infoTool(t, third, nil)), Checkpoints(store), Lease(time.Minute))
+		a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), WithTools(infoTool(t, third, nil)), WithCheckpoints(store), WithLease(time.Minute))
 		res, err := a.Execute(t.Context(), Input{ThreadID: cp.ThreadID})
 		if err != nil {
 			t.Fatal(err)
@@ -111,8 +111,8 @@ func TestCallFromAttemptsAfterLostLease(t *testing.T) {
 // started.
 func TestCallFromApprovalIsFirstAttempt(t *testing.T) {
 	log := &journal{}
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1")}, Turn{Text: "ok"}), Tools(infoTool(t, log, nil)),
-		NeedsApproval(func(Call) bool { return true }))
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1")}, Turn{Text: "ok"}), WithTools(infoTool(t, log, nil)),
+		WithNeedsApproval(func(Call) bool { return true }))
 	res, err := a.Execute(t.Context(), user("go"))
 	if err != nil || res.Interrupt == nil {
 		t.Fatalf("%v %v", res.FinishReason, err)

@@ -15,7 +15,7 @@ import (
 func TestCancelAlreadyCancelledReturnsAtOnce(t *testing.T) {
 	p := Script(Turn{Text: "never"})
 	store := NewMemoryStore()
-	a := mustNew(t, p, Checkpoints(store))
+	a := mustNew(t, p, WithCheckpoints(store))
 	ctx, cancel := context.WithCancelCause(t.Context())
 	stop := errors.New("stop button")
 	cancel(stop)
@@ -44,7 +44,7 @@ func TestCancelCheckedBeforeEveryModelCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "stop", Args: `{"id":"c1"}`}}}, Turn{Text: "never"})
-	a := mustNew(t, p, Tools(stopper))
+	a := mustNew(t, p, WithTools(stopper))
 	res, err := a.Execute(ctx, user("go"))
 	if err != nil || res.FinishReason != FinishAborted {
 		t.Fatalf("%s %v", res.FinishReason, err)
@@ -74,7 +74,7 @@ func TestCancelCheckedBeforeEveryToolCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := []ScriptedCall{{ID: "c1", Name: "t", Args: `{"id":"c1"}`}, {ID: "c2", Name: "t", Args: `{"id":"c2"}`}, {ID: "c3", Name: "t", Args: `{"id":"c3"}`}}
-	a := mustNew(t, Script(Turn{Calls: calls}), Tools(tool), ToolConcurrency(1))
+	a := mustNew(t, Script(Turn{Calls: calls}), WithTools(tool), WithToolConcurrency(1))
 	res, err := a.Execute(ctx, user("go"))
 	if err != nil || res.FinishReason != FinishAborted {
 		t.Fatalf("%s %v", res.FinishReason, err)
@@ -125,7 +125,7 @@ func TestCancelReachesProvider(t *testing.T) {
 // abortSignal."
 func TestCancelMidBatch(t *testing.T) {
 	b := newBlocker()
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), Tools(b.tool(t)), ToolConcurrency(2))
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), WithTools(b.tool(t)), WithToolConcurrency(2))
 	ctx, cancel := context.WithCancel(t.Context())
 	rec := &recorder{results: make(chan string, 8)}
 	in := user("go")
@@ -168,7 +168,7 @@ func TestCancelResumeAppendsNewInput(t *testing.T) {
 		}
 		return calls.Stream(ctx, req)
 	})
-	a := mustNew(t, p, Tools(b.tool(t)), ToolConcurrency(1))
+	a := mustNew(t, p, WithTools(b.tool(t)), WithToolConcurrency(1))
 	ctx, cancel := context.WithCancel(t.Context())
 	x := goExecute(ctx, a, user("first"))
 	<-b.started
@@ -224,7 +224,7 @@ func (s *cancellingStore) Load(ctx context.Context, thread string) (*Checkpoint,
 func TestCancelDuringClaim(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	p := Script(Turn{Text: "never"})
-	a := mustNew(t, p, Checkpoints(&cancellingStore{NewMemoryStore(), cancel}))
+	a := mustNew(t, p, WithCheckpoints(&cancellingStore{NewMemoryStore(), cancel}))
 	res, err := a.Execute(ctx, user("go"))
 	if err != nil || res.FinishReason != FinishAborted || p.Calls() != 0 {
 		t.Fatalf("%s %v", res.FinishReason, err)
@@ -255,7 +255,7 @@ func (s ctxStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64
 func TestCancelMidBatchContextStore(t *testing.T) {
 	b := newBlocker()
 	store := ctxStore{NewMemoryStore()}
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), Tools(b.tool(t)), ToolConcurrency(2), Checkpoints(store))
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), WithTools(b.tool(t)), WithToolConcurrency(2), WithCheckpoints(store))
 	ctx, cancel := context.WithCancel(t.Context())
 	x := goExecute(ctx, a, Input{ThreadID: "t", Messages: []agui.Message{UserText("go")}})
 	<-b.started
@@ -289,7 +289,7 @@ func TestCancelToolReturningCause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "wait", Args: `{"id":"c1"}`}}}), Tools(tool))
+	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "wait", Args: `{"id":"c1"}`}}}), WithTools(tool))
 	ctx, cancel := context.WithCancelCause(t.Context())
 	x := goExecute(ctx, a, user("go"))
 	<-started

@@ -40,7 +40,7 @@ func TestRetryDefaultClassification(t *testing.T) {
 	p, err := Retry(ProviderFunc(func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
 		calls++
 		return func(yield func(Delta, error) bool) { yield(Delta{}, verdict(false)) }
-	}), Attempts(3), Backoff(func(int) time.Duration { return 0 }))
+	}), WithAttempts(3), WithBackoff(func(int) time.Duration { return 0 }))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,10 @@
 //			return lookUp(ctx, in.City)
 //		})
 //	agent, err := loop.New(provider, // openai.New(…), anthropic.New(…) or loop.Script(…)
-//		loop.Instructions("You are a travel assistant."),
-//		loop.Tools(weather),
-//		loop.ToolConcurrency(4),
-//		loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book_flight" }))
+//		loop.WithInstructions("You are a travel assistant."),
+//		loop.WithTools(weather),
+//		loop.WithToolConcurrency(4),
+//		loop.WithNeedsApproval(func(c loop.Call) bool { return c.Name == "book_flight" }))
 //
 // The agent is a core.Agent[core.NoState]: serve it over AG-UI with
 // ginagui.Register(r, "/agents/travel", agent). Or run it directly:
@@ -24,7 +24,7 @@
 //
 // A run asks the provider for a turn, runs the turn's tool calls and
 // repeats until the model answers without calling a tool (FinishStop),
-// MaxSteps turns ran (FinishMaxSteps, a success), a call needs approval
+// WithMaxSteps turns ran (FinishMaxSteps, a success), a call needs approval
 // (FinishAwaitingApproval: an AG-UI interrupt with reason "tool_approval"),
 // or ctx is cancelled (FinishAborted, returned with a nil error). When the
 // provider ends a turn early the run ends with its reason: FinishLength
@@ -36,7 +36,7 @@
 // WithModelSettings sets temperature, the output token limit, stop
 // sequences, the tool choice and parallel tool calls in provider-neutral
 // terms; each provider maps what it supports and documents what it
-// ignores. Output[T] asks for a typed final answer: providers use their
+// ignores. WithOutput[T] asks for a typed final answer: providers use their
 // JSON mode, the loop validates the answer against T's schema, tries one
 // repair turn, and puts the T on Result.Output and RUN_FINISHED's result,
 // or ends with FinishOutputInvalid.

@@ -15,7 +15,7 @@ const (
 	// approval (missing, unknown or stale interrupt, or an invalid payload),
 	// or new input arrived while an approval is pending.
 	CodeBadResume agui.Code = "BAD_RESUME"
-	// CodeDepth: a delegation went deeper than MaxDelegationDepth.
+	// CodeDepth: a delegation went deeper than WithMaxDelegationDepth.
 	CodeDepth agui.Code = "DELEGATION_DEPTH"
 	// CodeProvider: the model provider failed.
 	CodeProvider agui.Code = "PROVIDER_ERROR"

@@ -39,7 +39,7 @@ func printResults(msgs []agui.Message) {
 // A BeforeToolCall hook denies one call (the model reads why) and rewrites
 // another's arguments (the rewritten call is what runs and what the
 // transcript keeps).
-func ExampleBeforeToolCall() {
+func ExampleWithBeforeToolCall() {
 	model := loop.Script(
 		loop.Turn{Calls: []loop.ScriptedCall{
 			{ID: "call-1", Name: "read_file", Args: `{"path":"/etc/shadow"}`},
@@ -47,8 +47,8 @@ func ExampleBeforeToolCall() {
 		}},
 		loop.Turn{Text: "Done."},
 	)
-	agent, err := loop.New(model, loop.Tools(readFile()), loop.ToolConcurrency(1),
-		loop.BeforeToolCall(func(ctx context.Context, c loop.Call) (loop.CallVerdict, error) {
+	agent, err := loop.New(model, loop.WithTools(readFile()), loop.WithToolConcurrency(1),
+		loop.WithBeforeToolCall(func(ctx context.Context, c loop.Call) (loop.CallVerdict, error) {
 			var in pathIn
 			if err := json.Unmarshal(c.Args, &in); err != nil {
 				return loop.CallVerdict{}, err
@@ -75,13 +75,13 @@ func ExampleBeforeToolCall() {
 
 // An AfterToolCall hook redacts secrets from every result before the
 // client and the model see it.
-func ExampleAfterToolCall() {
+func ExampleWithAfterToolCall() {
 	model := loop.Script(
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "read_file", Args: `{"path":"config.env"}`}}},
 		loop.Turn{Text: "Done."},
 	)
-	agent, err := loop.New(model, loop.Tools(readFile()),
-		loop.AfterToolCall(func(ctx context.Context, c loop.Call, r loop.CallResult) (loop.CallResult, error) {
+	agent, err := loop.New(model, loop.WithTools(readFile()),
+		loop.WithAfterToolCall(func(ctx context.Context, c loop.Call, r loop.CallResult) (loop.CallResult, error) {
 			if i := strings.Index(r.Content, "api_key="); i >= 0 {
 				r.Content = r.Content[:i] + "api_key=[redacted])"
 			}
@@ -110,14 +110,14 @@ func ExampleAfterToolCall() {
 
 // A BeforeModelCall hook adds context to every model request without
 // putting it in the transcript.
-func ExampleBeforeModelCall() {
+func ExampleWithBeforeModelCall() {
 	var model loop.Provider = loop.ProviderFunc(func(ctx context.Context, req loop.ModelRequest) iter.Seq2[loop.Delta, error] {
 		return func(yield func(loop.Delta, error) bool) {
 			last := req.Messages[len(req.Messages)-1].(*agui.SystemMessage)
 			yield(loop.Delta{Text: "I know that " + last.Content}, nil)
 		}
 	})
-	agent, err := loop.New(model, loop.BeforeModelCall(func(ctx context.Context, req loop.ModelRequest) (loop.ModelRequest, error) {
+	agent, err := loop.New(model, loop.WithBeforeModelCall(func(ctx context.Context, req loop.ModelRequest) (loop.ModelRequest, error) {
 		req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)], &agui.SystemMessage{ID: "ctx", Content: "the user is in Oslo."})
 		return req, nil
 	}))
@@ -150,7 +150,7 @@ func ExampleCallFrom() {
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-7", Name: "charge", Args: `{"cents":500}`}}},
 		loop.Turn{Text: "Charged."},
 	)
-	agent, err := loop.New(model, loop.Tools(charge))
+	agent, err := loop.New(model, loop.WithTools(charge))
 	if err != nil {
 		panic(err)
 	}
@@ -164,12 +164,12 @@ func ExampleCallFrom() {
 }
 
 // The user approves a call with edited arguments: the edited call runs.
-func ExampleNeedsApproval_editedArguments() {
+func ExampleWithNeedsApproval_editedArguments() {
 	model := loop.Script(
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "read_file", Args: `{"path":"all-secrets.txt"}`}}},
 		loop.Turn{Text: "Done."},
 	)
-	agent, err := loop.New(model, loop.Tools(readFile()), loop.NeedsApproval(func(loop.Call) bool { return true }))
+	agent, err := loop.New(model, loop.WithTools(readFile()), loop.WithNeedsApproval(func(loop.Call) bool { return true }))
 	if err != nil {
 		panic(err)
 	}
@@ -196,14 +196,14 @@ func ExampleNeedsApproval_editedArguments() {
 // An approval with a deadline: the interrupt carries expiresAt, and
 // approving after it rejects the call and fails the run with
 // APPROVAL_EXPIRED.
-func ExampleApprovalTimeout() {
+func ExampleWithApprovalTimeout() {
 	model := loop.Script(
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "read_file", Args: `{"path":"a.txt"}`}}},
 		loop.Turn{Text: "Done."},
 	)
-	agent, err := loop.New(model, loop.Tools(readFile()),
-		loop.NeedsApproval(func(loop.Call) bool { return true }),
-		loop.ApprovalTimeout(time.Nanosecond)) // gone by the time anyone answers
+	agent, err := loop.New(model, loop.WithTools(readFile()),
+		loop.WithNeedsApproval(func(loop.Call) bool { return true }),
+		loop.WithApprovalTimeout(time.Nanosecond)) // gone by the time anyone answers
 	if err != nil {
 		panic(err)
 	}
@@ -231,7 +231,7 @@ func (s *swappable) Tools() []loop.Tool { return s.tools }
 
 // ToolSets are read at every model turn, so a set that changes is seen by
 // the model's next turn.
-func ExampleToolSets() {
+func ExampleWithToolSets() {
 	set := &swappable{tools: []loop.Tool{readFile()}}
 	var model loop.Provider = loop.ProviderFunc(func(ctx context.Context, req loop.ModelRequest) iter.Seq2[loop.Delta, error] {
 		return func(yield func(loop.Delta, error) bool) {
@@ -242,7 +242,7 @@ func ExampleToolSets() {
 			yield(loop.Delta{Text: "tools: " + strings.Join(names, ", ")}, nil)
 		}
 	})
-	agent, err := loop.New(model, loop.ToolSets(set))
+	agent, err := loop.New(model, loop.WithToolSets(set))
 	if err != nil {
 		panic(err)
 	}

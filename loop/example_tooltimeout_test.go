@@ -11,7 +11,7 @@ import (
 
 // A tool that hangs gets a timeout result the model reads, and the run
 // goes on.
-func ExampleToolTimeout() {
+func ExampleWithToolTimeout() {
 	hang, err := loop.NewTool("lookup", "Looks something up", func(ctx context.Context, in cityIn) (string, error) {
 		<-ctx.Done() // a backend that never answers
 		return "", ctx.Err()
@@ -23,7 +23,7 @@ func ExampleToolTimeout() {
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "lookup", Args: `{"city":"Oslo"}`}}},
 		loop.Turn{Text: "The lookup timed out."},
 	)
-	agent, err := loop.New(model, loop.Tools(hang), loop.ToolTimeout(20*time.Millisecond))
+	agent, err := loop.New(model, loop.WithTools(hang), loop.WithToolTimeout(20*time.Millisecond))
 	if err != nil {
 		panic(err)
 	}

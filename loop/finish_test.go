@@ -33,8 +33,8 @@ func TestFinishReasonReachesResult(t *testing.T) {
 // truncated.
 func TestCutOffTurnRunsNoCall(t *testing.T) {
 	ran := false
-	a := mustNew(t, Script(Turn{Text: "calling", Calls: echoCalls("c1"), Finish: FinishLength}), Tools(echoTool(t)),
-		PreToolCall(func(ctx context.Context, c Call) error { ran = true; return nil }))
+	a := mustNew(t, Script(Turn{Text: "calling", Calls: echoCalls("c1"), Finish: FinishLength}), WithTools(echoTool(t)),
+		WithPreToolCall(func(ctx context.Context, c Call) error { ran = true; return nil }))
 	var started bool
 	res, err := a.Execute(t.Context(), Input{Messages: []agui.Message{UserText("x")}, OnEvent: func(ev agui.Event) error {
 		if _, ok := ev.(*agui.ToolCallStart); ok {
@@ -53,7 +53,7 @@ func TestCutOffTurnRunsNoCall(t *testing.T) {
 
 // A finish reason the loop does not know is ignored: the turn's calls run.
 func TestUnknownFinishIgnored(t *testing.T) {
-	a := mustNew(t, Script(Turn{Calls: echoCalls("c1"), Finish: FinishStop}, Turn{Text: "done"}), Tools(echoTool(t)))
+	a := mustNew(t, Script(Turn{Calls: echoCalls("c1"), Finish: FinishStop}, Turn{Text: "done"}), WithTools(echoTool(t)))
 	res, err := a.Execute(t.Context(), Input{Messages: []agui.Message{UserText("x")}})
 	if err != nil || res.FinishReason != FinishStop || res.Steps != 2 {
 		t.Fatalf("finish %s steps %d err %v", res.FinishReason, res.Steps, err)

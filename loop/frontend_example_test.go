@@ -46,7 +46,7 @@ func ExampleNewTyped() {
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "paint", Args: `{"color":"red"}`}}},
 		loop.Turn{Text: "Red it is."},
 	)
-	agent, _ := loop.NewTyped[board](model, loop.Tools(paint))
+	agent, _ := loop.NewTyped[board](model, loop.WithTools(paint))
 	in := agui.NewInput("t1", "r1")
 	in.Messages = []agui.Message{loop.UserText("Paint it red")}
 	in.State = json.RawMessage(`{"color":"white"}`)

@@ -153,8 +153,8 @@ func TestFrontendTools(t *testing.T) {
 			}
 			store := NewMemoryStore()
 			p, _ := sequence(tc.turns...)
-			a := mustNew(t, p, Tools(echo), Checkpoints(store), ToolConcurrency(1),
-				NeedsApproval(func(c Call) bool { return slices.Contains(tc.approval, c.ID) }))
+			a := mustNew(t, p, WithTools(echo), WithCheckpoints(store), WithToolConcurrency(1),
+				WithNeedsApproval(func(c Call) bool { return slices.Contains(tc.approval, c.ID) }))
 			var res Result
 			for i, step := range tc.runs {
 				rec := &recorder{}
@@ -210,7 +210,7 @@ func TestFrontendToolsOffered(t *testing.T) {
 		got = req
 		return Script(Turn{Text: "ok"}).Stream(ctx, req)
 	})
-	a := mustNew(t, p, Tools(echoTool(t)))
+	a := mustNew(t, p, WithTools(echoTool(t)))
 	bare := agui.Tool{Name: "bare"}
 	if _, err := a.Execute(t.Context(), Input{Messages: []agui.Message{UserText("hi")}, Tools: []agui.Tool{themeTool(), bare}}); err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestFrontendToolNameClash(t *testing.T) {
 	for _, tools := range [][]agui.Tool{{{Name: "echo"}}, {themeTool(), themeTool()}} {
 		store := NewMemoryStore()
 		p := Script(Turn{Text: "ok"})
-		a := mustNew(t, p, Tools(echoTool(t)), Checkpoints(store))
+		a := mustNew(t, p, WithTools(echoTool(t)), WithCheckpoints(store))
 		res, err := a.Execute(t.Context(), Input{ThreadID: "t1", Messages: []agui.Message{UserText("hi")}, Tools: tools})
 		if agui.CodeOf(err) != CodeToolNameClash || res.FinishReason != FinishError {
 			t.Fatalf("%v %s", err, res.FinishReason)

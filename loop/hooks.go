@@ -34,7 +34,7 @@ type CallVerdict struct {
 // over after a crash passes the calls without a result through it again,
 // with their arguments as last saved (perhaps already rewritten), so a
 // rewrite should give the same arguments when applied twice.
-func BeforeToolCall(f func(ctx context.Context, c Call) (CallVerdict, error)) Option {
+func WithBeforeToolCall(f func(ctx context.Context, c Call) (CallVerdict, error)) Option {
 	return func(c *config) error { c.beforeToolCall = f; return nil }
 }
 
@@ -57,7 +57,7 @@ type CallResult struct {
 // a failed or aborted batch gives its unreached calls do not pass through
 // it. An error stops the batch like a PreToolCall error; the call's result
 // is then withheld (replaced by an error result), never sent unfiltered.
-func AfterToolCall(f func(ctx context.Context, c Call, r CallResult) (CallResult, error)) Option {
+func WithAfterToolCall(f func(ctx context.Context, c Call, r CallResult) (CallResult, error)) Option {
 	return func(c *config) error { c.afterToolCall = f; return nil }
 }
 
@@ -68,7 +68,7 @@ func AfterToolCall(f func(ctx context.Context, c Call, r CallResult) (CallResult
 // only: the transcript and the events are unchanged. It must not modify
 // the request's slices in place (append to a clipped slice, or copy). An
 // error fails the run with TOOL_ERROR.
-func BeforeModelCall(f func(ctx context.Context, req ModelRequest) (ModelRequest, error)) Option {
+func WithBeforeModelCall(f func(ctx context.Context, req ModelRequest) (ModelRequest, error)) Option {
 	return func(c *config) error { c.beforeModelCall = f; return nil }
 }
 

@@ -66,8 +66,8 @@ func TestBeforeToolCallDenies(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &seen{}
-	a := mustNew(t, s.wrap(Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})), Tools(tool), ToolConcurrency(1),
-		BeforeToolCall(func(_ context.Context, c Call) (CallVerdict, error) {
+	a := mustNew(t, s.wrap(Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})), WithTools(tool), WithToolConcurrency(1),
+		WithBeforeToolCall(func(_ context.Context, c Call) (CallVerdict, error) {
 			if c.ID == "c2" {
 				return CallVerdict{Deny: "c2 is not allowed on weekends"}, nil
 			}
@@ -110,8 +110,8 @@ func TestBeforeToolCallRewritesArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := &seen{}
-	a := mustNew(t, s.wrap(Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})), Tools(tool), ToolConcurrency(1),
-		BeforeToolCall(func(_ context.Context, c Call) (CallVerdict, error) {
+	a := mustNew(t, s.wrap(Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})), WithTools(tool), WithToolConcurrency(1),
+		WithBeforeToolCall(func(_ context.Context, c Call) (CallVerdict, error) {
 			switch c.ID {
 			case "c1":
 				return CallVerdict{Args: json.RawMessage(`{"id":"safe"}`)}, nil
@@ -120,7 +120,7 @@ func TestBeforeToolCallRewritesArgs(t *testing.T) {
 			}
 			return CallVerdict{}, nil
 		}),
-		NeedsApproval(func(c Call) bool {
+		WithNeedsApproval(func(c Call) bool {
 			if c.ID == "c1" && string(c.Args) != `{"id":"safe"}` {
 				t.Errorf("NeedsApproval saw %s", c.Args)
 			}
@@ -156,8 +156,8 @@ func TestBeforeToolCallRewritesArgs(t *testing.T) {
 func TestBeforeToolCallErrorStopsRun(t *testing.T) {
 	b := newBlocker()
 	b.release("c1")
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2")}, Turn{Text: "ok"}), Tools(b.tool(t)), ToolConcurrency(1),
-		BeforeToolCall(func(_ context.Context, c Call) (CallVerdict, error) {
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2")}, Turn{Text: "ok"}), WithTools(b.tool(t)), WithToolConcurrency(1),
+		WithBeforeToolCall(func(_ context.Context, c Call) (CallVerdict, error) {
 			if c.ID == "c2" {
 				panic("policy engine down")
 			}
@@ -185,8 +185,8 @@ func TestAfterToolCallRedacts(t *testing.T) {
 	}
 	var kinds journal
 	s := &seen{}
-	a := mustNew(t, s.wrap(Script(Turn{Calls: append(workCalls("c1", "c2"), ScriptedCall{ID: "c3", Name: "nope", Args: `{}`})}, Turn{Text: "ok"})), Tools(tool),
-		AfterToolCall(func(_ context.Context, c Call, r CallResult) (CallResult, error) {
+	a := mustNew(t, s.wrap(Script(Turn{Calls: append(workCalls("c1", "c2"), ScriptedCall{ID: "c3", Name: "nope", Args: `{}`})}, Turn{Text: "ok"})), WithTools(tool),
+		WithAfterToolCall(func(_ context.Context, c Call, r CallResult) (CallResult, error) {
 			kinds.add("%s:%s", c.ID, r.Kind)
 			r.Content = strings.ReplaceAll(r.Content, "hunter2", "[redacted]")
 			r.Error = strings.ReplaceAll(r.Error, "hunter2", "[redacted]")
@@ -230,8 +230,8 @@ func TestAfterToolCallErrorWithholds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2")}, Turn{Text: "ok"}), Tools(tool), ToolConcurrency(1),
-		AfterToolCall(func(context.Context, Call, CallResult) (CallResult, error) {
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2")}, Turn{Text: "ok"}), WithTools(tool), WithToolConcurrency(1),
+		WithAfterToolCall(func(context.Context, Call, CallResult) (CallResult, error) {
 			return CallResult{}, errors.New("redactor unavailable")
 		}))
 	rec := &recorder{}
@@ -255,8 +255,8 @@ func TestAfterToolCallErrorWithholds(t *testing.T) {
 
 func TestBeforeModelCallAddsContext(t *testing.T) {
 	s := &seen{}
-	a := mustNew(t, s.wrap(Script(Turn{Calls: echoCalls("c1")}, Turn{Text: "ok"})), Tools(echoTool(t)),
-		BeforeModelCall(func(_ context.Context, req ModelRequest) (ModelRequest, error) {
+	a := mustNew(t, s.wrap(Script(Turn{Calls: echoCalls("c1")}, Turn{Text: "ok"})), WithTools(echoTool(t)),
+		WithBeforeModelCall(func(_ context.Context, req ModelRequest) (ModelRequest, error) {
 			req.Messages = append(slices.Clip(req.Messages), &agui.SystemMessage{ID: "ctx", Content: "The user is in Oslo."})
 			req.Instructions += " Be brief."
 			return req, nil
@@ -287,7 +287,7 @@ func TestBeforeModelCallAddsContext(t *testing.T) {
 
 func TestBeforeModelCallError(t *testing.T) {
 	p := Script(Turn{Text: "ok"})
-	a := mustNew(t, p, BeforeModelCall(func(context.Context, ModelRequest) (ModelRequest, error) {
+	a := mustNew(t, p, WithBeforeModelCall(func(context.Context, ModelRequest) (ModelRequest, error) {
 		return ModelRequest{}, errors.New("no context today")
 	}))
 	_, err := a.Execute(t.Context(), user("go"))

@@ -63,7 +63,7 @@ func MemoryAwaitingTTL(d time.Duration) MemoryOption {
 // [ErrStoreFull]. A thread that is kept may grow past the byte cap: each
 // run appends its input, every model turn and every tool result to the
 // transcript, so a thread grows with every run (bounded per run by
-// [MaxSteps]) unless [MaxTranscript] drops its oldest exchanges.
+// [WithMaxSteps]) unless [WithMaxTranscript] drops its oldest exchanges.
 type MemoryStore struct {
 	cfg memoryConfig
 

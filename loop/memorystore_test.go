@@ -178,7 +178,7 @@ func TestMemoryStoreNoLimits(t *testing.T) {
 func TestMemoryStoreFullFailsRun(t *testing.T) {
 	s := NewMemoryStore(MemoryMaxThreads(1))
 	saveStatus(t, s, "held", StatusAwaitingApproval, 0, 0)
-	a := mustNew(t, Script(Turn{Text: "hi"}), Checkpoints(s))
+	a := mustNew(t, Script(Turn{Text: "hi"}), WithCheckpoints(s))
 	_, err := a.Execute(t.Context(), Input{ThreadID: "other", Messages: []agui.Message{UserText("x")}})
 	var ce *agui.Error
 	if !errors.As(err, &ce) || ce.Code != CodeCheckpoint || !errors.Is(err, ErrStoreFull) {

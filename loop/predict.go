@@ -14,7 +14,7 @@ import (
 // applies to Typed agents whose state is a JSON object; values that do not
 // fit the state's type are skipped. The tool may be a frontend tool. The
 // tool's own result and UpdateState calls have the last word.
-func PredictState(tool string, fields map[string]string) Option {
+func WithPredictState(tool string, fields map[string]string) Option {
 	return func(c *config) error {
 		if tool == "" || len(fields) == 0 {
 			return errors.New("loop: PredictState: a tool name and at least one field are needed")

@@ -29,7 +29,7 @@ func TestCallFromAndProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1")}, Turn{Text: "done"}), Tools(tool))
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1")}, Turn{Text: "done"}), WithTools(tool))
 	in := agui.NewInput("thread-1", "run-1")
 	in.Messages = []agui.Message{UserText("go")}
 	evs := runCore(t, a, in)
@@ -54,4 +54,3 @@ func TestCallFromAndProgress(t *testing.T) {
 		t.Fatalf("activity events %+v %+v", snap, delta)
 	}
 }
-

@@ -39,7 +39,7 @@ func TestReasoningEncryptedKept(t *testing.T) {
 	})
 	in := agui.NewInput("thread-1", "run-1")
 	in.Messages = []agui.Message{UserText("go")}
-	evs := runCore(t, mustNew(t, p, Tools(echoTool(t))), in)
+	evs := runCore(t, mustNew(t, p, WithTools(echoTool(t))), in)
 	if _, ok := evs[len(evs)-1].(*agui.RunFinished); !ok {
 		t.Fatalf("events %v", types(evs))
 	}

@@ -72,7 +72,7 @@ func DefaultRender(state json.RawMessage, items []agui.ContextItem) string {
 // system prompt of each model turn, after Instructions (default
 // DefaultRender). f's text is appended after a blank line; "" adds
 // nothing. f is called on the run's goroutine, once per model turn.
-func RenderContext(f func(state json.RawMessage, items []agui.ContextItem) string) Option {
+func WithRenderContext(f func(state json.RawMessage, items []agui.ContextItem) string) Option {
 	return func(c *config) error { c.renderState = f; return nil }
 }
 
@@ -84,6 +84,6 @@ func RenderContext(f func(state json.RawMessage, items []agui.ContextItem) strin
 // calls are dropped, and results are put in call order. With false, only
 // the input's user, system and developer messages are kept, as for a
 // known thread.
-func AdoptHistory(on bool) Option {
+func WithAdoptHistory(on bool) Option {
 	return func(c *config) error { c.noAdopt = !on; return nil }
 }

@@ -47,7 +47,7 @@ func TestModelSettingsReachProvider(t *testing.T) {
 func TestForcedToolChoiceFirstTurnOnly(t *testing.T) {
 	for _, choice := range []ToolChoice{{Mode: ToolChoiceRequired}, UseTool("echo")} {
 		rec := &settingsRecorder{p: Script(Turn{Calls: echoCalls("c1")}, Turn{Text: "done"})}
-		a := mustNew(t, rec, Tools(echoTool(t)), WithModelSettings(ModelSettings{ToolChoice: choice}))
+		a := mustNew(t, rec, WithTools(echoTool(t)), WithModelSettings(ModelSettings{ToolChoice: choice}))
 		for range 2 { // a second input restarts the count
 			res, err := a.Execute(t.Context(), Input{ThreadID: "t-" + string(choice.Mode), Messages: []agui.Message{UserText("x")}})
 			if err != nil || res.FinishReason != FinishStop {
@@ -65,7 +65,7 @@ func TestForcedToolChoiceFirstTurnOnly(t *testing.T) {
 	}
 	// A choice that does not force a call holds on every turn.
 	rec := &settingsRecorder{p: Script(Turn{Calls: echoCalls("c1")}, Turn{Text: "done"})}
-	a := mustNew(t, rec, Tools(echoTool(t)), WithModelSettings(ModelSettings{ToolChoice: ToolChoice{Mode: ToolChoiceNone}}))
+	a := mustNew(t, rec, WithTools(echoTool(t)), WithModelSettings(ModelSettings{ToolChoice: ToolChoice{Mode: ToolChoiceNone}}))
 	if _, err := a.Execute(t.Context(), Input{Messages: []agui.Message{UserText("x")}}); err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +90,11 @@ func TestModelSettingsValidation(t *testing.T) {
 			t.Errorf("%s accepted", name)
 		}
 	}
-	_, err := New(Script(), Tools(echoTool(t)), WithModelSettings(ModelSettings{ToolChoice: UseTool("missing")}))
+	_, err := New(Script(), WithTools(echoTool(t)), WithModelSettings(ModelSettings{ToolChoice: UseTool("missing")}))
 	if err == nil || !strings.Contains(err.Error(), "missing") {
 		t.Fatalf("unknown named tool: %v", err)
 	}
-	if _, err := New(Script(), Tools(echoTool(t)), WithModelSettings(ModelSettings{ToolChoice: UseTool("echo")})); err != nil {
+	if _, err := New(Script(), WithTools(echoTool(t)), WithModelSettings(ModelSettings{ToolChoice: UseTool("echo")})); err != nil {
 		t.Fatal(err)
 	}
 }

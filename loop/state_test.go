@@ -47,7 +47,7 @@ func paintAgent(t *testing.T, store Store, opts ...Option) (*Typed[canvas], func
 		mu.Unlock()
 		return Script(Turn{Calls: []ScriptedCall{{ID: "p1", Name: "paint", Args: `{"color":"blue"}`}}}, Turn{Text: "painted"}).Stream(ctx, req)
 	})
-	a, err := NewTyped[canvas](p, append([]Option{Tools(paint), Instructions("be nice"), Checkpoints(store)}, opts...)...)
+	a, err := NewTyped[canvas](p, append([]Option{WithTools(paint), WithInstructions("be nice"), WithCheckpoints(store)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestTypedState(t *testing.T) {
 // A predicted field reaches the state while the arguments stream, before
 // the call's TOOL_CALL_START.
 func TestPredictState(t *testing.T) {
-	a, _ := paintAgent(t, NewMemoryStore(), PredictState("paint", map[string]string{"color": "draft"}))
+	a, _ := paintAgent(t, NewMemoryStore(), WithPredictState("paint", map[string]string{"color": "draft"}))
 	in := agui.NewInput("t1", "r1")
 	in.Messages = []agui.Message{UserText("paint")}
 	in.State = json.RawMessage(`{"color":"red","count":0}`)
@@ -158,7 +158,7 @@ func TestStateOutsideATool(t *testing.T) {
 	if _, err := NewTyped[canvas](nil); err == nil {
 		t.Fatal("nil provider accepted")
 	}
-	if err := PredictState("", nil)(&config{}); err == nil {
+	if err := WithPredictState("", nil)(&config{}); err == nil {
 		t.Fatal("empty PredictState accepted")
 	}
 }
@@ -170,7 +170,7 @@ func TestTypedNoState(t *testing.T) {
 		got = req.Instructions
 		return Script(Turn{Text: "ok"}).Stream(ctx, req)
 	})
-	a, err := NewTyped[core.NoState](p, Instructions("plain"))
+	a, err := NewTyped[core.NoState](p, WithInstructions("plain"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ type output struct {
 // the "output" of RUN_FINISHED's result. An answer that does not fit gets
 // one repair turn: the loop adds a user message quoting the error and asks
 // again. A second misfit ends the run with FinishOutputInvalid.
-func Output[T any]() Option {
+func WithOutput[T any]() Option {
 	return func(c *config) error {
 		s, err := jsonschema.For[T](nil)
 		if err != nil {

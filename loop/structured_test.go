@@ -39,7 +39,7 @@ func (p *inOrder) Stream(ctx context.Context, req ModelRequest) iter.Seq2[Delta,
 
 func TestOutputValid(t *testing.T) {
 	p := &inOrder{turns: []Turn{{Calls: echoCalls("c1")}, {Text: "```json\n{\"city\": \"Oslo\", \"tempC\": 21}\n```"}}}
-	a := mustNew(t, p, Tools(echoTool(t)), Output[forecast]())
+	a := mustNew(t, p, WithTools(echoTool(t)), WithOutput[forecast]())
 	res, err := a.Execute(t.Context(), Input{Messages: []agui.Message{UserText("Weather?")}})
 	if err != nil || res.FinishReason != FinishStop {
 		t.Fatalf("finish %s err %v", res.FinishReason, err)
@@ -63,7 +63,7 @@ func TestOutputValid(t *testing.T) {
 // An invalid answer gets one repair turn that quotes the error.
 func TestOutputRepaired(t *testing.T) {
 	p := &inOrder{turns: []Turn{{Text: `{"city": "Oslo"}`}, {Text: `{"city": "Oslo", "tempC": 21}`}}}
-	a := mustNew(t, p, Output[forecast]())
+	a := mustNew(t, p, WithOutput[forecast]())
 	res, err := a.Execute(t.Context(), Input{Messages: []agui.Message{UserText("Weather?")}})
 	if err != nil || res.FinishReason != FinishStop || res.Steps != 2 {
 		t.Fatalf("finish %s steps %d err %v", res.FinishReason, res.Steps, err)
@@ -82,7 +82,7 @@ func TestOutputRepaired(t *testing.T) {
 // output, on Result and on RUN_FINISHED.
 func TestOutputInvalid(t *testing.T) {
 	turns := []Turn{{Text: "It is sunny."}, {Text: `{"city": 5}`}}
-	a := mustNew(t, &inOrder{turns: turns}, Output[forecast]())
+	a := mustNew(t, &inOrder{turns: turns}, WithOutput[forecast]())
 	res, err := a.Execute(t.Context(), Input{Messages: []agui.Message{UserText("Weather?")}})
 	if err != nil || res.FinishReason != FinishOutputInvalid || res.Output != nil {
 		t.Fatalf("finish %s output %v err %v", res.FinishReason, res.Output, err)
@@ -93,7 +93,7 @@ func TestOutputInvalid(t *testing.T) {
 
 	in := agui.NewInput("thread-1", "run-1")
 	in.Messages = []agui.Message{UserText("go")}
-	evs := runCore(t, mustNew(t, &inOrder{turns: turns}, Output[forecast]()), in)
+	evs := runCore(t, mustNew(t, &inOrder{turns: turns}, WithOutput[forecast]()), in)
 	fin, ok := evs[len(evs)-1].(*agui.RunFinished)
 	if !ok {
 		t.Fatalf("events %v", types(evs))
@@ -106,7 +106,7 @@ func TestOutputInvalid(t *testing.T) {
 func TestOutputOnRunFinished(t *testing.T) {
 	in := agui.NewInput("thread-1", "run-1")
 	in.Messages = []agui.Message{UserText("go")}
-	evs := runCore(t, mustNew(t, Script(Turn{Text: `{"city":"Oslo","tempC":21}`}), Output[forecast]()), in)
+	evs := runCore(t, mustNew(t, Script(Turn{Text: `{"city":"Oslo","tempC":21}`}), WithOutput[forecast]()), in)
 	fin, ok := evs[len(evs)-1].(*agui.RunFinished)
 	if !ok {
 		t.Fatalf("events %v", types(evs))
@@ -122,18 +122,18 @@ func TestOutputOnRunFinished(t *testing.T) {
 }
 
 func TestOutputRejectsUnschematicType(t *testing.T) {
-	if _, err := New(Script(), Output[chan int]()); err == nil {
+	if _, err := New(Script(), WithOutput[chan int]()); err == nil {
 		t.Fatal("Output of a channel type accepted")
 	}
 }
 
 // A typed final answer: the model's JSON is validated and decoded.
-func ExampleOutput() {
+func ExampleWithOutput() {
 	type Forecast struct {
 		City  string `json:"city"`
 		TempC int    `json:"tempC"`
 	}
-	agent, err := New(Script(Turn{Text: `{"city": "Oslo", "tempC": 21}`}), Output[Forecast]())
+	agent, err := New(Script(Turn{Text: `{"city": "Oslo", "tempC": 21}`}), WithOutput[Forecast]())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -150,12 +150,12 @@ func ExampleOutput() {
 
 // A typed subagent answers its delegation with its checked value as JSON.
 func TestDelegateTypedOutput(t *testing.T) {
-	sub := mustNew(t, Script(Turn{Text: "```json\n{\"city\":\"Oslo\",\"tempC\":21}\n```"}), Output[forecast]())
+	sub := mustNew(t, Script(Turn{Text: "```json\n{\"city\":\"Oslo\",\"tempC\":21}\n```"}), WithOutput[forecast]())
 	tool, err := Delegate("forecaster", "forecasts", sub)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parent := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "d1", Name: "forecaster", Args: `{"task":"Oslo"}`}}}, Turn{Text: "done"}), Tools(tool))
+	parent := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "d1", Name: "forecaster", Args: `{"task":"Oslo"}`}}}, Turn{Text: "done"}), WithTools(tool))
 	var result string
 	var finished any
 	_, err = parent.Execute(t.Context(), Input{Messages: []agui.Message{UserText("go")}, OnEvent: func(ev agui.Event) error {

@@ -39,7 +39,7 @@ func takeoverAgent(t *testing.T, store Store) (*Agent, *atomic.Int64) {
 		t.Fatal(err)
 	}
 	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "book", Args: `{"id":"x"}`}}}, Turn{Text: "ok"}),
-		Tools(tool), Checkpoints(store), NeedsApproval(func(Call) bool { return true }))
+		WithTools(tool), WithCheckpoints(store), WithNeedsApproval(func(Call) bool { return true }))
 	return a, &runs
 }
 

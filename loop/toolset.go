@@ -14,7 +14,7 @@ type ToolSet interface {
 // none): the model is offered the tools of that moment, and the turn's
 // calls run the tools it was offered. A name already taken, by a tool of
 // Tools or of an earlier set, is skipped.
-func ToolSets(sets ...ToolSet) Option {
+func WithToolSets(sets ...ToolSet) Option {
 	return func(c *config) error {
 		for _, s := range sets {
 			if s == nil {

@@ -64,7 +64,7 @@ func TestToolSetsReadEveryTurn(t *testing.T) {
 		}
 		return script.Stream(ctx, req)
 	})
-	a := mustNew(t, p, Tools(echoTool(t)), ToolSets(set))
+	a := mustNew(t, p, WithTools(echoTool(t)), WithToolSets(set))
 	res, err := a.Execute(context.Background(), user("go"))
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestToolSetsReadEveryTurn(t *testing.T) {
 }
 
 func TestToolSetsNil(t *testing.T) {
-	if _, err := New(Script(), ToolSets(nil)); err == nil {
+	if _, err := New(Script(), WithToolSets(nil)); err == nil {
 		t.Fatal("nil set accepted")
 	}
 }

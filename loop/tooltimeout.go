@@ -22,7 +22,7 @@ var errToolTimeout = errors.New("loop: the tool call exceeded its timeout")
 // A tool that ignores its context keeps its batch waiting until it
 // returns: the loop never leaves a call running. Delegated agents are
 // tools too and get the same bound. A negative d is an error.
-func ToolTimeout(d time.Duration) Option {
+func WithToolTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
 			return fmt.Errorf("loop: ToolTimeout %v: must not be negative", d)

@@ -35,7 +35,7 @@ func TestToolTimeoutGivesTheModelATimeoutResult(t *testing.T) {
 			{ID: "c2", Name: "echo", Args: `{"id":"c2"}`},
 			{ID: "c3", Name: "stubborn", Args: `{"id":"c3"}`},
 		}}, Turn{Text: "the lookup timed out"})
-		a := mustNew(t, p, Tools(hang, echoTool(t), stubborn), ToolTimeout(10*time.Second))
+		a := mustNew(t, p, WithTools(hang, echoTool(t), stubborn), WithToolTimeout(10*time.Second))
 		res, err := a.Execute(t.Context(), user("go"))
 		if err != nil || res.FinishReason != FinishStop {
 			t.Fatalf("%s %v", res.FinishReason, err)
@@ -69,7 +69,7 @@ func TestToolTimeoutDefaultIsNone(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "long", Args: `{"id":"c1"}`}}}, Turn{Text: "ok"})
-		res, err := mustNew(t, p, Tools(long)).Execute(t.Context(), user("go"))
+		res, err := mustNew(t, p, WithTools(long)).Execute(t.Context(), user("go"))
 		if err != nil || results(res.Messages)["c1"] != "an hour later" {
 			t.Fatalf("%v %v", results(res.Messages), err)
 		}
@@ -77,7 +77,7 @@ func TestToolTimeoutDefaultIsNone(t *testing.T) {
 }
 
 func TestToolTimeoutRejectsNegative(t *testing.T) {
-	if _, err := New(Script(), ToolTimeout(-time.Second)); err == nil {
+	if _, err := New(Script(), WithToolTimeout(-time.Second)); err == nil {
 		t.Fatal("a negative ToolTimeout was accepted")
 	}
 }

@@ -15,7 +15,7 @@ import (
 // longer sees them, and a client's history of the thread starts later.
 // Instructions are not part of the transcript and stay. A transcript
 // with no user message to cut at is kept whole.
-func MaxTranscript(n int) Option {
+func WithMaxTranscript(n int) Option {
 	return func(c *config) error {
 		if n < 0 {
 			return fmt.Errorf("loop: MaxTranscript %d: negative", n)

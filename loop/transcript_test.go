@@ -45,7 +45,7 @@ func TestTrimTranscript(t *testing.T) {
 // A bounded thread keeps its last exchanges; the whole history a client
 // sends back does not bring the dropped ones back.
 func TestMaxTranscript(t *testing.T) {
-	a := mustNew(t, Script(Turn{Calls: echoCalls("c1")}, Turn{Text: "ok"}), Tools(echoTool(t)), MaxTranscript(5))
+	a := mustNew(t, Script(Turn{Calls: echoCalls("c1")}, Turn{Text: "ok"}), WithTools(echoTool(t)), WithMaxTranscript(5))
 	var client []agui.Message // everything the client has seen
 	seen := map[string]bool{}
 	// Each run adds 4 messages: user, assistant (call), tool, assistant.
@@ -78,7 +78,7 @@ func TestMaxTranscript(t *testing.T) {
 			t.Fatalf("run %d: %d user messages in %v: dropped ones came back", i, users, got)
 		}
 	}
-	if _, err := New(Script(), MaxTranscript(-1)); err == nil {
+	if _, err := New(Script(), WithMaxTranscript(-1)); err == nil {
 		t.Fatal("negative MaxTranscript accepted")
 	}
 }

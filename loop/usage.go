@@ -38,18 +38,18 @@ func (u Usage) IsZero() bool { return u == Usage{} }
 // providers do not report them.
 func (u Usage) Token() agui.TokenUsage {
 	t := agui.TokenUsage{
-		InputTokens:  agui.Tokens(u.InputTokens),
-		OutputTokens: agui.Tokens(u.OutputTokens),
-		TotalTokens:  agui.Tokens(u.InputTokens + u.OutputTokens),
+		InputTokens:  new(int64(u.InputTokens)),
+		OutputTokens: new(int64(u.OutputTokens)),
+		TotalTokens:  new(int64(u.InputTokens + u.OutputTokens)),
 	}
 	if u.ReasoningTokens > 0 {
-		t.ReasoningTokens = agui.Tokens(u.ReasoningTokens)
+		t.ReasoningTokens = new(int64(u.ReasoningTokens))
 	}
 	if u.CachedInputTokens > 0 {
-		t.CachedInputTokens = agui.Tokens(u.CachedInputTokens)
+		t.CachedInputTokens = new(int64(u.CachedInputTokens))
 	}
 	if u.CacheWriteInputTokens > 0 {
-		t.CacheWriteInputTokens = agui.Tokens(u.CacheWriteInputTokens)
+		t.CacheWriteInputTokens = new(u.CacheWriteInputTokens)
 	}
 	return t
 }

@@ -57,7 +57,7 @@ func TestCompositionAll(t *testing.T) {
 // NewTransformers (run with -race): each run's output depends on its own
 // input only.
 func TestRunsShareNoState(t *testing.T) {
-	factories := []core.NewTransformer{
+	factories := []core.TransformerFactory{
 		DenyToolCalls("secret"),
 		mustToState(t, StateMapping{Tool: "search", Path: "/results", Merge: func(cur, res any) (any, error) {
 			list, _ := cur.([]any)

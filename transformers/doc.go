@@ -3,7 +3,7 @@
 // which everything that observes or rewrites a run's events on their way
 // to the client passes. There is no callback API beside it.
 //
-// Each constructor returns a core.NewTransformer, which builds one
+// Each constructor returns a core.TransformerFactory, which builds one
 // transformer per run: register it once and serve any number of
 // concurrent runs. Pass them to a run, in order:
 //

@@ -68,7 +68,7 @@ const OutcomeError = "error"
 // on the run's context (see core.RunStarter): the names a core.Handler
 // (and ginagui's routes) give it with core.WithRoute and
 // core.WithAgentName.
-func Metrics(sink MetricsSink) core.NewTransformer {
+func Metrics(sink MetricsSink) core.TransformerFactory {
 	return func(in *agui.RunAgentInput) core.Transformer {
 		m := &runMetrics{sink: sink}
 		if in != nil {

@@ -60,7 +60,7 @@ func TestMetrics(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				sink := &recordingSink{}
-				chain := core.Chain{Metrics(sink)(input())}
+				chain := chain{Metrics(sink)(input())}
 				emit := func(agui.Event) error { return nil }
 				for _, ev := range stream(evs(started()), call("tc1", "search", "{}", "x")) {
 					if err := chain.Transform(ev, emit); err != nil {
@@ -159,7 +159,7 @@ func TestMetricsLabelsRouteAndAgent(t *testing.T) {
 	h, err := core.NewHandler[core.NoState](core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		return agui.Success(), rc.Say("hi")
 	}), core.WithRoute("/agents/hi"), core.WithAgentName("hi"), core.WithHandlerLogger(slog.New(slog.DiscardHandler)),
-		core.WithRunOptions(core.WithTransformers(Metrics(sink))))
+		core.WithTransformers(Metrics(sink)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,9 +56,9 @@ type StateMapping struct {
 // not model, whose agent deltas then never touch it.
 //
 // Each run gets its own instance, holding that run's copy of the state;
-// the returned NewTransformer is safe for concurrent use. It fails when a
+// the returned TransformerFactory is safe for concurrent use. It fails when a
 // mapping has no tool name or a malformed path.
-func ToolResultToState(mappings ...StateMapping) (core.NewTransformer, error) {
+func ToolResultToState(mappings ...StateMapping) (core.TransformerFactory, error) {
 	byTool := map[string][]stateRoute{}
 	for _, m := range mappings {
 		if m.Tool == "" {

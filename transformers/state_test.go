@@ -59,7 +59,7 @@ func withState(state string) *agui.RunAgentInput {
 	return in
 }
 
-func mustToState(t *testing.T, ms ...StateMapping) core.NewTransformer {
+func mustToState(t *testing.T, ms ...StateMapping) core.TransformerFactory {
 	t.Helper()
 	nt, err := ToolResultToState(ms...)
 	if err != nil {

@@ -47,7 +47,7 @@ func Disconnect(ctx context.Context, useGin bool, n int) (DisconnectResult, erro
 	if useGin {
 		gin.SetMode(gin.ReleaseMode)
 		r := gin.New()
-		if err := ginagui.Register(r, PathIdle, agent, ginagui.WithHandlerOptions(quiet())); err != nil {
+		if err := ginagui.Register(r, PathIdle, agent, quiet()); err != nil {
 			return DisconnectResult{}, err
 		}
 		h = r

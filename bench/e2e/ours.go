@@ -8,8 +8,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/aguitest"
+	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
 
@@ -18,7 +18,7 @@ func oursGin(deltas int) (http.Handler, error) {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	for path, a := range oursAgents(deltas) {
-		if err := ginagui.Register(r, path, a, ginagui.WithHandlerOptions(quiet())); err != nil {
+		if err := ginagui.Register(r, path, a, quiet()); err != nil {
 			return nil, err
 		}
 	}
@@ -39,7 +39,7 @@ func oursNetHTTP(deltas int) (http.Handler, error) {
 }
 
 // quiet drops the handler's log line per run: the peers log nothing.
-func quiet() core.HandlerOption { return core.WithHandlerLogger(slog.New(slog.DiscardHandler)) }
+func quiet() core.Option { return core.WithHandlerLogger(slog.New(slog.DiscardHandler)) }
 
 // oursAgents maps each route to its agent. The runner adds RUN_STARTED and
 // RUN_FINISHED around what each agent emits.

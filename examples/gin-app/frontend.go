@@ -34,9 +34,9 @@ const statePrefix = "STATE "
 // theme the shared state holds.
 func newFrontendAgent(opts ...loop.Option) (*loop.Typed[frontendState], error) {
 	return loop.NewTyped[frontendState](loop.ProviderFunc(frontendModel), append([]loop.Option{
-		loop.Instructions("You help the user through the tools of their page."),
-		loop.PredictState(themeTool, map[string]string{"color": "theme"}),
-		loop.RenderContext(func(state json.RawMessage, _ []agui.ContextItem) string {
+		loop.WithInstructions("You help the user through the tools of their page."),
+		loop.WithPredictState(themeTool, map[string]string{"color": "theme"}),
+		loop.WithRenderContext(func(state json.RawMessage, _ []agui.ContextItem) string {
 			return statePrefix + string(state)
 		}),
 	}, opts...)...)

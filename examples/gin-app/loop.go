@@ -70,8 +70,8 @@ func newLoopAgentWith(demo loopDemo, opts ...loop.Option) (*loop.Agent, error) {
 		return nil, err
 	}
 	return loop.New(aguiotel.Provider(model, "scripted-travel", aguiotel.WithProviderName("scripted")), append([]loop.Option{
-		loop.Instructions("You are a travel assistant."),
-		loop.Tools(weather, book),
-		loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book_trip" }),
+		loop.WithInstructions("You are a travel assistant."),
+		loop.WithTools(weather, book),
+		loop.WithNeedsApproval(func(c loop.Call) bool { return c.Name == "book_trip" }),
 	}, opts...)...)
 }

@@ -16,7 +16,7 @@ import (
 // at the tail of a running or paused thread.
 func testLoopAgent(t *testing.T) core.Agent[core.NoState] {
 	t.Helper()
-	a, err := newLoopAgent(loop.Checkpoints(checkedStore{loop.NewMemoryStore(), t}))
+	a, err := newLoopAgent(loop.WithCheckpoints(checkedStore{loop.NewMemoryStore(), t}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func main() {
 	}
 	cfg := defaultConfig(logger)
 	cfg.loop.bookDelay = *bookDelay
-	cfg.loopOptions = append(cfg.loopOptions, loop.Lease(*lease))
+	cfg.loopOptions = append(cfg.loopOptions, loop.WithLease(*lease))
 	closeStore, err := useRedis(&cfg, *redisURL)
 	if err == nil {
 		err = run(*addr, cfg)

@@ -55,8 +55,8 @@ func mcpAgent() core.Agent[core.NoState] {
 			return agui.Outcome{}, err
 		}
 		defer tools.Close()
-		a, err := loop.New(model, loop.ToolSets(tools), loop.Checkpoints(store),
-			loop.Instructions("You convert units with the tools you are given."))
+		a, err := loop.New(model, loop.WithToolSets(tools), loop.WithCheckpoints(store),
+			loop.WithInstructions("You convert units with the tools you are given."))
 		if err != nil {
 			return agui.Outcome{}, err
 		}

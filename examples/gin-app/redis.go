@@ -28,7 +28,7 @@ func useRedis(cfg *config, url string) (func() error, error) {
 		_ = client.Close()
 		return nil, err
 	}
-	cfg.loopOptions = append(cfg.loopOptions, loop.Checkpoints(store))
+	cfg.loopOptions = append(cfg.loopOptions, loop.WithCheckpoints(store))
 	cfg.logger.Info("loop checkpoints in Redis", "addr", opts.Addr)
 	return client.Close, nil
 }

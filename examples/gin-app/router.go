@@ -57,16 +57,16 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []ginagui.Option{ginagui.WithHandlerOptions(
+	opts := []core.Option{
 		core.WithGate(cfg.gate),
 		core.WithHandlerLogger(cfg.logger),
 		// Refused requests (4xx, 429, 503) are counted per route too.
 		core.WithRefusalHook(sink.Refused),
-	)}
+	}
 	// named gives a route's agent its name in log lines and metric labels,
 	// with the route's limits.
-	named := func(name string, more ...core.HandlerOption) []ginagui.Option {
-		return append(slices.Clip(opts), ginagui.WithHandlerOptions(append(more, core.WithAgentName(name))...))
+	named := func(name string, more ...core.Option) []core.Option {
+		return append(append(slices.Clip(opts), more...), core.WithAgentName(name))
 	}
 	r.GET("/metrics", metrics)
 	// Metrics is the outermost transformer, so it counts the events after
@@ -87,7 +87,9 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	tools := agents.Group("", ginagui.Transform(transformers.DenyToolCalls("audit_log"), toState))
+	// In the order written: the search result becomes state, then the audit
+	// tool's calls are dropped before they reach the client.
+	tools := agents.Group("", ginagui.Transform(toState, transformers.DenyToolCalls("audit_log")))
 
 	for _, reg := range []func() error{
 		func() error { return ginagui.Register(agents, "/echo", echoAgent(), named("echo")...) },
@@ -122,7 +124,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			// spans (exported with -otel; a no-op otherwise).
 			if err := ginagui.Register(agents, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")),
 				// A run gets two minutes, then ends DEADLINE_EXCEEDED.
-				named("loop", core.WithRunOptions(core.WithRunTimeout(2*time.Minute)))...); err != nil {
+				named("loop", core.WithRunTimeout(2*time.Minute))...); err != nil {
 				return err
 			}
 			// A reloaded page reads the thread back, behind the same

@@ -73,7 +73,7 @@ func TestUnsupportedContentFailsRun(t *testing.T) {
 	}
 	for name, part := range parts {
 		s := newServer(t)
-		p, err := loop.Retry(newProvider(t, s), loop.Attempts(3))
+		p, err := loop.Retry(newProvider(t, s), loop.WithAttempts(3))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@
 //		anthropic.ClientOptions(option.WithAPIKey(key)), // or ANTHROPIC_API_KEY
 //		anthropic.Thinking(4096))                        // optional extended thinking
 //	if err != nil { … }
-//	agent, err := loop.New(p, loop.Tools(weather))
+//	agent, err := loop.New(p, loop.WithTools(weather))
 //
 // The provider streams text, tool calls with their argument fragments
 // (input_json_delta), extended thinking as REASONING_* events, and usage:

@@ -54,7 +54,7 @@ func noWait(int) time.Duration { return 0 }
 // does not retry a bad request.
 func TestRetryClassification(t *testing.T) {
 	s := newServer(t, status(529, "overloaded_error"), status(429, "rate_limit_error"), sse(t, "text.sse"))
-	p, err := loop.Retry(newProvider(t, s), loop.Attempts(3), loop.Backoff(noWait))
+	p, err := loop.Retry(newProvider(t, s), loop.WithAttempts(3), loop.WithBackoff(noWait))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestRetryClassification(t *testing.T) {
 	}
 
 	bad := newServer(t, status(400, "invalid_request_error"), sse(t, "text.sse"))
-	p, err = loop.Retry(newProvider(t, bad), loop.Attempts(3), loop.Backoff(noWait))
+	p, err = loop.Retry(newProvider(t, bad), loop.WithAttempts(3), loop.WithBackoff(noWait))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestFallbackAnthropicToOpenAI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	retried, err := loop.Retry(newProvider(t, claude), loop.Attempts(2), loop.Backoff(noWait))
+	retried, err := loop.Retry(newProvider(t, claude), loop.WithAttempts(2), loop.WithBackoff(noWait))
 	if err != nil {
 		t.Fatal(err)
 	}

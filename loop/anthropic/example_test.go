@@ -36,7 +36,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	agent, err := loop.New(p, loop.Instructions("You are a travel assistant."),
+	agent, err := loop.New(p, loop.WithInstructions("You are a travel assistant."),
 		loop.WithModelSettings(loop.ModelSettings{MaxOutputTokens: 512}))
 	if err != nil {
 		fmt.Println(err)

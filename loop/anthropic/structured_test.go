@@ -36,7 +36,7 @@ func TestLoopTypedOutput(t *testing.T) {
 		City  string `json:"city"`
 		TempC int    `json:"tempC"`
 	}
-	a, err := loop.New(newProvider(t, s), loop.Output[forecast]())
+	a, err := loop.New(newProvider(t, s), loop.WithOutput[forecast]())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@
 //		httptool.MaxBodyBytes(64<<10),
 //	)
 //	if err != nil { ... }
-//	agent, err := loop.New(provider, loop.Tools(fetch))
+//	agent, err := loop.New(provider, loop.WithTools(fetch))
 //
 // The model sends a method, a URL, headers and a body ([Request]) and gets
 // back the status, the headers and the body, cut at the body limit

@@ -30,7 +30,7 @@ func ExampleNew() {
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "http_request", Args: `{"url":"` + srv.URL + `/greeting"}`}}},
 		loop.Turn{Text: "The page says hello."},
 	)
-	agent, err := loop.New(model, loop.Tools(fetch))
+	agent, err := loop.New(model, loop.WithTools(fetch))
 	if err != nil {
 		panic(err)
 	}
@@ -62,7 +62,7 @@ func ExampleNew_refused() {
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "http_request", Args: `{"url":"http://169.254.169.254/latest/meta-data/"}`}}},
 		loop.Turn{Text: "I cannot reach that."},
 	)
-	agent, err := loop.New(model, loop.Tools(fetch))
+	agent, err := loop.New(model, loop.WithTools(fetch))
 	if err != nil {
 		panic(err)
 	}

@@ -272,7 +272,7 @@ func TestAbortThroughLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	model := loop.Script(loop.Turn{Calls: []loop.ScriptedCall{{ID: "c1", Name: "http_request", Args: `{"url":"` + srv.URL + `"}`}}}, loop.Turn{Text: "ok"})
-	agent, err := loop.New(model, loop.Tools(tool))
+	agent, err := loop.New(model, loop.WithTools(tool))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@
 //		mcptool.Prefix("docs_"))
 //	defer files.Close()
 //
-//	agent, err := loop.New(provider, loop.ToolSets(files, docs))
+//	agent, err := loop.New(provider, loop.WithToolSets(files, docs))
 //
 // Every tool of the server becomes a loop tool: its name (after
 // [Prefix]), description and input JSON Schema are what the model is

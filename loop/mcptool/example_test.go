@@ -45,7 +45,7 @@ func ExampleConnect() {
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "greet", Args: `{"name":"Ada"}`}}},
 		loop.Turn{Text: "Done."},
 	)
-	agent, err := loop.New(model, loop.ToolSets(tools))
+	agent, err := loop.New(model, loop.WithToolSets(tools))
 	if err != nil {
 		panic(err)
 	}

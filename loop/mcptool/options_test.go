@@ -25,7 +25,7 @@ func TestOptionsRefuseBadValues(t *testing.T) {
 func TestCallTimeout(t *testing.T) {
 	h := newHooks()
 	ts := inMemory(t, testServer(h), CallTimeout(20*time.Millisecond))
-	res := run(t, context.Background(), nil, loop.ToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "wait", Args: `{}`})
+	res := run(t, context.Background(), nil, loop.WithToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "wait", Args: `{}`})
 	if e := toolResults(res)["c1"].Error; !strings.Contains(e, "deadline") {
 		t.Fatalf("result error %q", e)
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // Toolset is the tools of one MCP server as loop tools. Give it to an
-// agent with loop.ToolSets: each model turn is then offered the server's
+// agent with loop.WithToolSets: each model turn is then offered the server's
 // tools of that moment. Close it when done.
 //
 // A Toolset is safe for concurrent use; its tools may be called from any

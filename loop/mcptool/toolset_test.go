@@ -107,7 +107,7 @@ func toolResults(res loop.Result) map[string]*agui.ToolMessage {
 func TestInProcessToolsSchemasAndErrors(t *testing.T) {
 	ts := inMemory(t, testServer(newHooks()), Prefix("calc_"))
 	rec := &offered{}
-	res := run(t, context.Background(), rec, loop.ToolSets(ts),
+	res := run(t, context.Background(), rec, loop.WithToolSets(ts),
 		loop.ScriptedCall{ID: "c1", Name: "calc_add", Args: `{"a":2,"b":3}`},
 		loop.ScriptedCall{ID: "c2", Name: "calc_fail", Args: `{}`},
 		loop.ScriptedCall{ID: "c3", Name: "calc_add", Args: `{"a":"two"}`},
@@ -148,7 +148,7 @@ func TestAbortCancelsMCPRequest(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan loop.Result, 1)
 	go func() {
-		done <- run(t, ctx, nil, loop.ToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "wait", Args: `{}`})
+		done <- run(t, ctx, nil, loop.WithToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "wait", Args: `{}`})
 	}()
 	<-h.started
 	cancel()
@@ -186,7 +186,7 @@ func TestToolListChanged(t *testing.T) {
 	}
 	// A model turn now sees the new list.
 	rec := &offered{}
-	res := run(t, context.Background(), rec, loop.ToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "mul", Args: `{"a":2,"b":3}`})
+	res := run(t, context.Background(), rec, loop.WithToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "mul", Args: `{"a":2,"b":3}`})
 	if got := rec.turns[0]; !slices.Equal(got, []string{"die", "fail", "mul", "wait"}) {
 		t.Fatalf("offered %v", got)
 	}
@@ -194,7 +194,7 @@ func TestToolListChanged(t *testing.T) {
 		t.Fatalf("mul: %s", c)
 	}
 	// A tool taken from the old list says it was removed.
-	res = run(t, context.Background(), nil, loop.Tools(before...), loop.ScriptedCall{ID: "c1", Name: "add", Args: `{"a":2,"b":3}`})
+	res = run(t, context.Background(), nil, loop.WithTools(before...), loop.ScriptedCall{ID: "c1", Name: "add", Args: `{"a":2,"b":3}`})
 	if e := toolResults(res)["c1"].Error; !strings.Contains(e, "no longer offers the tool add") {
 		t.Fatalf("removed tool: %q", e)
 	}
@@ -220,7 +220,7 @@ func TestStreamableHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, context.Background(), nil, loop.ToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "add", Args: `{"a":20,"b":22}`})
+	res := run(t, context.Background(), nil, loop.WithToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "add", Args: `{"a":20,"b":22}`})
 	if c := toolResults(res)["c1"].Content.String(); c != `{"sum":42}` {
 		t.Fatalf("add over HTTP: %s", c)
 	}
@@ -232,7 +232,7 @@ func TestStreamableHTTP(t *testing.T) {
 	// The server goes away: a call fails with a clear result, at once.
 	hs.CloseClientConnections()
 	hs.Close()
-	res = run(t, context.Background(), nil, loop.ToolSets(ts), loop.ScriptedCall{ID: "c2", Name: "add", Args: `{"a":1,"b":1}`})
+	res = run(t, context.Background(), nil, loop.WithToolSets(ts), loop.ScriptedCall{ID: "c2", Name: "add", Args: `{"a":1,"b":1}`})
 	if e := toolResults(res)["c2"].Error; !strings.Contains(e, "MCP server test") {
 		t.Fatalf("server down: %q", e)
 	}
@@ -243,18 +243,18 @@ func TestStreamableHTTP(t *testing.T) {
 
 func TestSubprocess(t *testing.T) {
 	ts := subprocess(t)
-	res := run(t, context.Background(), nil, loop.ToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "add", Args: `{"a":1,"b":2}`})
+	res := run(t, context.Background(), nil, loop.WithToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "add", Args: `{"a":1,"b":2}`})
 	if c := toolResults(res)["c1"].Content.String(); c != `{"sum":3}` {
 		t.Fatalf("add over stdio: %s", c)
 	}
 	// The server dies during a call: the call ends with an error result,
 	// and so does every later call.
-	res = run(t, context.Background(), nil, loop.ToolSets(ts),
+	res = run(t, context.Background(), nil, loop.WithToolSets(ts),
 		loop.ScriptedCall{ID: "c2", Name: "die", Args: `{}`})
 	if e := toolResults(res)["c2"].Error; !strings.Contains(e, "MCP server test") {
 		t.Fatalf("die: %q", e)
 	}
-	res = run(t, context.Background(), nil, loop.ToolSets(ts), loop.ScriptedCall{ID: "c3", Name: "add", Args: `{"a":1,"b":2}`})
+	res = run(t, context.Background(), nil, loop.WithToolSets(ts), loop.ScriptedCall{ID: "c3", Name: "add", Args: `{"a":1,"b":2}`})
 	if e := toolResults(res)["c3"].Error; !strings.Contains(e, "unavailable") {
 		t.Fatalf("after death: %q", e)
 	}

@@ -85,7 +85,7 @@ func TestUnsupportedContentFailsRun(t *testing.T) {
 	}
 	for name, m := range cases {
 		s := newServer(t)
-		p, err := loop.Retry(newProvider(t, s), loop.Attempts(3))
+		p, err := loop.Retry(newProvider(t, s), loop.WithAttempts(3))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@
 //		option.WithBaseURL("http://127.0.0.1:11434/v1"), // any compatible server
 //		option.WithAPIKey(key))
 //	if err != nil { … }
-//	agent, err := loop.New(p, loop.Tools(weather))
+//	agent, err := loop.New(p, loop.WithTools(weather))
 //
 // The provider streams text, reasoning (the reasoning_content or reasoning
 // delta field that compatible servers send), tool calls with their

@@ -89,7 +89,7 @@ func BenchmarkLoopRun(b *testing.B) {
 	model := loop.Script(loop.Turn{Calls: []loop.ScriptedCall{{ID: "c1", Name: "echo", Args: `{"q":"x"}`}}}, loop.Turn{Text: "done"})
 	agents := map[string]*loop.Agent{}
 	for name, store := range map[string]loop.Store{"memory": loop.NewMemoryStore(), "redis": rs} {
-		if agents[name], err = loop.New(model, loop.Tools(echo), loop.Checkpoints(store)); err != nil {
+		if agents[name], err = loop.New(model, loop.WithTools(echo), loop.WithCheckpoints(store)); err != nil {
 			b.Fatal(err)
 		}
 	}

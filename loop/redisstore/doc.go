@@ -8,7 +8,7 @@
 //	client := redis.NewClient(&redis.Options{Addr: "localhost:6379"}) // or a ClusterClient, a FailoverClient…
 //	defer client.Close()
 //	store, err := redisstore.New(client, redisstore.KeyPrefix("myapp:loop:"), redisstore.IdleTTL(24*time.Hour))
-//	agent, err := loop.New(provider, loop.Tools(book), loop.Checkpoints(store))
+//	agent, err := loop.New(provider, loop.WithTools(book), loop.WithCheckpoints(store))
 //
 // Each thread is one hash, at KeyPrefix + "{" + threadID + "}" (the braces
 // are a Cluster hash tag, so whatever the store keeps for a thread lives in

@@ -18,7 +18,7 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	agent, err := loop.New(loop.Script(loop.Turn{Text: "hi"}), loop.Checkpoints(store))
+	agent, err := loop.New(loop.Script(loop.Turn{Text: "hi"}), loop.WithCheckpoints(store))
 	fmt.Println(store.Key("thread-1"), agent != nil, err)
 	// Output: myapp:loop:{thread-1} true <nil>
 }

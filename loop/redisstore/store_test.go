@@ -119,7 +119,7 @@ func TestUnavailable(t *testing.T) {
 		t.Fatal(err)
 	}
 	agent, err := loop.New(loop.Script(loop.Turn{Calls: []loop.ScriptedCall{{ID: "c1", Name: "act", Args: `{}`}}}, loop.Turn{Text: "ok"}),
-		loop.Tools(tool), loop.Checkpoints(s))
+		loop.WithTools(tool), loop.WithCheckpoints(s))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestRestartWithAOFKeepsPendingApproval(t *testing.T) {
 		t.Fatal(err)
 	}
 	agent, err := loop.New(loop.Script(loop.Turn{Calls: []loop.ScriptedCall{{ID: "c1", Name: "book", Args: `{}`}}}, loop.Turn{Text: "ok"}),
-		loop.Tools(tool), loop.Checkpoints(s), loop.NeedsApproval(func(loop.Call) bool { return true }))
+		loop.WithTools(tool), loop.WithCheckpoints(s), loop.WithNeedsApproval(func(loop.Call) bool { return true }))
 	if err != nil {
 		t.Fatal(err)
 	}

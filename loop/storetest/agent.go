@@ -38,8 +38,8 @@ func bookingAgentsOn(t *testing.T, stores ...loop.Store) (a, b *loop.Agent, runs
 	)
 	agents := make([]*loop.Agent, 2)
 	for i := range agents {
-		agents[i], err = loop.New(model, loop.Tools(book), loop.Checkpoints(stores[i]),
-			loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book" }))
+		agents[i], err = loop.New(model, loop.WithTools(book), loop.WithCheckpoints(stores[i]),
+			loop.WithNeedsApproval(func(c loop.Call) bool { return c.Name == "book" }))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -37,15 +37,15 @@ func TestApprovalExpiryWithOfficialClient(t *testing.T) {
 		loop.Turn{Calls: []loop.ScriptedCall{{Name: "book", Args: `{"nights":2}`}}},
 		loop.Turn{Text: "Not booked."},
 	)
-	agent, err := loop.New(model, loop.Tools(book),
-		loop.NeedsApproval(func(loop.Call) bool { return true }),
-		loop.ApprovalTimeout(time.Millisecond))
+	agent, err := loop.New(model, loop.WithTools(book),
+		loop.WithNeedsApproval(func(loop.Call) bool { return true }),
+		loop.WithApprovalTimeout(time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
-	if err := ginagui.Register(r, "/book", agent, ginagui.WithHandlerOptions(core.WithHandlerLogger(slog.New(slog.DiscardHandler)))); err != nil {
+	if err := ginagui.Register(r, "/book", agent, core.WithHandlerLogger(slog.New(slog.DiscardHandler))); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)

@@ -92,7 +92,7 @@ func FuzzReadInput(f *testing.F) {
 		}
 		re.WriteHTTP(w)
 		var got struct{ Error, Code string }
-		if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || got.Code != re.Code || got.Error == "" {
+		if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || got.Code != string(re.Code) || got.Error == "" {
 			t.Fatalf("body %q for %v", w.Body.Bytes(), err)
 		}
 	})

@@ -15,14 +15,13 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/ginagui"
 )
 
 func init() { gin.SetMode(gin.ReleaseMode) }
 
 // quiet keeps the per-run log lines out of the test output.
-func quiet(opts ...core.HandlerOption) ginagui.Option {
-	return ginagui.WithHandlerOptions(append([]core.HandlerOption{core.WithHandlerLogger(slog.New(slog.DiscardHandler))}, opts...)...)
+func quiet(opts ...core.Option) []core.Option {
+	return append([]core.Option{core.WithHandlerLogger(slog.New(slog.DiscardHandler))}, opts...)
 }
 
 // runBody is a valid 1.0 RunAgentInput for run id id.

@@ -36,7 +36,7 @@ func TestPanickingAgent(t *testing.T) {
 	})
 	r := gin.New()
 	for path, a := range map[string]core.Agent[core.NoState]{"/boom": boom, "/ok": ok} {
-		if err := ginagui.Register(r, path, a, quiet()); err != nil {
+		if err := ginagui.Register(r, path, a, quiet()...); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -32,7 +32,7 @@ func Serve(ctx context.Context, ln net.Listener, interval time.Duration) error {
 	// A release channel that is never closed: every run is held until its
 	// client goes away.
 	if err := ginagui.Register(r, tickerPath, tickerAgent(interval, 1, make(chan struct{})),
-		ginagui.WithHandlerOptions(core.WithHandlerLogger(slog.New(slog.DiscardHandler)))); err != nil {
+		core.WithHandlerLogger(slog.New(slog.DiscardHandler))); err != nil {
 		return err
 	}
 	srv := &http.Server{Handler: r, ReadHeaderTimeout: 10 * time.Second}
