@@ -287,16 +287,25 @@ func checkOutcome(o agui.Outcome) error {
 // asError returns err as an *Error: itself, a copy keeping the code of an
 // *Error it wraps but its own message, CANCELLED for a context error, or
 // an agent error.
-func asError(err error) *agui.Error {
+//
+// It never panics and never returns nil for a non-nil err: a nil pointer
+// inside err (a nil *Error included) or a method of err that panics gives
+// an AGENT_ERROR with a fixed message (see agui.ErrorText).
+func asError(err error) (e *agui.Error) {
+	defer func() {
+		if recover() != nil || e == nil {
+			e = &agui.Error{Code: agui.CodeAgent, Message: "agent error: " + agui.ErrorText(err), Err: err}
+		}
+	}()
 	if e, ok := err.(*agui.Error); ok {
 		return e
 	}
 	var inner *agui.Error
-	if errors.As(err, &inner) {
-		return &agui.Error{Code: inner.Code, Message: err.Error(), Err: err}
+	if errors.As(err, &inner) && inner != nil {
+		return &agui.Error{Code: inner.Code, Message: agui.ErrorText(err), Err: err}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &agui.Error{Code: agui.CodeCancelled, Message: "run cancelled: " + err.Error(), Err: err}
+		return &agui.Error{Code: agui.CodeCancelled, Message: "run cancelled: " + agui.ErrorText(err), Err: err}
 	}
 	return agui.AgentError(err)
 }

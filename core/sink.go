@@ -246,10 +246,16 @@ func (k *sink) fail(err error) {
 
 // transformError returns the error ending a run whose transformer failed:
 // TRANSFORM_ERROR unless err carries its own code.
-func transformError(err error) *agui.Error {
+// Like asError it never panics, whatever err's methods do.
+func transformError(err error) (out *agui.Error) {
+	defer func() {
+		if recover() != nil {
+			out = &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + agui.ErrorText(err), Err: err}
+		}
+	}()
 	var e *agui.Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return asError(err)
 	}
-	return &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + err.Error(), Err: err}
+	return &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + agui.ErrorText(err), Err: err}
 }

@@ -39,13 +39,18 @@ func Propagate(err error) error {
 	return &PropagatingError{Err: err}
 }
 
-func (e *PropagatingError) Error() string { return e.Err.Error() }
+func (e *PropagatingError) Error() string { return agui.ErrorText(e.Err) }
 
 // Unwrap returns the marked error.
 func (e *PropagatingError) Unwrap() error { return e.Err }
 
 // isPropagating reports whether err was marked with Propagate.
-func isPropagating(err error) bool {
+func isPropagating(err error) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false // an Unwrap or As method of err panicked
+		}
+	}()
 	var p *PropagatingError
 	return errors.As(err, &p)
 }
@@ -53,10 +58,18 @@ func isPropagating(err error) bool {
 // runError converts a run failure to the *agui.Error a RUN_ERROR reports,
 // keeping codes already set (a depth error inside a propagating one keeps
 // DELEGATION_DEPTH).
-func runError(code agui.Code, err error) *agui.Error {
+//
+// It never panics and never returns a nil *agui.Error: a nil pointer inside
+// err or an error method that panics gives code with a fixed message.
+func runError(code agui.Code, err error) (out *agui.Error) {
+	defer func() {
+		if recover() != nil || out == nil {
+			out = &agui.Error{Code: code, Message: agui.ErrorText(err), Err: err}
+		}
+	}()
 	var ce *agui.Error
 	if errors.As(err, &ce) {
 		return ce
 	}
-	return &agui.Error{Code: code, Message: err.Error(), Err: err}
+	return &agui.Error{Code: code, Message: agui.ErrorText(err), Err: err}
 }
