@@ -30,6 +30,9 @@ type streamWriter struct {
 	terminal    bool // a terminal event was written
 	noDeadline  bool
 	lossyWarned bool
+	// dropped is set when an event could not be framed: the run then
+	// cannot end in success (see handle).
+	dropped bool
 	lastWrite   time.Time
 
 	// What the run's log line reports.
@@ -152,6 +155,11 @@ func (s *streamWriter) handle(it item) bool {
 			return true
 		}
 	}
+	if _, ok := ev.(*agui.RunFinished); ok && s.dropped {
+		// An event was lost on the way: the client must not be told the
+		// run succeeded.
+		ev = &agui.RunError{Message: "an event could not be encoded", Code: string(agui.CodeSerialization)}
+	}
 	var err error
 	if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
 		// The stream cannot carry this event: end the run with a coded
@@ -167,6 +175,7 @@ func (s *streamWriter) handle(it item) bool {
 				return false
 			}
 		default:
+			s.dropped = true
 			s.cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
 			return true
 		}
