@@ -155,7 +155,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		format = agui.Negotiate(strings.Join(r.Header.Values("Accept"), ","))
 		if newerMinor(in.ProtocolVersion) {
 			t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: client speaks a newer protocol minor; serving "+agui.ProtocolVersion,
-				slog.String("protocol_version", in.ProtocolVersion), slog.String("run_id", in.RunID))
+				slog.String("protocol_version", in.ProtocolVersion), slog.String("run_id", LogID(in.RunID)))
 		}
 	}
 
@@ -205,8 +205,8 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 // logRun writes the one log line of a finished run.
 func (t *transport) logRun(ctx context.Context, in *agui.RunAgentInput, sw *streamWriter, d time.Duration) {
 	attrs := []slog.Attr{
-		slog.String("thread_id", in.ThreadID),
-		slog.String("run_id", in.RunID),
+		slog.String("thread_id", LogID(in.ThreadID)),
+		slog.String("run_id", LogID(in.RunID)),
 		slog.String("outcome", sw.outcome),
 	}
 	if sw.code != "" {

@@ -140,7 +140,7 @@ func (s *streamWriter) handle(it item) bool {
 			return false
 		}
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "agui: run stream failed",
-			slog.String("run_id", s.in.RunID), slog.Any("error", it.err))
+			slog.String("run_id", LogID(s.in.RunID)), slog.Any("error", it.err))
 		return true
 	}
 	ev := it.ev
@@ -148,7 +148,7 @@ func (s *streamWriter) handle(it item) bool {
 		if !s.lossyWarned && agui.DowngradeLossy(ev) {
 			s.lossyWarned = true
 			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "agui: lossy downgrade for a pre-1.0 client",
-				slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())))
+				slog.String("run_id", LogID(s.in.RunID)), slog.String("event", string(ev.Type())))
 		}
 		var keep bool
 		if ev, keep = agui.Downgrade(ev); !keep {
@@ -165,7 +165,7 @@ func (s *streamWriter) handle(it item) bool {
 		// The stream cannot carry this event: end the run with a coded
 		// error rather than send a broken frame.
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "agui: event not encodable",
-			slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
+			slog.String("run_id", LogID(s.in.RunID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
 		switch ev.(type) {
 		case *agui.RunFinished, *agui.RunError:
 			// Nothing follows a terminal event, so its stand-in is ours

@@ -213,8 +213,8 @@ func (r *Runner[S]) call(ctx context.Context) (o agui.Outcome, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.opts.logger.ErrorContext(ctx, "agui: agent panicked",
-				slog.String("threadId", r.in.ThreadID),
-				slog.String("runId", r.in.RunID),
+				slog.String("threadId", LogID(r.in.ThreadID)),
+				slog.String("runId", LogID(r.in.RunID)),
 				slog.Any("panic", p),
 				slog.String("stack", string(debug.Stack())))
 			err = &agui.Error{Code: agui.CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}
@@ -251,6 +251,9 @@ func (r *Runner[S]) finish(ctx context.Context, s *stream, o agui.Outcome, err e
 	}
 	re := runError(err)
 	re.Usage = usage
+	if ctx.Err() == nil {
+		logFailure(ctx, r.opts.logger, r.in, err, re.Code)
+	}
 	if ctx.Err() != nil {
 		// The run was cancelled: whatever the agent's error says (often a
 		// model client's "context canceled" as a plain string), the run

@@ -115,8 +115,8 @@ func (k *sink) guard(ctx context.Context, i int, method string, err *error) {
 // for the agent's, and returns the error ending the run.
 func (k *sink) panicked(ctx context.Context, p any, method string) error {
 	k.logger.ErrorContext(ctx, "agui: transformer panicked",
-		slog.String("threadId", k.in.ThreadID),
-		slog.String("runId", k.in.RunID),
+		slog.String("threadId", LogID(k.in.ThreadID)),
+		slog.String("runId", LogID(k.in.RunID)),
 		slog.String("method", method),
 		slog.Any("panic", p),
 		slog.String("stack", string(debug.Stack())))

@@ -117,7 +117,7 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		}
 		cp.Pending.Decision = d
 	case len(in.Resume) > 0:
-		return agui.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
+		return agui.NewError(CodeBadResume, "resume given but no approval is pending on this thread")
 	}
 	r.cp, r.version = *cp, v
 	input := newInput(cp.Messages, in.Messages)
