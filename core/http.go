@@ -70,14 +70,23 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 // ServeHTTP serves one run.
 func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve(w, r) }
 
-// ReadInput checks r and decodes its body with the handler's body limit;
-// see the package function ReadInput. Before reading, it moves the
+// ReadInput checks r and decodes its body with the handler's body limit
+// and read timeout (see WithReadTimeout); see the package function
+// ReadInput. Before reading, it moves the
 // connection's write deadline as every write of a stream does (see
 // WithWriteTimeout): a server's WriteTimeout runs from the request's
 // headers, and a slow upload must not use it up before the answer starts.
 func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.RunAgentInput, error) {
 	h.t.extendDeadline(w)
-	return ReadInput(w, r, h.t.cfg.maxBodyBytes, h.t.cfg.decode...)
+	clear := h.t.readDeadline(w)
+	in, err := ReadInput(w, r, h.t.cfg.maxBodyBytes, h.t.cfg.decode...)
+	if err != nil {
+		// The deadline stays: net/http drains an unread body after the
+		// handler, and a stalled client must not hold that drain either.
+		return nil, timeoutError(err)
+	}
+	clear()
+	return in, nil
 }
 
 // Serve serves one run, passing opts to it after the handler's own run
@@ -106,15 +115,17 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 		return
 	}
 	if g := h.t.cfg.gate; g != nil {
-		release, ok := g.admit(run.Cancel)
+		release, forced, ok := g.admit(run.Cancel)
 		if !ok {
 			(&RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
 				Message: "the server is shutting down"}).WriteHTTP(w)
 			return
 		}
 		defer release()
+		h.t.stream(ctx, w, r, in, run, forced)
+		return
 	}
-	h.t.stream(ctx, w, r, in, run)
+	h.t.stream(ctx, w, r, in, run, nil)
 }
 
 // extendDeadline moves w's write deadline writeTimeout ahead, or clears
@@ -145,7 +156,12 @@ const streamQueue = 64
 
 // stream runs the agent and writes its events until the run ends or the
 // client goes away.
-func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.Request, in *agui.RunAgentInput, run runHandle) {
+//
+// When forced is closed (a Gate's shutdown deadline passed), the stream
+// ends with RUN_ERROR (CANCELLED) without waiting for the run: its agent
+// ignored cancellation, and its goroutines are left to finish on their
+// own.
+func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.Request, in *agui.RunAgentInput, run runHandle, forced <-chan struct{}) {
 	start := time.Now()
 	legacy := in.ProtocolVersion == ""
 	format := agui.FormatSSE
@@ -191,10 +207,13 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		in:      in,
 		logCtx:  ctx,
 		outcome: "disconnected",
+		forced:  forced,
 	}
 	sw.loop(r.Context(), items)
 	close(quit)
-	wg.Wait()
+	if !sw.abandoned {
+		wg.Wait()
+	}
 
 	if sw.refused != nil {
 		sw.refused.WriteHTTP(w)

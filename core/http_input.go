@@ -21,6 +21,8 @@ type RequestError struct {
 	Message string
 	// Field is the JSON path of the offending input value, if any.
 	Field string
+	// cause is the I/O error behind a failed body read, for Unwrap.
+	cause error
 }
 
 // The codes of RequestError.
@@ -35,6 +37,9 @@ const (
 
 // Error returns the message.
 func (e *RequestError) Error() string { return e.Message }
+
+// Unwrap returns the I/O error behind a failed body read, if any.
+func (e *RequestError) Unwrap() error { return e.cause }
 
 // WriteHTTP answers the request with e. It must be called before anything
 // else is written to w.
@@ -70,6 +75,11 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...a
 		return nil, &RequestError{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMediaType,
 			Message: "the body must be application/json"}
 	}
+	if r.ContentLength > maxBytes {
+		// Refused before reading: no 100 Continue invites the upload.
+		return nil, &RequestError{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
+			Message: "the body is larger than " + strconv.FormatInt(maxBytes, 10) + " bytes"}
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
 	if err != nil {
 		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
@@ -77,7 +87,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...a
 				Message: "the body is larger than " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
 		}
 		return nil, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
-			Message: "reading the body: " + err.Error()}
+			Message: "reading the body failed", cause: err}
 	}
 	in, err := agui.DecodeInput(body, opts...)
 	if err != nil {

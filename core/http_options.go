@@ -15,6 +15,7 @@ type handlerConfig struct {
 	maxBodyBytes int64
 	heartbeat    time.Duration
 	writeTimeout time.Duration
+	readTimeout  time.Duration
 	logger       *slog.Logger
 	gate         *Gate
 	runOptions   []Option
@@ -37,6 +38,7 @@ func newHandlerConfig(opts []HandlerOption) (handlerConfig, error) {
 		maxBodyBytes: DefaultMaxBodyBytes,
 		heartbeat:    DefaultHeartbeat,
 		writeTimeout: DefaultWriteTimeout,
+		readTimeout:  DefaultReadTimeout,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -50,6 +52,8 @@ func newHandlerConfig(opts []HandlerOption) (handlerConfig, error) {
 		return c, errors.New("agui: WithHeartbeat needs a non-negative interval")
 	case c.writeTimeout < 0:
 		return c, errors.New("agui: WithWriteTimeout needs a non-negative timeout")
+	case c.readTimeout < 0:
+		return c, errors.New("agui: WithReadTimeout needs a non-negative timeout")
 	}
 	if c.logger == nil {
 		c.logger = slog.Default()

@@ -33,7 +33,11 @@ type streamWriter struct {
 	// dropped is set when an event could not be framed: the run then
 	// cannot end in success (see handle).
 	dropped bool
-	lastWrite   time.Time
+	// forced is closed when the stream must end without its run;
+	// abandoned is set once it did (see abandon).
+	forced    <-chan struct{}
+	abandoned bool
+	lastWrite time.Time
 
 	// What the run's log line reports.
 	events  int
@@ -84,8 +88,29 @@ func (s *streamWriter) loop(done context.Context, items <-chan item) {
 		case <-done.Done():
 			s.gone()
 			return
+		case <-s.forced:
+			s.abandon()
+			return
 		}
 	}
+}
+
+// abandon ends the stream without its run, at a shutdown deadline: the
+// client gets RUN_ERROR (CANCELLED) in place of the terminal event the
+// agent never let the run produce.
+func (s *streamWriter) abandon() {
+	s.abandoned = true
+	if s.terminal || s.broken {
+		return
+	}
+	if !s.started {
+		s.refused = &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+			Message: "the server is shutting down"}
+		s.outcome, s.code = "refused", CodeUnavailable
+		return
+	}
+	s.handle(item{ev: &agui.RunError{Message: "server shutting down", Code: string(agui.CodeCancelled)}})
+	s.flush()
 }
 
 // drain handles the items already queued, without waiting, and reports

@@ -475,7 +475,7 @@ func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			tr.stream(ctx, rec, req, agui.NewInput("t", "r"), run)
+			tr.stream(ctx, rec, req, agui.NewInput("t", "r"), run, nil)
 		}()
 		run.events <- swStarted()
 		synctest.Wait()
@@ -505,7 +505,7 @@ func TestTransportLogLine(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tr.stream(context.Background(), rec, req, in, run)
+		tr.stream(context.Background(), rec, req, in, run, nil)
 	}()
 	run.events <- &agui.RunStarted{ThreadID: "thread-9", RunID: "run-7"}
 	run.events <- &agui.RunError{Message: "boom", Code: string(agui.CodeAgent)}
