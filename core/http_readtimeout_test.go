@@ -37,7 +37,9 @@ func rawExchange(t *testing.T, srv *httptest.Server, head string, wait time.Dura
 }
 
 func sayHi() AgentFunc[NoState] {
-	return func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) { return agui.Success(), rc.Say("hi") }
+	return func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("hi")
+	}
 }
 
 // A client that sends headers and part of its body, then stalls, gets 408
