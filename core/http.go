@@ -70,9 +70,9 @@ func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 // ServeHTTP serves one run.
 func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve(w, r) }
 
-// ReadInput checks r and decodes its body with the handler's body limit
-// and read timeout (see WithReadTimeout); see the package function
-// ReadInput. Before reading, it moves the
+// ReadInput checks r and decodes its body with the handler's body limit,
+// read timeout (see WithReadTimeout) and input limits (see
+// WithInputLimits); see the package function ReadInput. Before reading, it moves the
 // connection's write deadline as every write of a stream does (see
 // WithWriteTimeout): a server's WriteTimeout runs from the request's
 // headers, and a slow upload must not use it up before the answer starts.
@@ -86,6 +86,9 @@ func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.Ru
 		return nil, timeoutError(err)
 	}
 	clear()
+	if err := h.t.cfg.limits.check(in); err != nil {
+		return nil, err
+	}
 	return in, nil
 }
 

@@ -16,6 +16,7 @@ type handlerConfig struct {
 	heartbeat    time.Duration
 	writeTimeout time.Duration
 	readTimeout  time.Duration
+	limits       InputLimits
 	logger       *slog.Logger
 	gate         *Gate
 	runOptions   []Option
@@ -54,6 +55,10 @@ func newHandlerConfig(opts []HandlerOption) (handlerConfig, error) {
 		return c, errors.New("agui: WithWriteTimeout needs a non-negative timeout")
 	case c.readTimeout < 0:
 		return c, errors.New("agui: WithReadTimeout needs a non-negative timeout")
+	}
+	var err error
+	if c.limits, err = c.limits.withDefaults(); err != nil {
+		return c, err
 	}
 	if c.logger == nil {
 		c.logger = slog.Default()

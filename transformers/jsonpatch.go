@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,24 +25,30 @@ import (
 // encoding/json, so that values from agents (structs, typed maps, ints) and
 // values from the wire (json.RawMessage) compare and patch alike.
 func normalize(v any) (any, error) {
+	out, _, err := normalizeSized(v)
+	return out, err
+}
+
+// normalizeSized is normalize that also returns the length of v's JSON.
+func normalizeSized(v any) (any, int, error) {
 	var raw []byte
 	switch x := v.(type) {
 	case nil:
-		return nil, nil
+		return nil, 4, nil
 	case json.RawMessage:
 		raw = x
 	default:
 		b, err := json.Marshal(v)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		raw = b
 	}
 	var out any
 	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return out, nil
+	return out, len(raw), nil
 }
 
 // deepCopy copies a decoded-JSON value so that edits to the copy never show
@@ -339,24 +347,41 @@ func applyOp(doc any, op agui.PatchOp) (any, error) {
 // modified. An array on the way must already hold the indexed element; as
 // the last token, "-" appends. A string, number or boolean on the way is an
 // error: writing through it would destroy what the client holds.
+//
+// Only the containers on the path are copied (shallowly), so a write costs
+// the size of those containers, not of the whole document; the new
+// document shares everything else with doc, which is fine because
+// documents are never modified in place once built.
 func setPath(doc any, toks []string, v any) (any, error) {
 	if len(toks) == 0 {
 		return v, nil
 	}
-	return setIn(deepCopy(doc), toks, v)
+	return setIn(doc, toks, v, true)
 }
 
-func setIn(doc any, toks []string, v any) (any, error) {
+// setPathInPlace is setPath modifying doc's containers in place instead
+// of copying them: for a document no one else holds.
+func setPathInPlace(doc any, toks []string, v any) (any, error) {
+	if len(toks) == 0 {
+		return v, nil
+	}
+	return setIn(doc, toks, v, false)
+}
+
+func setIn(doc any, toks []string, v any, clone bool) (any, error) {
 	if doc == nil {
 		doc = map[string]any{}
 	}
 	switch c := doc.(type) {
 	case map[string]any:
+		if clone {
+			c = maps.Clone(c)
+		}
 		if len(toks) == 1 {
 			c[toks[0]] = v
 			return c, nil
 		}
-		nc, err := setIn(c[toks[0]], toks[1:], v)
+		nc, err := setIn(c[toks[0]], toks[1:], v, clone)
 		if err != nil {
 			return nil, err
 		}
@@ -364,7 +389,13 @@ func setIn(doc any, toks []string, v any) (any, error) {
 		return c, nil
 	case []any:
 		if len(toks) == 1 && toks[0] == "-" {
+			if clone {
+				c = slices.Clip(c)
+			}
 			return append(c, v), nil
+		}
+		if clone {
+			c = slices.Clone(c)
 		}
 		i, err := arrayIndex(toks[0], len(c), false)
 		if err != nil {
@@ -374,7 +405,7 @@ func setIn(doc any, toks []string, v any) (any, error) {
 			c[i] = v
 			return c, nil
 		}
-		nc, err := setIn(c[i], toks[1:], v)
+		nc, err := setIn(c[i], toks[1:], v, clone)
 		if err != nil {
 			return nil, err
 		}

@@ -96,6 +96,8 @@ type resultToState struct {
 	// when the client was given a state that would not encode.
 	state   any
 	unknown bool
+	// size estimates the JSON size of state (see smallerUpdate).
+	size int
 	// written holds what this run wrote at each path, oldest first, to put
 	// back into later snapshots (see keepWritten).
 	written []writtenValue
@@ -109,8 +111,12 @@ type writtenValue struct {
 
 // baseline sets the state the client holds to v.
 func (t *resultToState) baseline(v any) {
-	s, err := normalize(v)
-	t.state, t.unknown = s, err != nil
+	if s, n, ok := decodedCopy(v, 0); ok {
+		t.state, t.size, t.unknown = s, n, false
+		return
+	}
+	s, n, err := normalizeSized(v)
+	t.state, t.size, t.unknown = s, n, err != nil
 }
 
 func (t *resultToState) Transform(ev agui.Event, emit func(agui.Event) error) error {
@@ -161,24 +167,35 @@ func (t *resultToState) write(res *agui.ToolCallResult, emit func(agui.Event) er
 	if t.unknown {
 		return fmt.Errorf("transformers: the client's state is not JSON; cannot write the result of %q", name)
 	}
+	// The operations come from the mapped paths, not from a diff of the
+	// whole state, and the state (this run's own copy) is written in
+	// place: a write costs its path and value, not the state's size. A
+	// failed write ends the run, so a half-applied update is never used.
 	next := t.state
+	var ops []agui.PatchOp
 	for _, r := range t.routes[name] {
 		v, err := r.value(next, res.Content)
 		if err != nil {
 			return fmt.Errorf("transformers: tool %q: %w", name, err)
 		}
-		if next, err = setPath(next, r.path, v); err != nil {
+		rops := pathOps(next, r.path, v)
+		if next, err = setPathInPlace(next, r.path, v); err != nil {
 			return fmt.Errorf("transformers: tool %q: writing the result: %w", name, err)
 		}
-		t.remember(r.path, v)
+		ops = append(ops, rops...)
+		t.remember(r.path, deepCopy(v))
 	}
-	ev, err := stateUpdate(t.state, next, res.SubagentRunID)
+	if len(ops) == 0 {
+		t.state = next
+		return nil
+	}
+	ev, err := smallerUpdate(ops, next, t.size, res.SubagentRunID)
 	if err != nil {
 		return fmt.Errorf("transformers: tool %q: %w", name, err)
 	}
 	t.state = next
-	if ev == nil {
-		return nil
+	if d, ok := ev.(*agui.StateDelta); ok {
+		t.size += len(d.Delta) * 16 // a rough account of the growth
 	}
 	return emit(ev)
 }
