@@ -43,6 +43,9 @@ type Checkpoint struct {
 	// Pending is the approval the thread waits on, or, once answered and
 	// claimed, the recorded decision.
 	Pending *PendingApproval
+	// Owner is the principal whose run created the thread ("" for none):
+	// see WithPrincipal and CheckOwner.
+	Owner string
 }
 
 // PendingApproval is a tool call paused for approval; part of a

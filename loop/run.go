@@ -106,6 +106,9 @@ func (r *run) claim(ctx context.Context, in Input) error {
 	case err != nil:
 		return runError(CodeCheckpoint, err)
 	}
+	if err := claimOwner(ctx, cp); err != nil {
+		return err
+	}
 	if cp.Status == StatusRunning && time.Now().Before(cp.LeaseUntil) {
 		return agui.NewError(CodeBusy, "thread "+r.thread+" is busy with another run")
 	}

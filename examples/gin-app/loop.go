@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -15,7 +14,7 @@ import (
 // run ends with a tool_approval interrupt. The resume (approved or not)
 // records book_trip's result and turn 2 answers. opts come after the
 // demo's own options (tests set the checkpoint store with them).
-func newLoopAgent(opts ...loop.Option) (core.Agent[core.NoState], error) {
+func newLoopAgent(opts ...loop.Option) (*loop.Agent, error) {
 	type cityIn struct {
 		City string `json:"city" jsonschema:"the city"`
 	}

@@ -53,7 +53,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	// client it also counts events the downgrade then drops.
 	agents := r.Group("/agents", ginagui.Transform(transformers.Metrics(sink)))
 	// Authentication stays ordinary Gin middleware on a group.
-	private := agents.Group("/private", bearer("demo"))
+	private := agents.Group("/private", bearer(demoToken))
 	// The same supervisor, shown three ways: the group's transformer
 	// middleware picks how much of the subagents' work clients see.
 	compat := agents.Group("/compat",
@@ -84,11 +84,15 @@ func newRouter(cfg config) (*gin.Engine, error) {
 		func() error {
 			// The agent loop with a scripted model: two tools, one of
 			// which needs approval (an AG-UI interrupt).
+			// Its threads belong to their creator (see principal):
+			// Input decodes the request with the route's limits, then
+			// the guard answers a foreign caller 403 before any stream.
 			a, err := newLoopAgent()
 			if err != nil {
 				return err
 			}
-			return ginagui.Register(agents, "/loop", a, opts...)
+			owned := agents.Group("", ginagui.Input(opts...), ownerGuard(a))
+			return ginagui.Register(owned, "/loop", a, opts...)
 		},
 	} {
 		if err := reg(); err != nil {
