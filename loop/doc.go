@@ -29,7 +29,9 @@
 // or ctx is cancelled (FinishAborted, returned with a nil error). A failure
 // returns FinishError and a *agui.Error whose Code is stable (THREAD_BUSY,
 // BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
-// TOOL_ERROR).
+// TOOL_ERROR, THREAD_FORBIDDEN). Provider, tool and store failures reach
+// clients with a fixed message per code; the cause stays in the error
+// (errors.Is, errors.As) and in core's log line for the failed run.
 //
 // Tool calls of a turn start in call order, each right after its gate
 // (its TOOL_CALL_START/ARGS/END events, OnToolCall, argument validation,
@@ -50,4 +52,17 @@
 // a busy thread fails with THREAD_BUSY before anything runs,
 // and an approval's answer is recorded in the claiming write, so it is
 // acted on once.
+//
+// A thread belongs to the principal whose run created it. Serve the agent
+// behind OwnerGuard, which names each request's principal with your
+// function (a user id, an API key's name; "anonymous" for callers without
+// credentials) and answers another principal's run, resume or history
+// read with a JSON 403 (THREAD_FORBIDDEN) before any stream:
+//
+//	principal := func(r *http.Request) (string, error) { return userFrom(r) }
+//	http.Handle("/agents/travel", agent.OwnerGuard(principal, handler))
+//
+// Outside HTTP, WithPrincipal puts the principal on a run's context and
+// CheckOwner is the check itself; a run with a principal records it in
+// its thread's Checkpoint.Owner and refuses a thread owned by another.
 package loop
