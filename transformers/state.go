@@ -80,6 +80,11 @@ func ToolResultToState(mappings ...StateMapping) (core.NewTransformer, error) {
 	}, nil
 }
 
+// smallState is the JSON size under which a write diffs the whole state
+// (cheap at that size, and it finds the finest patch) instead of deriving
+// the patch from the written paths.
+const smallState = 64 << 10
+
 // stateRoute is one validated StateMapping.
 type stateRoute struct {
 	path  []string
@@ -167,10 +172,16 @@ func (t *resultToState) write(res *agui.ToolCallResult, emit func(agui.Event) er
 	if t.unknown {
 		return fmt.Errorf("transformers: the client's state is not JSON; cannot write the result of %q", name)
 	}
-	// The operations come from the mapped paths, not from a diff of the
-	// whole state, and the state (this run's own copy) is written in
-	// place: a write costs its path and value, not the state's size. A
-	// failed write ends the run, so a half-applied update is never used.
+	// A large state is written in place (it is this run's own copy) and
+	// the operations come from the mapped paths, not from a diff of the
+	// whole state: a write costs its path and value, not the state's
+	// size. A failed write ends the run, so a half-applied update is never
+	// used. A small state is diffed whole, which finds the finest patch.
+	var prev any
+	small := t.size < smallState
+	if small {
+		prev = deepCopy(t.state)
+	}
 	next := t.state
 	var ops []agui.PatchOp
 	for _, r := range t.routes[name] {
@@ -185,17 +196,23 @@ func (t *resultToState) write(res *agui.ToolCallResult, emit func(agui.Event) er
 		ops = append(ops, rops...)
 		t.remember(r.path, deepCopy(v))
 	}
-	if len(ops) == 0 {
-		t.state = next
-		return nil
+	var ev agui.Event
+	var err error
+	switch {
+	case small:
+		ev, err = stateUpdate(prev, next, res.SubagentRunID)
+	case len(ops) > 0:
+		ev, err = smallerUpdate(ops, next, t.size, res.SubagentRunID)
 	}
-	ev, err := smallerUpdate(ops, next, t.size, res.SubagentRunID)
 	if err != nil {
 		return fmt.Errorf("transformers: tool %q: %w", name, err)
 	}
 	t.state = next
-	if d, ok := ev.(*agui.StateDelta); ok {
-		t.size += len(d.Delta) * 16 // a rough account of the growth
+	switch e := ev.(type) {
+	case nil:
+		return nil
+	case *agui.StateDelta:
+		t.size += len(e.Delta) * 16 // a rough account of the growth
 	}
 	return emit(ev)
 }
