@@ -160,3 +160,12 @@ func (d *driver) close() {
 func (d *driver) join() {
 	d.agent.Wait()
 }
+
+// abandon cancels the run without waiting for its agent: at a shutdown
+// deadline the agent has ignored its cancellation, and the stream has been
+// ended for it. The agent's goroutine returns on its own; every emit it
+// still makes fails, and nothing reads the queue again.
+func (d *driver) abandon() {
+	d.cancel(ErrShuttingDown)
+	d.ended = true
+}

@@ -94,14 +94,26 @@ func (h *Handler[S]) Capabilities() (agui.Capabilities, bool) {
 // ServeHTTP serves one run.
 func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve(w, r) }
 
-// ReadInput checks r and decodes its body with the handler's body limit;
-// see the package function ReadInput. Before reading, it moves the
+// ReadInput checks r and decodes its body with the handler's body limit,
+// read timeout (see WithReadTimeout) and input limits (see
+// WithInputLimits); see the package function ReadInput. Before reading, it moves the
 // connection's write deadline as every write of a stream does (see
 // WithWriteTimeout): a server's WriteTimeout runs from the request's
 // headers, and a slow upload must not use it up before the answer starts.
 func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.RunAgentInput, error) {
 	h.t.extendDeadline(w)
-	return ReadInput(w, r, h.t.cfg.maxBodyBytes, h.t.cfg.decode...)
+	clear := h.t.readDeadline(w)
+	in, err := ReadInput(w, r, h.t.cfg.maxBodyBytes, h.t.cfg.decode...)
+	if err != nil {
+		// The deadline stays: net/http drains an unread body after the
+		// handler, and a stalled client must not hold that drain either.
+		return nil, timeoutError(err)
+	}
+	clear()
+	if err := h.t.cfg.limits.check(in); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 // Serve serves one run, passing opts to it after the handler's own run
@@ -143,15 +155,17 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 	}
 	defer release()
 	if g := h.t.cfg.gate; g != nil {
-		release, ok := g.admit(run.Cancel)
+		release, forced, ok := g.admit(run.Cancel)
 		if !ok {
 			h.t.refuse(ctx, w, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
 				Message: "the server is shutting down"})
 			return
 		}
 		defer release()
+		h.t.stream(ctx, w, r, in, run, forced)
+		return
 	}
-	h.t.stream(ctx, w, r, in, run)
+	h.t.stream(ctx, w, r, in, run, nil)
 }
 
 // extendDeadline moves w's write deadline writeTimeout ahead, or clears
@@ -171,7 +185,12 @@ var errClientGone error = &agui.Error{Code: agui.CodeDisconnected, Message: "cli
 
 // stream runs the agent and writes its events until the run ends or the
 // client goes away.
-func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.Request, in *agui.RunAgentInput, run runHandle) {
+//
+// When forced is closed (a Gate's shutdown deadline passed), the stream
+// ends with RUN_ERROR (CANCELLED) without waiting for the run: its agent
+// ignored cancellation, and its goroutines are left to finish on their
+// own.
+func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.Request, in *agui.RunAgentInput, run runHandle, forced <-chan struct{}) {
 	start := time.Now()
 	legacy := in.ProtocolVersion == ""
 	format := agui.FormatSSE
@@ -181,7 +200,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		format = agui.Negotiate(strings.Join(r.Header.Values("Accept"), ","))
 		if newerMinor(in.ProtocolVersion) {
 			t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "core: client speaks a newer protocol minor; serving "+agui.ProtocolVersion,
-				slog.String("protocol_version", in.ProtocolVersion), slog.String("thread_id", in.ThreadID), slog.String("run_id", in.RunID))
+				slog.String("protocol_version", in.ProtocolVersion), slog.String("thread_id", LogID(in.ThreadID)), slog.String("run_id", LogID(in.RunID)))
 		}
 	}
 
@@ -196,6 +215,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		in:      in,
 		logCtx:  ctx,
 		outcome: "disconnected",
+		forced:  forced,
 	}
 	// The run's cancellation is driven by Cancel, with a coded cause; the
 	// request's values stay visible to the agent. The writer itself
@@ -207,7 +227,13 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		sw.outcome, sw.code = "refused", string(sw.refused.Code)
 	} else {
 		func() {
-			defer q.close()
+			defer func() {
+				if sw.abandoned {
+					q.abandon()
+				} else {
+					q.close()
+				}
+			}()
 			sw.loop(r.Context(), q)
 		}()
 	}
@@ -222,8 +248,8 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 // logRun writes the one log line of a finished run.
 func (t *transport) logRun(ctx context.Context, in *agui.RunAgentInput, sw *streamWriter, d time.Duration, note *runNote) {
 	attrs := []slog.Attr{
-		slog.String("thread_id", in.ThreadID),
-		slog.String("run_id", in.RunID),
+		slog.String("thread_id", LogID(in.ThreadID)),
+		slog.String("run_id", LogID(in.RunID)),
 		slog.String("outcome", sw.outcome),
 	}
 	if sw.code != "" {

@@ -22,6 +22,8 @@ type RequestError struct {
 	Message string
 	// Field is the JSON path of the offending input value, if any.
 	Field string
+	// cause is the I/O error behind a failed body read, for Unwrap.
+	cause error
 }
 
 // RequestCode is the stable code of a RequestError, written as the "code"
@@ -40,6 +42,9 @@ const (
 
 // Error returns the message.
 func (e *RequestError) Error() string { return e.Message }
+
+// Unwrap returns the I/O error behind a failed body read, if any.
+func (e *RequestError) Unwrap() error { return e.cause }
 
 // WriteHTTP answers the request with e. It must be called before anything
 // else is written to w.
@@ -75,6 +80,11 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...a
 		return nil, &RequestError{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMediaType,
 			Message: "the body must be application/json"}
 	}
+	if r.ContentLength > maxBytes {
+		// Refused before reading: no 100 Continue invites the upload.
+		return nil, &RequestError{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
+			Message: "the body is larger than " + strconv.FormatInt(maxBytes, 10) + " bytes"}
+	}
 	body, err := readBody(http.MaxBytesReader(w, r.Body, maxBytes), r.ContentLength, maxBytes)
 	if err != nil {
 		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
@@ -82,7 +92,7 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...a
 				Message: "the body is larger than " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
 		}
 		return nil, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
-			Message: "reading the body: " + err.Error()}
+			Message: "reading the body failed", cause: err}
 	}
 	in, err := agui.DecodeInput(body, opts...)
 	if err != nil {

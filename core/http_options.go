@@ -12,6 +12,8 @@ type handlerConfig struct {
 	maxBodyBytes int64
 	heartbeat    time.Duration
 	writeTimeout time.Duration
+	readTimeout  time.Duration
+	limits       InputLimits
 	logger       *slog.Logger
 	gate         *Gate
 	// runOptions is the handler's whole option list, which every run
@@ -39,6 +41,7 @@ func newHandlerConfig(opts []Option) (handlerConfig, error) {
 		maxBodyBytes: DefaultMaxBodyBytes,
 		heartbeat:    DefaultHeartbeat,
 		writeTimeout: DefaultWriteTimeout,
+		readTimeout:  DefaultReadTimeout,
 	}}
 	for _, o := range opts {
 		if o != nil {
@@ -54,6 +57,12 @@ func newHandlerConfig(opts []Option) (handlerConfig, error) {
 		return c, errors.New("core: WithHeartbeat needs a non-negative interval")
 	case c.writeTimeout < 0:
 		return c, errors.New("core: WithWriteTimeout needs a non-negative timeout")
+	case c.readTimeout < 0:
+		return c, errors.New("core: WithReadTimeout needs a non-negative timeout")
+	}
+	var err error
+	if c.limits, err = c.limits.withDefaults(); err != nil {
+		return c, err
 	}
 	if c.logger == nil {
 		c.logger = slog.Default()

@@ -37,6 +37,13 @@ type streamWriter struct {
 	// within the current burst; 0 between bursts.
 	burstWrites int
 	unflushed   bool // written since the last flush
+	// dropped is set when an event could not be framed: the run then
+	// cannot end in success (see handle).
+	dropped bool
+	// forced is closed when the stream must end without its run;
+	// abandoned is set once it did (see abandon).
+	forced    <-chan struct{}
+	abandoned bool
 
 	// What the run's log line reports.
 	events  int
@@ -60,6 +67,9 @@ type runQueue interface {
 	// close ends the run however the writer stopped and joins its
 	// goroutines.
 	close()
+	// abandon ends the run without joining its agent, for a stream the
+	// writer ended at a shutdown deadline (see streamWriter.abandon).
+	abandon()
 }
 
 // loop writes the run's events until the stream is over or the client is
@@ -105,8 +115,23 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 		case <-done.Done():
 			s.gone()
 			return
+		case <-s.forced:
+			s.abandon()
+			return
 		}
 	}
+}
+
+// abandon ends the stream without its run, at a shutdown deadline: the
+// client gets RUN_ERROR (CANCELLED) in place of the terminal event the
+// agent never let the run produce.
+func (s *streamWriter) abandon() {
+	s.abandoned = true
+	if s.terminal || s.broken {
+		return
+	}
+	s.handle(&agui.RunError{Message: "server shutting down", Code: string(agui.CodeCancelled)})
+	s.flush()
 }
 
 // drain takes the events already queued, without waiting.
@@ -159,19 +184,24 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 		if !s.lossyWarned && agui.DowngradeLossy(ev) {
 			s.lossyWarned = true
 			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "core: lossy downgrade for a pre-1.0 client",
-				slog.String("thread_id", s.in.ThreadID), slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())))
+				slog.String("thread_id", LogID(s.in.ThreadID)), slog.String("run_id", LogID(s.in.RunID)), slog.String("event", string(ev.Type())))
 		}
 		var keep bool
 		if ev, keep = agui.Downgrade(ev); !keep {
 			return true
 		}
 	}
+	if _, ok := ev.(*agui.RunFinished); ok && s.dropped {
+		// An event was lost on the way: the client must not be told the
+		// run succeeded.
+		ev = &agui.RunError{Message: "an event could not be encoded", Code: string(agui.CodeSerialization)}
+	}
 	var err error
 	if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
 		// The stream cannot carry this event: end the run with a coded
 		// error rather than send a broken frame.
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "core: event not encodable",
-			slog.String("thread_id", s.in.ThreadID), slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
+			slog.String("thread_id", LogID(s.in.ThreadID)), slog.String("run_id", LogID(s.in.RunID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
 		switch ev.(type) {
 		case *agui.RunFinished, *agui.RunError:
 			// Nothing follows a terminal event, so its stand-in is ours
@@ -181,6 +211,7 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 				return false
 			}
 		default:
+			s.dropped = true
 			s.cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
 			return true
 		}

@@ -412,7 +412,7 @@ func TestStreamWriterRefusedBeforeStart(t *testing.T) {
 	tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler)))}
 	req, _ := http.NewRequest(http.MethodPost, "/", nil)
 	tr.stream(context.Background(), rec, req, agui.NewInput("t", "r"),
-		swRefusingRun{&agui.InputError{Field: "runId", Reason: "required"}})
+		swRefusingRun{&agui.InputError{Field: "runId", Reason: "required"}}, nil)
 	if rec.status != http.StatusUnprocessableEntity || !strings.Contains(rec.body(), `"runId"`) {
 		t.Fatalf("status %d, body %s; want a 422 on runId", rec.status, rec.body())
 	}
@@ -453,6 +453,8 @@ func (q *swQueue) take(ev agui.Event, ok bool) {
 }
 
 func (q *swQueue) close() {}
+
+func (q *swQueue) abandon() {}
 
 // swFakeRun is a runHandle whose events the test sends, and which ends with
 // RUN_ERROR carrying the cancel cause's code when cancelled, as the runner
@@ -519,6 +521,8 @@ func (q *swFakeQueue) take(ev agui.Event, ok bool) {
 
 // close cancels the fake as a consumer leaving does, and joins its
 // producer.
+func (q *swFakeQueue) abandon() { q.close() }
+
 func (q *swFakeQueue) close() {
 	q.f.Cancel(errClientGone)
 	for range q.out {
@@ -537,7 +541,7 @@ func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			tr.stream(ctx, rec, req, agui.NewInput("t", "r"), run)
+			tr.stream(ctx, rec, req, agui.NewInput("t", "r"), run, nil)
 		}()
 		run.events <- swStarted()
 		synctest.Wait()
@@ -567,7 +571,7 @@ func TestTransportLogLine(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tr.stream(context.Background(), rec, req, in, run)
+		tr.stream(context.Background(), rec, req, in, run, nil)
 	}()
 	run.events <- &agui.RunStarted{ThreadID: "thread-9", RunID: "run-7"}
 	run.events <- &agui.RunError{Message: "boom", Code: string(agui.CodeAgent)}
@@ -600,7 +604,9 @@ func TestStreamWriterUnencodableEvents(t *testing.T) {
 	if strings.Contains(body, `"CUSTOM"`) {
 		t.Errorf("an unencodable event was written: %q", body)
 	}
-	if !strings.HasSuffix(body, `{"type":"RUN_ERROR","message":"the run's last event could not be encoded","code":"SERIALIZATION"}`+"\n\n") {
+	// The RUN_FINISHED after a dropped event is replaced before it is
+	// encoded: the run cannot have succeeded.
+	if !strings.HasSuffix(body, `{"type":"RUN_ERROR","message":"an event could not be encoded","code":"SERIALIZATION"}`+"\n\n") {
 		t.Errorf("stream does not end with a SERIALIZATION RUN_ERROR: %q", body)
 	}
 	if sw.outcome != "error" || sw.code != string(agui.CodeSerialization) {

@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/agui-go/agui"
@@ -444,75 +445,117 @@ func (b *syncBuffer) String() string {
 // times the write timeout, heartbeats off, over HTTP/1.1 and HTTP/2. On
 // HTTP/2 a write deadline is a timer that resets the stream even when
 // nothing is being written, so the handler must keep moving it while idle.
+//
+// Server, client and agent run in a synctest bubble over in-memory
+// connections (HTTP/2 without TLS, with prior knowledge), so the server's
+// WriteTimeout timers and the handler's refresh run on the bubble's fake
+// clock: no scheduling delay on a loaded machine can make a refresh late,
+// and the test takes no real time.
 func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
-	t.Parallel()
-	// Wide enough that scheduling delays on a loaded 2-core CI machine stay
-	// well inside the refresh period (timeout/2).
 	const timeout = time.Second
-	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
-		m, err := rc.Message()
-		if err != nil {
-			return agui.Outcome{}, err
-		}
-		if err := m.Delta("before"); err != nil {
-			return agui.Outcome{}, err
-		}
-		select { // silence, as while a model thinks
-		case <-time.After(3 * timeout):
-		case <-ctx.Done():
-			return agui.Outcome{}, context.Cause(ctx)
-		}
-		if err := m.Delta(" after"); err != nil {
-			return agui.Outcome{}, err
-		}
-		return agui.Success(), m.End()
-	})
-	h := mustHandler(t, a, core.WithWriteTimeout(timeout), core.WithHeartbeat(0),
-		core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
 	for _, h2 := range []bool{false, true} {
-		srv := httptest.NewUnstartedServer(h)
-		srv.Config.WriteTimeout = timeout
-		srv.EnableHTTP2 = h2
-		srv.StartTLS()
-		client := srv.Client()
-		// The server's WriteTimeout bounds the TLS handshake too, which a
-		// loaded machine can miss: shake hands on a request outside the
-		// test (a 405), so the timed run reuses a ready connection.
-		warm := func() error {
-			resp, err := client.Get(srv.URL)
+		synctest.Test(t, func(t *testing.T) {
+			a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+				m, err := rc.Message()
+				if err != nil {
+					return agui.Outcome{}, err
+				}
+				if err := m.Delta("before"); err != nil {
+					return agui.Outcome{}, err
+				}
+				select { // silence, as while a model thinks
+				case <-time.After(3 * timeout):
+				case <-ctx.Done():
+					return agui.Outcome{}, context.Cause(ctx)
+				}
+				if err := m.Delta(" after"); err != nil {
+					return agui.Outcome{}, err
+				}
+				return agui.Success(), m.End()
+			})
+			h := mustHandler(t, a, core.WithWriteTimeout(timeout), core.WithHeartbeat(0),
+				core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
+			ln := newPipeListener()
+			srv := &http.Server{Handler: h, WriteTimeout: timeout, Protocols: new(http.Protocols)}
+			tr := &http.Transport{
+				DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) { return ln.dial() },
+				Protocols:   new(http.Protocols),
+			}
+			if h2 {
+				srv.Protocols.SetUnencryptedHTTP2(true)
+				tr.Protocols.SetUnencryptedHTTP2(true)
+			} else {
+				srv.Protocols.SetHTTP1(true)
+				tr.Protocols.SetHTTP1(true)
+			}
+			served := make(chan error, 1)
+			go func() { served <- srv.Serve(ln) }()
+			req, _ := http.NewRequest(http.MethodPost, "http://agent/", strings.NewReader(runBody("")))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := (&http.Client{Transport: tr}).Do(req)
 			if err != nil {
-				return err
+				t.Fatal(err)
 			}
-			_, err = io.Copy(io.Discard, resp.Body)
-			return errors.Join(err, resp.Body.Close())
-		}
-		var err error
-		for range 5 {
-			if err = warm(); err == nil {
-				break
+			if h2 != (resp.ProtoMajor == 2) {
+				t.Fatalf("served over %s", resp.Proto)
 			}
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(runBody("")))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h2 && resp.ProtoMajor != 2 {
-			t.Fatalf("served over %s, want HTTP/2", resp.Proto)
-		}
-		evs := aguitest.ReadSSE(t, resp.Body)
-		resp.Body.Close()
-		client.CloseIdleConnections()
-		srv.Close()
-		if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
-			t.Errorf("%s: idle stream cut: %v", resp.Proto, aguitest.Types(evs))
-		}
+			evs := aguitest.ReadSSE(t, resp.Body)
+			resp.Body.Close()
+			tr.CloseIdleConnections()
+			if err := srv.Close(); err != nil {
+				t.Fatal(err)
+			}
+			<-served
+			if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
+				t.Errorf("%s: idle stream cut: %v", resp.Proto, aguitest.Types(evs))
+			}
+		})
 	}
 }
+
+// pipeListener is a net.Listener of in-memory connections (net.Pipe), on
+// which blocking is durable inside a synctest bubble.
+type pipeListener struct {
+	conns  chan net.Conn
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), closed: make(chan struct{})}
+}
+
+// dial returns the client end of a new connection.
+func (l *pipeListener) dial() (net.Conn, error) {
+	client, server := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return nil
+}
+
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
 
 // slowBody yields its first part at once and the second after wait: an
 // upload slower than the server's WriteTimeout.

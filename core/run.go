@@ -175,8 +175,8 @@ func (r *Runner[S]) runAgent(ctx context.Context, s *stream) {
 // AGENT_PANIC error ending the run.
 func (r *Runner[S]) panicked(ctx context.Context, p any) error {
 	r.opts.logger.ErrorContext(ctx, "core: agent panicked",
-		slog.String("thread_id", r.in.ThreadID),
-		slog.String("run_id", r.in.RunID),
+		slog.String("thread_id", LogID(r.in.ThreadID)),
+		slog.String("run_id", LogID(r.in.RunID)),
 		slog.Any("panic", p),
 		slog.String("stack", string(debug.Stack())))
 	return &agui.Error{Code: agui.CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}
@@ -224,7 +224,10 @@ func (r *Runner[S]) finish(ctx context.Context, s *stream, o agui.Outcome, err e
 	if de := deadlineError(ctx); de != nil {
 		re.Code, re.Message = string(de.Code), de.Message
 	}
-	noteFailure(ctx, err)
+	if !noteFailure(ctx, err) && ctx.Err() == nil {
+		// No handler logs this run's line with the error: log it here.
+		logFailure(ctx, r.opts.logger, r.in, err, re.Code)
+	}
 	// RUN_ERROR is valid at any point of a started run, and it must go
 	// out even if a verifier thought otherwise.
 	_ = s.finish(re, true)
@@ -250,16 +253,25 @@ func checkOutcome(o agui.Outcome) error {
 // asError returns err as an *Error: itself, a copy keeping the code of an
 // *Error it wraps but its own message, CANCELLED for a context error, or
 // an agent error.
-func asError(err error) *agui.Error {
+//
+// It never panics and never returns nil for a non-nil err: a nil pointer
+// inside err (a nil *Error included) or a method of err that panics gives
+// an AGENT_ERROR with a fixed message (see agui.ErrorText).
+func asError(err error) (e *agui.Error) {
+	defer func() {
+		if recover() != nil || e == nil {
+			e = &agui.Error{Code: agui.CodeAgent, Message: "agent error: " + agui.ErrorText(err), Err: err}
+		}
+	}()
 	if e, ok := err.(*agui.Error); ok {
 		return e
 	}
 	var inner *agui.Error
-	if errors.As(err, &inner) {
-		return &agui.Error{Code: inner.Code, Message: err.Error(), Err: err}
+	if errors.As(err, &inner) && inner != nil {
+		return &agui.Error{Code: inner.Code, Message: agui.ErrorText(err), Err: err}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &agui.Error{Code: agui.CodeCancelled, Message: "run cancelled: " + err.Error(), Err: err}
+		return &agui.Error{Code: agui.CodeCancelled, Message: "run cancelled: " + agui.ErrorText(err), Err: err}
 	}
 	return agui.AgentError(err)
 }

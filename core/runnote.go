@@ -23,15 +23,16 @@ func withRunNote(ctx context.Context) (context.Context, *runNote) {
 	return context.WithValue(ctx, runNoteKey{}, n), n
 }
 
-// noteFailure records err on ctx's runNote, if it has one.
-func noteFailure(ctx context.Context, err error) {
-	if err == nil {
-		return
+// noteFailure records err on ctx's runNote and reports whether ctx had
+// one (a Handler's run, whose log line then carries the error).
+func noteFailure(ctx context.Context, err error) bool {
+	n, ok := ctx.Value(runNoteKey{}).(*runNote)
+	if !ok || err == nil {
+		return ok
 	}
-	if n, ok := ctx.Value(runNoteKey{}).(*runNote); ok {
-		text := errorDetail(err)
-		n.failure.Store(&text)
-	}
+	text := errorDetail(err)
+	n.failure.Store(&text)
+	return true
 }
 
 // text returns the recorded failure, or "".

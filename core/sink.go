@@ -125,8 +125,8 @@ func (k *sink) guard(ctx context.Context, i int, method string, err *error) {
 // for the agent's, and returns the error ending the run.
 func (k *sink) panicked(ctx context.Context, p any, method string) error {
 	k.logger.ErrorContext(ctx, "core: transformer panicked",
-		slog.String("thread_id", k.in.ThreadID),
-		slog.String("run_id", k.in.RunID),
+		slog.String("thread_id", LogID(k.in.ThreadID)),
+		slog.String("run_id", LogID(k.in.RunID)),
 		slog.String("method", method),
 		slog.Any("panic", p),
 		slog.String("stack", string(debug.Stack())))
@@ -260,10 +260,16 @@ func (k *sink) fail(err error) {
 
 // transformError returns the error ending a run whose transformer failed:
 // TRANSFORM_ERROR unless err carries its own code.
-func transformError(err error) *agui.Error {
+// Like asError it never panics, whatever err's methods do.
+func transformError(err error) (out *agui.Error) {
+	defer func() {
+		if recover() != nil {
+			out = &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + agui.ErrorText(err), Err: err}
+		}
+	}()
 	var e *agui.Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return asError(err)
 	}
-	return &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + err.Error(), Err: err}
+	return &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + agui.ErrorText(err), Err: err}
 }

@@ -37,6 +37,11 @@ type stream struct {
 	terminal agui.Event
 	seq      uint64
 	open     map[uint64]*entry
+	// size keeps events within the frame limit; refused is the first
+	// error of an event it refused, which fails a run the agent would
+	// otherwise end in success.
+	size    sizer
+	refused error
 }
 
 // entry is one open thing: a message, tool call, reasoning block, step or
@@ -70,6 +75,7 @@ func newStream(ctx context.Context, bound int) *stream {
 		verifier:  agui.NewVerifier(),
 		bound:     bound,
 		open:      make(map[uint64]*entry),
+		size:      sizer{limit: agui.MaxEventSize},
 	}
 	s.q = &queue{ch: make(chan agui.Event, min(bound, initialQueue))}
 	return s
@@ -92,8 +98,33 @@ func (s *stream) send(ev agui.Event) error {
 
 // sendLocked verifies ev and queues it, blocking while the queue is full
 // until the consumer reads or the run is cancelled. A verification failure
-// returns at once and queues nothing.
+// returns at once and queues nothing. A content delta over the frame
+// limit goes out as several deltas; any other event over it is refused
+// with a SERIALIZATION error (see sizer).
 func (s *stream) sendLocked(ev agui.Event) error {
+	pieces, err := s.size.split(ev)
+	if err == nil && pieces == nil {
+		err = s.size.check(ev)
+	}
+	if err != nil {
+		if s.refused == nil {
+			s.refused = err
+		}
+		return err
+	}
+	for _, p := range pieces {
+		if err := s.sendOneLocked(p); err != nil {
+			return err
+		}
+	}
+	if pieces != nil {
+		return nil
+	}
+	return s.sendOneLocked(ev)
+}
+
+// sendOneLocked verifies and queues one event that fits.
+func (s *stream) sendOneLocked(ev agui.Event) error {
 	if s.ended {
 		return agui.NewError(agui.CodeProtocol, "core: "+string(ev.Type())+" emitted after the agent returned")
 	}
@@ -224,6 +255,14 @@ func (s *stream) observe(ev agui.Event) error {
 func (s *stream) finish(term agui.Event, force bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !force {
+		if s.refused != nil {
+			return s.refused
+		}
+		if err := s.size.check(term); err != nil {
+			return err
+		}
+	}
 	if err := s.verifier.Observe(term); err != nil && !force {
 		return err
 	}

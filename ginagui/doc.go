@@ -35,10 +35,9 @@
 // agent's name given with core.WithAgentName, which agents and
 // transformers also read with core.RouteFrom. transformers.Metrics labels
 // its runs with them, and core.WithRefusalHook counts refusals: package
-// aguiprom does both for Prometheus. Per-route limits are handler options
-// too: core.WithMaxConcurrentRuns (a JSON 429 with Retry-After over the
-// cap) and core.WithRunTimeout, passed with core.WithRunOptions (the run
-// ends with RUN_ERROR DEADLINE_EXCEEDED).
+// aguiprom does both for Prometheus. Per-route limits are options too:
+// core.WithMaxConcurrentRuns (a JSON 429 with Retry-After over the cap)
+// and core.WithRunTimeout (the run ends with RUN_ERROR DEADLINE_EXCEEDED).
 //
 // # Transformers are middleware
 //

@@ -22,14 +22,18 @@ import (
 // then every request is answered 500.
 //
 // Without Input, the route's handler decodes the input itself, and app
-// middleware sees it only after c.Next returns.
+// middleware sees it only after c.Next returns. Requests other than POST
+// pass through untouched, so Input can sit on a group of agent routes.
 func Input(opts ...core.Option) gin.HandlerFunc {
 	h, err := core.NewHandler[core.NoState](inputOnly{}, opts...)
 	if err != nil {
 		return misconfigured(err)
 	}
 	return func(c *gin.Context) {
-		if _, ok := InputFrom(c); ok {
+		if _, ok := InputFrom(c); ok || c.Request.Method != http.MethodPost {
+			// A request other than POST starts no run: its route answers
+			// it (an agent's capabilities, a 405), so Input on a group
+			// leaves every such route working.
 			c.Next()
 			return
 		}

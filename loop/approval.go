@@ -48,16 +48,16 @@ func approvalInterrupt(p *PendingApproval, call agui.ToolCall) agui.Interrupt {
 // of a resume would hide that.
 func decide(p *PendingApproval, resume []agui.ResumeEntry) (*Decision, error) {
 	if len(resume) == 0 {
-		return nil, agui.NewError(CodeBadResume, "thread awaits approval of tool call "+p.ToolCallID+": resume interrupt "+p.InterruptID)
+		return nil, agui.NewError(CodeBadResume, "the thread awaits an approval: answer the interrupt of the run that paused it")
 	}
 	var found *agui.ResumeEntry
 	for i := range resume {
 		e := &resume[i]
 		if e.InterruptID != p.InterruptID {
-			return nil, agui.NewError(CodeBadResume, "resume answers unknown interrupt "+e.InterruptID)
+			return nil, agui.NewError(CodeBadResume, "the resume answers an interrupt that is not pending on this thread")
 		}
 		if found != nil {
-			return nil, agui.NewError(CodeBadResume, "resume answers interrupt "+p.InterruptID+" twice")
+			return nil, agui.NewError(CodeBadResume, "the resume answers the pending interrupt more than once")
 		}
 		found = e
 	}
@@ -66,7 +66,7 @@ func decide(p *PendingApproval, resume []agui.ResumeEntry) (*Decision, error) {
 		return &Decision{Approved: false, Reason: "cancelled by user"}, nil
 	case agui.ResumeResolved:
 	default:
-		return nil, agui.NewError(CodeBadResume, fmt.Sprintf("resume status %q is not resolved or cancelled", found.Status))
+		return nil, agui.NewError(CodeBadResume, `the resume status must be "resolved" or "cancelled"`)
 	}
 	if found.Payload == nil {
 		// A generic client answers an interrupt with its status alone:
@@ -75,7 +75,7 @@ func decide(p *PendingApproval, resume []agui.ResumeEntry) (*Decision, error) {
 	}
 	raw, err := payloadJSON(found.Payload)
 	if err != nil {
-		return nil, agui.NewError(CodeBadResume, "resume payload: "+err.Error())
+		return nil, agui.NewError(CodeBadResume, "the resume payload is not JSON")
 	}
 	var answer struct {
 		Approved  *bool           `json:"approved"`

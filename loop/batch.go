@@ -96,12 +96,12 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 		case ctx.Err() != nil:
 			// The tool's context is done: whatever it returned (ctx.Err(),
 			// the cause, its own wrapping), it stopped on the abort.
-			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+c.err.Error()))
+			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+agui.ErrorText(c.err)))
 		default:
 			if isPropagating(c.err) && fatal == nil {
 				fatal = runError(CodeTool, c.err)
 			}
-			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, c.err.Error()))
+			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, agui.ErrorText(c.err)))
 		}
 	}
 	// await settles the next completion, renewing the run's lease while

@@ -61,6 +61,9 @@ type Checkpoint struct {
 	// State is the JSON of the thread's shared state as last saved (nil
 	// for an agent without state).
 	State json.RawMessage
+	// Owner is the principal whose run created the thread ("" for none):
+	// see WithPrincipal and CheckOwner.
+	Owner string
 }
 
 // PendingApproval is a tool call paused for approval; part of a

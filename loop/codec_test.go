@@ -29,6 +29,7 @@ func fullCheckpoint(t *testing.T) *Checkpoint {
 		ClientCalls: []string{"call-2"},
 		Parked:      []*agui.ToolMessage{{ID: "p", Content: agui.TextContent("parked"), ToolCallID: "call-3"}},
 		State:       json.RawMessage(`{"theme":"teal"}`),
+		Owner:       "user:alice",
 		Messages: []agui.Message{
 			&agui.DeveloperMessage{ID: "d", Content: "dev", Name: "n", EncryptedValue: "e", Metadata: meta, SubagentRunID: "s"},
 			&agui.SystemMessage{ID: "s", Content: "sys", Name: "n", EncryptedValue: "e", Metadata: meta, SubagentRunID: "s"},

@@ -31,7 +31,10 @@
 // (the output token limit) or FinishContentFilter (a refusal). A failure
 // returns FinishError and a *agui.Error whose Code is stable (THREAD_BUSY,
 // BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
-// TOOL_ERROR, APPROVAL_EXPIRED, UNSUPPORTED_CONTENT, TOOL_NAME_CLASH).
+// TOOL_ERROR, APPROVAL_EXPIRED, UNSUPPORTED_CONTENT, TOOL_NAME_CLASH,
+// THREAD_FORBIDDEN). Provider, tool and store failures reach clients with
+// a fixed message per code; the cause stays in the error (errors.Is,
+// errors.As) and in core's log line for the failed run.
 //
 // WithModelSettings sets temperature, the output token limit, stop
 // sequences, the tool choice and parallel tool calls in provider-neutral
@@ -108,4 +111,19 @@
 // dropped), and the store's caps bound the whole. For
 // threads that outlive a process or are shared by replicas, use
 // loop/redisstore; loop/storetest checks any other Store.
+//
+// # Who owns a thread
+//
+// A thread belongs to the principal whose run created it. Serve the agent
+// behind OwnerGuard, which names each request's principal with your
+// function (a user id, an API key's name; "anonymous" for callers without
+// credentials) and answers another principal's run, resume or history
+// read with a JSON 403 (THREAD_FORBIDDEN) before any stream:
+//
+//	principal := func(r *http.Request) (string, error) { return userFrom(r) }
+//	http.Handle("/agents/travel", agent.OwnerGuard(principal, handler))
+//
+// Outside HTTP, WithPrincipal puts the principal on a run's context and
+// CheckOwner is the check itself; a run with a principal records it in
+// its thread's Checkpoint.Owner and refuses a thread owned by another.
 package loop

@@ -51,6 +51,14 @@ func HistoryHandler(a *Agent) http.Handler {
 			writeJSONError(w, http.StatusInternalServerError, string(CodeCheckpoint), "the thread could not be read")
 			return
 		}
+		if who := principalFrom(r.Context()); who != "" {
+			// Behind OwnerGuard: another principal's thread is not theirs
+			// to read.
+			if err := checkOwner(cp, who); err != nil {
+				writeJSONError(w, http.StatusForbidden, string(agui.CodeOf(err)), "this thread belongs to someone else")
+				return
+			}
+		}
 		msgs, err := messagesJSON(cp.Messages)
 		if err != nil {
 			writeJSONError(w, http.StatusInternalServerError, string(agui.CodeSerialization), err.Error())

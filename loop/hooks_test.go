@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
 	"slices"
 	"strings"
@@ -164,7 +165,8 @@ func TestBeforeToolCallErrorStopsRun(t *testing.T) {
 			return CallVerdict{}, nil
 		}))
 	res, err := a.Execute(t.Context(), user("go"))
-	if agui.CodeOf(err) != CodeTool || !strings.Contains(err.Error(), "policy engine down") {
+	// The client sees a generic message; the cause keeps the panic.
+	if agui.CodeOf(err) != CodeTool || !strings.Contains(fmt.Sprint(errors.Unwrap(err)), "policy engine down") {
 		t.Fatalf("err %v", err)
 	}
 	assertResult(t, res)

@@ -148,6 +148,9 @@ func (r *run) claim(ctx context.Context, in Input) error {
 	case err != nil:
 		return runError(CodeCheckpoint, err)
 	}
+	if err := claimOwner(ctx, cp); err != nil {
+		return err
+	}
 	if cp.Status == StatusRunning && time.Now().Before(cp.LeaseUntil) {
 		return agui.NewError(CodeBusy, "thread "+r.thread+" is busy with another run")
 	}
@@ -166,7 +169,7 @@ func (r *run) claim(ctx context.Context, in Input) error {
 			return err
 		}
 	case len(in.Resume) > 0:
-		return agui.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
+		return agui.NewError(CodeBadResume, "resume given but no approval is pending on this thread")
 	}
 	r.cp, r.version = *cp, v
 	if cp.Status == StatusRunning {

@@ -9,7 +9,29 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n=== %s\n' "$*"; }
+# Each stage prints its name as it starts and its time as it ends, and
+# the run ends with the total, so a newcomer sees where the minutes go.
+stage="" stage_start=0
+end_stage() {
+  if [[ -n "$stage" ]]; then
+    printf -- '--- %s: %ds (total %dm%02ds)\n' "$stage" $((SECONDS - stage_start)) $((SECONDS / 60)) $((SECONDS % 60))
+  fi
+}
+step() {
+  end_stage
+  stage="$*" stage_start=$SECONDS
+  printf '\n=== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"
+}
+finish() {
+  local rc=$?
+  end_stage
+  if [[ $rc == 0 ]]; then
+    printf '\n=== all stages passed in %dm%02ds\n' $((SECONDS / 60)) $((SECONDS % 60))
+  else
+    printf '\n=== FAILED in stage "%s" after %dm%02ds\n' "$stage" $((SECONDS / 60)) $((SECONDS % 60))
+  fi
+}
+trap finish EXIT
 
 step "go vet"
 go vet ./...

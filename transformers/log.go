@@ -27,7 +27,7 @@ func Log(logger *slog.Logger, level slog.Level) core.TransformerFactory {
 			l = slog.Default()
 		}
 		if in != nil {
-			l = l.With(slog.String("thread_id", in.ThreadID), slog.String("run_id", in.RunID))
+			l = l.With(slog.String("thread_id", core.LogID(in.ThreadID)), slog.String("run_id", core.LogID(in.RunID)))
 		}
 		return core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 			// A transformer has no context of its own; the record needs one.

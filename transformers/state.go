@@ -56,7 +56,7 @@ type StateMapping struct {
 // not model, whose agent deltas then never touch it.
 //
 // Each run gets its own instance, holding that run's copy of the state;
-// the returned TransformerFactory is safe for concurrent use. It fails when a
+// the returned NewTransformer is safe for concurrent use. It fails when a
 // mapping has no tool name or a malformed path.
 func ToolResultToState(mappings ...StateMapping) (core.TransformerFactory, error) {
 	byTool := map[string][]stateRoute{}
@@ -79,6 +79,11 @@ func ToolResultToState(mappings ...StateMapping) (core.TransformerFactory, error
 	}, nil
 }
 
+// smallState is the JSON size under which a write diffs the whole state
+// (cheap at that size, and it finds the finest patch) instead of deriving
+// the patch from the written paths.
+const smallState = 64 << 10
+
 // stateRoute is one validated StateMapping.
 type stateRoute struct {
 	path  []string
@@ -95,6 +100,8 @@ type resultToState struct {
 	// when the client was given a state that would not encode.
 	state   any
 	unknown bool
+	// size estimates the JSON size of state (see smallerUpdate).
+	size int
 	// written holds what this run wrote at each path, oldest first, to put
 	// back into later snapshots (see keepWritten).
 	written []writtenValue
@@ -108,8 +115,12 @@ type writtenValue struct {
 
 // baseline sets the state the client holds to v.
 func (t *resultToState) baseline(v any) {
-	s, err := jsonpatch.Normalize(v)
-	t.state, t.unknown = s, err != nil
+	if s, n, ok := jsonpatch.DecodedCopy(v, 0); ok {
+		t.state, t.size, t.unknown = s, n, false
+		return
+	}
+	s, n, err := jsonpatch.NormalizeSized(v)
+	t.state, t.size, t.unknown = s, n, err != nil
 }
 
 func (t *resultToState) Transform(ev agui.Event, emit func(agui.Event) error) error {
@@ -160,24 +171,50 @@ func (t *resultToState) write(res *agui.ToolCallResult, emit func(agui.Event) er
 	if t.unknown {
 		return fmt.Errorf("transformers: the client's state is not JSON; cannot write the result of %q", name)
 	}
+	// A large state is written in place (it is this run's own copy) and
+	// the operations come from the mapped paths, not from a diff of the
+	// whole state: a write costs its path and value, not the state's
+	// size. A failed write ends the run, so a half-applied update is never
+	// used. A small state is diffed whole, which finds the finest patch.
+	var prev any
+	small := t.size < smallState
+	if small {
+		prev = jsonpatch.DeepCopy(t.state)
+	}
 	next := t.state
+	var ops []agui.PatchOp
 	for _, r := range t.routes[name] {
 		v, err := r.value(next, res.Content)
 		if err != nil {
 			return fmt.Errorf("transformers: tool %q: %w", name, err)
 		}
-		if next, err = jsonpatch.SetPath(next, r.path, v); err != nil {
+		rops := jsonpatch.PathOps(next, r.path, v)
+		if next, err = jsonpatch.SetPathInPlace(next, r.path, v); err != nil {
 			return fmt.Errorf("transformers: tool %q: writing the result: %w", name, err)
 		}
-		t.remember(r.path, v)
+		ops = append(ops, rops...)
+		t.remember(r.path, jsonpatch.DeepCopy(v))
 	}
-	ev, err := stateUpdate(t.state, next, res.SubagentRunID)
+	var ev agui.Event
+	var err error
+	switch {
+	case small:
+		ev, err = stateUpdate(prev, next, res.SubagentRunID)
+	case len(ops) > 0:
+		ev, err = jsonpatch.UpdateFromOps(ops, next, t.size)
+		if a, ok := ev.(agui.Attributed); ok {
+			a.SetSubagent(res.SubagentRunID)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("transformers: tool %q: %w", name, err)
 	}
 	t.state = next
-	if ev == nil {
+	switch e := ev.(type) {
+	case nil:
 		return nil
+	case *agui.StateDelta:
+		t.size += len(e.Delta) * 16 // a rough account of the growth
 	}
 	return emit(ev)
 }

@@ -24,6 +24,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 	"github.com/agui-go/agui/loop"
 )
@@ -58,7 +59,7 @@ func main() {
 
 // run serves until SIGINT or SIGTERM, then drains: new runs get 503,
 // in-flight runs end with RUN_ERROR (CANCELLED), and the server closes
-// within ten seconds.
+// within ten seconds; a second signal ends every stream at once.
 func run(addr string, cfg config) error {
 	gin.SetMode(gin.ReleaseMode)
 	logger := cfg.logger
@@ -66,16 +67,36 @@ func run(addr string, cfg config) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	// Listen first, so that -addr 127.0.0.1:0 works and the log line
 	// names the port actually bound (the conformance suite reads it).
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
+	return serve(ln, newServer(router), cfg.gate, sigs, 10*time.Second, logger)
+}
+
+// newServer is the example's http.Server: every phase of a connection is
+// bounded. Request bodies are bounded by the agent handlers' own read
+// timeout (core.WithReadTimeout), and streams by their write timeout, so
+// the server sets no ReadTimeout or WriteTimeout that would cut a long
+// run.
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+}
+
+// serve serves on ln until the first signal on sigs, then shuts down
+// within grace (see ginagui.Shutdown). A second signal cuts the grace
+// short: every stream still open gets its RUN_ERROR (CANCELLED) at once.
+// It returns nil when every stream got its terminal event.
+func serve(ln net.Listener, srv *http.Server, gate *core.Gate, sigs <-chan os.Signal, grace time.Duration, logger *slog.Logger) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	logger.Info("listening", slog.String("url", "http://"+ln.Addr().String()))
@@ -83,12 +104,24 @@ func run(addr string, cfg config) error {
 	select {
 	case err := <-served:
 		return err
-	case <-ctx.Done():
+	case <-sigs:
 	}
-	logger.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	logger.Info("shutting down; a second signal ends every stream now")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	err = ginagui.Shutdown(shutdownCtx, srv, cfg.gate)
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-sigs:
+			logger.Info("second signal: ending every stream now")
+			cancel()
+		case <-shutdownCtx.Done():
+		}
+	}()
+	err := ginagui.Shutdown(shutdownCtx, srv, gate)
+	cancel()
+	<-watched
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(err, serveErr)
 	}

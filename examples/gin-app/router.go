@@ -74,7 +74,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	// client it also counts events the downgrade then drops.
 	agents := r.Group("/agents", ginagui.Transform(transformers.Metrics(sink)))
 	// Authentication stays ordinary Gin middleware on a group.
-	private := agents.Group("/private", bearer("demo"))
+	private := agents.Group("/private", bearer(demoToken))
 	// The same supervisor, shown three ways: the group's transformer
 	// middleware picks how much of the subagents' work clients see.
 	compat := agents.Group("/compat",
@@ -120,16 +120,21 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			if err != nil {
 				return err
 			}
+			// Its threads belong to their creator (see principal):
+			// Input decodes the request with the route's limits, then
+			// the guard answers a foreign caller 403 before any stream.
 			// Traced: a run, its model turns and its tool calls are
 			// spans (exported with -otel; a no-op otherwise).
-			if err := ginagui.Register(agents, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")),
+			owned := agents.Group("", ginagui.Input(opts...), ownerGuard(a))
+			if err := ginagui.Register(owned, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")),
 				// A run gets two minutes, then ends DEADLINE_EXCEEDED.
 				named("loop", core.WithRunTimeout(2*time.Minute))...); err != nil {
 				return err
 			}
 			// A reloaded page reads the thread back, behind the same
-			// group (and so the same middleware) as the agent.
-			agents.GET("/loop/threads/:threadId", gin.WrapH(loop.HistoryHandler(a)))
+			// group (and so the same middleware and owner check) as the
+			// agent.
+			owned.GET("/loop/threads/:threadId", gin.WrapH(loop.HistoryHandler(a)))
 			return nil
 		},
 		func() error {

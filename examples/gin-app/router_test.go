@@ -279,7 +279,7 @@ func TestCapabilitiesForEveryRoute(t *testing.T) {
 	srv := newTestServer(t)
 	for _, route := range []string{
 		"/agents/echo", "/agents/editor", "/agents/flaky", "/agents/approver", "/agents/supervisor",
-		"/agents/compat/supervisor", "/agents/hidden/supervisor", "/agents/tools", "/agents/slow",
+		"/agents/compat/supervisor", "/agents/hidden/supervisor", "/agents/tools", "/agents/slow", "/agents/loop",
 	} {
 		resp, err := http.Get(srv.URL + route + "/capabilities")
 		if err != nil {

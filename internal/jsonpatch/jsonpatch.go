@@ -12,35 +12,51 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/agui-go/agui"
 )
 
+// This file holds the JSON machinery ToolResultToState needs to follow the
+// client's state: normalising values to their decoded-JSON form, RFC 6901
+// pointers, and an RFC 6902 patch applier that behaves like the client's
+// (a patch applies whole or not at all).
+//
+// Every value handled here is in decoded-JSON form: nil, bool, float64,
+// string, []any or map[string]any, as encoding/json decodes into an any.
+
 // Normalize converts v to its decoded-JSON form by a round trip through
 // encoding/json, so that values from agents (structs, typed maps, ints) and
 // values from the wire (json.RawMessage) compare and patch alike.
 func Normalize(v any) (any, error) {
+	out, _, err := NormalizeSized(v)
+	return out, err
+}
+
+// NormalizeSized is Normalize that also returns the length of v's JSON.
+func NormalizeSized(v any) (any, int, error) {
 	var raw []byte
 	switch x := v.(type) {
 	case nil:
-		return nil, nil
+		return nil, 4, nil
 	case json.RawMessage:
 		raw = x
 	default:
 		b, err := json.Marshal(v)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		raw = b
 	}
 	var out any
 	if err := json.Unmarshal(raw, &out); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return out, nil
+	return out, len(raw), nil
 }
 
 // DeepCopy copies a decoded-JSON value so that edits to the copy never show
@@ -339,24 +355,41 @@ func applyOp(doc any, op agui.PatchOp) (any, error) {
 // modified. An array on the way must already hold the indexed element; as
 // the last token, "-" appends. A string, number or boolean on the way is an
 // error: writing through it would destroy what the client holds.
+//
+// Only the containers on the path are copied (shallowly), so a write costs
+// the size of those containers, not of the whole document; the new
+// document shares everything else with doc, which is fine because
+// documents are never modified in place once built.
 func SetPath(doc any, toks []string, v any) (any, error) {
 	if len(toks) == 0 {
 		return v, nil
 	}
-	return setIn(DeepCopy(doc), toks, v)
+	return setIn(doc, toks, v, true)
 }
 
-func setIn(doc any, toks []string, v any) (any, error) {
+// SetPathInPlace is SetPath modifying doc's containers in place instead
+// of copying them: for a document no one else holds.
+func SetPathInPlace(doc any, toks []string, v any) (any, error) {
+	if len(toks) == 0 {
+		return v, nil
+	}
+	return setIn(doc, toks, v, false)
+}
+
+func setIn(doc any, toks []string, v any, clone bool) (any, error) {
 	if doc == nil {
 		doc = map[string]any{}
 	}
 	switch c := doc.(type) {
 	case map[string]any:
+		if clone {
+			c = maps.Clone(c)
+		}
 		if len(toks) == 1 {
 			c[toks[0]] = v
 			return c, nil
 		}
-		nc, err := setIn(c[toks[0]], toks[1:], v)
+		nc, err := setIn(c[toks[0]], toks[1:], v, clone)
 		if err != nil {
 			return nil, err
 		}
@@ -364,7 +397,13 @@ func setIn(doc any, toks []string, v any) (any, error) {
 		return c, nil
 	case []any:
 		if len(toks) == 1 && toks[0] == "-" {
+			if clone {
+				c = slices.Clip(c)
+			}
 			return append(c, v), nil
+		}
+		if clone {
+			c = slices.Clone(c)
 		}
 		i, err := arrayIndex(toks[0], len(c), false)
 		if err != nil {
@@ -374,7 +413,7 @@ func setIn(doc any, toks []string, v any) (any, error) {
 			c[i] = v
 			return c, nil
 		}
-		nc, err := setIn(c[i], toks[1:], v)
+		nc, err := setIn(c[i], toks[1:], v, clone)
 		if err != nil {
 			return nil, err
 		}

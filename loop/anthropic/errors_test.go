@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -127,7 +128,8 @@ func TestFallbackAllFail(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = a.Execute(t.Context(), loop.Input{Messages: []agui.Message{loop.UserText("x")}})
-	if agui.CodeOf(err) != loop.CodeProvider || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "529") {
+	cause := fmt.Sprint(errors.Unwrap(err)) // the client's message is generic; the cause is whole
+	if agui.CodeOf(err) != loop.CodeProvider || !strings.Contains(cause, "401") || !strings.Contains(cause, "529") {
 		t.Fatalf("err %v", err)
 	}
 }

@@ -2,8 +2,8 @@
 // ginagui) through the faults a production server meets: clients that
 // disconnect at random points, a client that never reads, a panicking
 // agent, and malformed, oversized, wrongly typed and truncated requests.
-// The decoders and the verifier are fuzzed in package core (FuzzDecodeEvent,
-// FuzzDecodeRunAgentInput, FuzzDecodeProto, FuzzVerifier).
+// The decoders and the verifier are fuzzed in package agui, the request
+// surface in test/inputfuzz (a package without Gin, for fast fuzzing).
 package faults_test
 
 import (

@@ -78,6 +78,8 @@ describe("chat page", () => {
     for (const route of ["/agents/echo", "/agents/slow", "/agents/approver", "/agents/flaky", "/agents/supervisor", "/agents/editor", "/agents/tools", "/agents/loop", "/agents/frontend"]) {
       assert.ok(options.includes(route), `picker lacks ${route}: ${options}`);
     }
+    // GET /agents lists only the routes this caller may use: no token here.
+    assert.ok(!options.includes("/agents/private/echo"), `picker offers the private route: ${options}`);
     assert.equal(await p.page.getByLabel("Agent").inputValue(), "/agents/echo");
     await p.finish("start");
   });
@@ -287,7 +289,11 @@ describe("chat page", () => {
   });
 
   test("private echo without a token: the transport failure is shown", async () => {
-    const p = await open("/agents/private/echo");
+    const p = await open();
+    // The picker does not offer the private route to a caller without the
+    // token; add it as a stale page or a typed URL would.
+    await p.page.locator("#agent").evaluate((s) => s.add(new Option("/agents/private/echo", "/agents/private/echo")));
+    await p.page.getByLabel("Agent").selectOption("/agents/private/echo");
     await p.send("let me in");
     await p.status.filter({ hasText: /^failed: / }).waitFor();
     await p.settled();

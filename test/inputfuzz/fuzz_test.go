@@ -1,4 +1,4 @@
-package faults_test
+package inputfuzz_test
 
 import (
 	"bytes"
