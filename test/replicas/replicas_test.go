@@ -2,6 +2,8 @@ package replicas_test
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -58,6 +60,11 @@ func TestTwoReplicasOneRedis(t *testing.T) {
 		}
 		if got := toolStarts("get_weather", a, b); got != 1 {
 			t.Fatalf("get_weather started %d times, want 1", got)
+		}
+		// The thread's history reads the same from either replica.
+		fromA, fromB := history(t, a, "t1"), history(t, b, "t1")
+		if fromA != fromB || !strings.Contains(fromA, "booked 2 nights in Oslo") {
+			t.Fatalf("history differs between replicas:\nA: %s\nB: %s", fromA, fromB)
 		}
 	})
 
@@ -182,4 +189,23 @@ func TestTwoReplicasOneRedis(t *testing.T) {
 			t.Fatalf("run with Redis back: %v", res)
 		}
 	})
+}
+
+// history reads a thread's history (GET /agents/loop/threads/{id}) from r.
+func history(t *testing.T, r *replica, thread string) string {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, r.url+"/agents/loop/threads/"+thread, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("history of %s on %s: %d %s %v", thread, r.name, resp.StatusCode, body, err)
+	}
+	return string(body)
 }
