@@ -55,7 +55,7 @@ func HistoryHandler(a *Agent) http.Handler {
 			// Behind OwnerGuard: another principal's thread is not theirs
 			// to read.
 			if err := checkOwner(cp, who); err != nil {
-				writeJSONError(w, http.StatusForbidden, string(agui.CodeOf(err)), "this thread belongs to someone else")
+				writeJSONError(w, http.StatusForbidden, string(agui.CodeOf(err)), "the thread belongs to someone else")
 				return
 			}
 		}
