@@ -161,6 +161,7 @@ func Provider(p loop.Provider, model string, opts ...Option) loop.Provider {
 			defer span.End()
 			var usage loop.Usage
 			toolCalls := false
+			var early loop.FinishReason
 			for d, err := range p.Stream(ctx, req) {
 				if err != nil {
 					fail(span, err)
@@ -173,13 +174,19 @@ func Provider(p loop.Provider, model string, opts ...Option) loop.Provider {
 				if d.ToolCall != nil {
 					toolCalls = true
 				}
+				if d.Finish != "" {
+					early = d.Finish
+				}
 				if !yield(d, nil) {
 					span.SetAttributes(keyErrorType.String("abandoned"))
 					return
 				}
 			}
 			finish := "stop"
-			if toolCalls {
+			switch {
+			case early != "":
+				finish = string(early) // the provider cut the turn short: length, content-filter
+			case toolCalls:
 				finish = "tool_calls"
 			}
 			span.SetAttributes(
