@@ -66,6 +66,7 @@ func run(addr string, logger *slog.Logger) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = ginagui.Shutdown(shutdownCtx, srv, cfg.gate)
+	err = errors.Join(err, cfg.resumables.Close(shutdownCtx))
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(err, serveErr)
 	}

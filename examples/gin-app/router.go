@@ -20,6 +20,14 @@ type config struct {
 	gate         *core.Gate
 	slowInterval time.Duration
 	slowTotal    time.Duration
+	// The resumable routes (detached.go): their run logs, by route name,
+	// the grace period of a run nobody watches, and this replica's name
+	// and lease.
+	runLog      func(route string) (core.RunLog, error)
+	detachGrace time.Duration
+	replica     string
+	leaseTTL    time.Duration
+	resumables  *resumables
 }
 
 // defaultConfig is the app's configuration as served by main.
@@ -29,6 +37,9 @@ func defaultConfig(logger *slog.Logger) config {
 		gate:         new(core.Gate),
 		slowInterval: 50 * time.Millisecond,
 		slowTotal:    60 * time.Second,
+		runLog:       memoryRunLogs,
+		detachGrace:  30 * time.Second,
+		resumables:   new(resumables),
 	}
 }
 
@@ -81,6 +92,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 		func() error {
 			return ginagui.Register(agents, "/slow", slowAgent(cfg.slowInterval, cfg.slowTotal), opts...)
 		},
+		func() error { return registerDetached(agents, cfg, opts) },
 		func() error {
 			// The agent loop with a scripted model: two tools, one of
 			// which needs approval (an AG-UI interrupt).
