@@ -25,9 +25,11 @@ import (
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
+	var f flags
+	f.register(flag.CommandLine)
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(*addr, logger); err != nil {
+	if err := run(*addr, logger, f); err != nil {
 		logger.Error("gin-app", slog.Any("error", err))
 		os.Exit(1)
 	}
@@ -36,9 +38,14 @@ func main() {
 // run serves until SIGINT or SIGTERM, then drains: new runs get 503,
 // in-flight runs end with RUN_ERROR (CANCELLED), and the server closes
 // within ten seconds.
-func run(addr string, logger *slog.Logger) error {
+func run(addr string, logger *slog.Logger, f flags) error {
 	gin.SetMode(gin.ReleaseMode)
 	cfg := defaultConfig(logger)
+	closeLogs, err := f.apply(&cfg)
+	if err != nil {
+		return err
+	}
+	defer closeLogs()
 	router, err := newRouter(cfg)
 	if err != nil {
 		return err
