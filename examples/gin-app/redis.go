@@ -1,8 +1,29 @@
 package main
 
-import "errors"
+import (
+	"context"
+	"fmt"
+	"time"
 
-// redisRunLogs puts the resumable routes' logs on the Redis at addr.
+	"github.com/redis/go-redis/v9"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/core/redislog"
+)
+
+// redisRunLogs puts the resumable routes' logs on the Redis at addr, one
+// key prefix per route, so that replicas sharing it serve each other's
+// runs. The returned function closes the client.
 func redisRunLogs(cfg *config, addr string) (func(), error) {
-	return nil, errors.New("-redis is not available yet")
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := rdb.Ping(ctx).Err(); err != nil {
+		rdb.Close()
+		return nil, fmt.Errorf("-redis %s: %w", addr, err)
+	}
+	cfg.runLog = func(route string) (core.RunLog, error) {
+		return redislog.New(rdb, redislog.WithPrefix("agui:"+route+":"))
+	}
+	return func() { rdb.Close() }, nil
 }
