@@ -39,8 +39,8 @@ type memRun struct {
 	leaseEnd time.Time
 	lastRead time.Time // zero: never read
 	readers  int       // readers waiting in Read
-	// changed is closed and replaced whenever entries are added or the run
-	// is sealed, waking the readers waiting in Read.
+	// changed is closed and replaced when entries are added or the run is
+	// sealed while readers wait in Read, waking them.
 	changed chan struct{}
 }
 
@@ -193,7 +193,9 @@ func (m *MemoryLog) Append(_ context.Context, l Lease, entries []LogEntry) error
 	r.entries = append(r.entries, entries...)
 	r.bytes += add
 	m.bytes += add
-	r.wake()
+	if r.readers > 0 {
+		r.wake()
+	}
 	return nil
 }
 
@@ -223,7 +225,9 @@ func (m *MemoryLog) Seal(_ context.Context, l Lease) error {
 		delete(m.threads, r.meta.ThreadID)
 	}
 	m.sealed = append(m.sealed, sealedRun{id: l.RunID, gen: r.gen, at: time.Now()})
-	r.wake()
+	if r.readers > 0 {
+		r.wake()
+	}
 	return nil
 }
 
