@@ -17,3 +17,4 @@ cd examples/gin-app/web
 npm ci --no-fund --no-audit
 node --test test/bundle.test.mjs
 node --test test/page.test.mjs
+node --test test/resume.test.mjs
