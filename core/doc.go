@@ -108,4 +108,14 @@
 // and decoded before anything is written, the stream is SSE (or protobuf
 // when a 1.x client prefers it), and a client that goes away cancels the
 // run. Package ginagui mounts the same handler on Gin routes.
+//
+// # Resumable runs
+//
+// NewResumableHandler serves the same agent on a route where a run is a
+// log ([RunLog]): every event is numbered and stored before any client
+// sees it, each connection follows the log from its cursor, and a client
+// whose connection dropped rejoins with Last-Event-ID, on any replica when
+// the log is shared (package redislog). WithDetach keeps a run going while
+// nobody watches, for a grace period; WithRunOwner ties a run to the
+// principal that started it. [MemoryLog] is the bounded in-process log.
 package core
