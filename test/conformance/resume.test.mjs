@@ -151,3 +151,44 @@ test("a route that is not resumable passes through untouched", async () => {
   assertClean(out);
   assert.equal(agent.messages.at(-1).content, "hello there");
 });
+
+test("a reloaded page's connectAgent replays the thread's active run", async () => {
+  const client = await import("@ag-ui/client");
+  const { resumableAgent } = await import("../../examples/gin-app/web/src/resumable-agent.js");
+  const ResumableHttpAgent = resumableAgent(client);
+  const threadId = `reload-${Date.now()}`;
+  // A page starts a run and is reloaded after its first bytes: the run is
+  // detached and goes on.
+  const first = new AbortController();
+  const resp = await fetch(`${app.url}/agents/detached`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+    body: JSON.stringify({ threadId, runId: `${threadId}-r`, protocolVersion: "1.0", messages: [user("go")] }),
+    signal: first.signal,
+  });
+  const reader = resp.body.getReader();
+  await reader.read();
+  first.abort();
+  await reader.cancel().catch(() => {});
+
+  // The reloaded page knows only its thread.
+  const agent = new ResumableHttpAgent({ url: `${app.url}/agents/detached`, threadId, initialMessages: [user("go")] });
+  const warnings = [];
+  const ow = console.warn;
+  console.warn = (...a) => warnings.push(a.join(" "));
+  try {
+    await agent.connectAgent();
+  } finally {
+    console.warn = ow;
+  }
+  assert.deepEqual(warnings, []);
+  const text = agent.messages.at(-1).content;
+  const n = text.trim().split(" ").length;
+  assert.ok(n > 10, `only ${n} deltas`);
+  assert.equal(text, Array.from({ length: n }, (_, k) => `${k + 1} `).join(""));
+
+  // A thread with no active run: connectAgent ends with nothing new.
+  const idle = new ResumableHttpAgent({ url: `${app.url}/agents/detached`, threadId: "no-such-thread" });
+  await idle.connectAgent();
+  assert.equal(idle.messages.length, 0);
+});
