@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -258,5 +260,48 @@ func TestOwnerDeath(t *testing.T) {
 	}
 	if err := dead.Append(ctx, l, []core.LogEntry{{Seq: 4, Data: []byte(`{}`)}}); err == nil {
 		t.Fatal("the dead owner could still append")
+	}
+}
+
+func TestStoreDownDegradesToPlainStream(t *testing.T) {
+	// A Redis nobody listens on: the run is served without resume.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	defer c.Close()
+	lg, err := redislog.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := core.NewHandler(deltaAgent(3), core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh, err := core.NewResumableHandler(h, lg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rh.Close(context.Background())
+	mux := http.NewServeMux()
+	mux.Handle("POST /chat", rh)
+	mux.Handle("GET /chat/runs/{runId}", rh)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	resp := do(context.Background(), t, http.MethodPost, srv.URL+"/chat", body("r"), "")
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Location") != "" ||
+		strings.Contains(string(raw), "id: ") || !strings.Contains(string(raw), `"RUN_FINISHED"`) {
+		t.Fatalf("degraded run: %d %q\n%s", resp.StatusCode, resp.Header.Get("Content-Location"), raw)
+	}
+	// A rejoin while the store is down is a 503 the client may retry.
+	resp = do(context.Background(), t, http.MethodGet, srv.URL+"/chat/runs/r", "", "3")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("rejoin with the store down: %d", resp.StatusCode)
 	}
 }
