@@ -19,7 +19,10 @@
 // An abort of the run (HttpAgent.abortRun, the client's AbortSignal) is a
 // deliberate stop: the wrapper sends DELETE to the run's URL and does not
 // reconnect. A consumer that cancels the body without aborting only stops
-// reading; the run goes on on the server.
+// reading; the run goes on on the server. A run that cannot be resumed (its
+// log is gone, or maxAttempts reconnects in a row made no progress) ends
+// with a RUN_ERROR frame of the wrapper's own, code RESUME_FAILED or the
+// server's error code (RUN_GONE, FORBIDDEN, …).
 //
 // Options (all optional):
 //   fetch        the underlying fetch (default globalThis.fetch)
@@ -154,14 +157,26 @@ export function resumableFetch(options = {}) {
               continue;
             }
             if (r.status >= 500 || r.status === 429) continue;
-            const detail = await r.text().catch(() => "");
-            throw new Error(`resumableFetch: HTTP ${r.status} rejoining ${runURL}: ${detail.trim()}`);
+            const detail = (await r.text().catch(() => "")).trim();
+            let code = "RESUME_FAILED";
+            try {
+              code = JSON.parse(detail).code ?? code;
+            } catch {
+              // not JSON: keep the generic code
+            }
+            throw Object.assign(new Error(`resumableFetch: HTTP ${r.status} rejoining ${runURL}: ${detail}`), { code });
           }
         } catch (err) {
           if (!stopped) {
             stopped = true;
             signal?.removeEventListener("abort", onAbort);
-            controller.error(err);
+            // The run cannot be resumed: it ends with a RUN_ERROR, which the
+            // protocol allows at any point, rather than with a broken body
+            // (the 1.0 client would rethrow that from its teardown as an
+            // unhandled rejection).
+            const ev = { type: "RUN_ERROR", message: err.message, code: err.code ?? "RESUME_FAILED" };
+            controller.enqueue(encoder.encode(`data: ${JSON.stringify(ev)}\n\n`));
+            controller.close();
           }
         }
       },
