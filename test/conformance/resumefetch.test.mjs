@@ -77,6 +77,15 @@ test("a clean end before the terminal event, mid-frame, is resumed", async () =>
   assert.deepEqual(s.requests.map((r) => [r.method, r.lastEventId]), [["POST", undefined], ["GET", "3"]]);
 });
 
+test("a POST that gets no answer is sent again, and joins", async () => {
+  const drop = (req, res) => req.socket.destroy();
+  const s = await serve([drop, from(0, 7)]);
+  const { agent, error } = await runWith(s.url, { maxDelay: 5 });
+  assert.equal(error, undefined);
+  assert.equal(agent.messages.at(-1).content, "one two three");
+  assert.deepEqual(s.requests.map((r) => r.method), ["POST", "POST"]);
+});
+
 test("a run whose log is gone fails with the server's answer", async () => {
   const gone = (req, res) => {
     res.writeHead(410, { "Content-Type": "application/json" });

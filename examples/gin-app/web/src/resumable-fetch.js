@@ -42,8 +42,25 @@ export function resumableFetch(options = {}) {
   const maxDelay = options.maxDelay ?? 8000;
   const onReconnect = options.onReconnect ?? (() => {});
 
+  // post sends the run's request. A POST that fails before any answer
+  // (the connection dropped, the replica was restarting) is sent again: a
+  // resumable route joins a run whose runId it knows instead of starting
+  // it twice, and the client has seen none of its events yet.
+  async function post(input, init) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const resp = await baseFetch(input, init);
+        if (resp.status !== 503 || attempt >= maxAttempts) return resp;
+        await resp.body?.cancel().catch(() => {});
+      } catch (err) {
+        if (init.signal?.aborted || attempt >= maxAttempts || typeof init.body !== "string") throw err;
+      }
+      await delay(Math.min(1000 * 2 ** (attempt - 1), maxDelay), init.signal);
+    }
+  }
+
   return async function fetchResumable(input, init = {}) {
-    const first = await baseFetch(input, init);
+    const first = await post(input, init);
     const location = first.headers.get("content-location");
     if (!first.ok || !location || !first.body) return first;
     const base = typeof input === "string" ? input : input.url;
