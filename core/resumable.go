@@ -181,16 +181,16 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		return
 	}
 
-	runOpts := make([]Option, 0, 1+len(rh.h.t.cfg.runOptions)+len(opts))
-	runOpts = append(runOpts, WithLogger(rh.h.t.cfg.logger))
-	runOpts = append(append(runOpts, rh.h.t.cfg.runOptions...), opts...)
+	runOpts := make([]Option, 0, 1+len(rh.runOptions())+len(opts))
+	runOpts = append(runOpts, WithLogger(rh.logger()))
+	runOpts = append(append(runOpts, rh.runOptions()...), opts...)
 	run, err := NewRunner(rh.h.agent, in, runOpts...)
 	if err != nil {
 		inputRequestError(err).WriteHTTP(w)
 		return
 	}
 	release := func() {}
-	if g := rh.h.t.cfg.gate; g != nil {
+	if g := rh.gate(); g != nil {
 		var ok bool
 		if release, ok = g.admit(run.Cancel); !ok {
 			(&RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
@@ -207,7 +207,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		return
 	case err != nil:
 		release()
-		rh.h.t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "agui: the run log refused a run; serving it without resume",
+		rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: the run log refused a run; serving it without resume",
 			slog.String("run_id", in.RunID), slog.Any("error", err))
 		rh.h.Serve(w, r, opts...)
 		return
@@ -401,3 +401,11 @@ func routeBase(r *http.Request) string {
 func runURL(base, runID string) string {
 	return base + "/runs/" + url.PathEscape(runID)
 }
+
+// The settings of the wrapped Handler the resumable layer uses, in one
+// place.
+func (rh *ResumableHandler[S]) logger() *slog.Logger        { return rh.h.t.cfg.logger }
+func (rh *ResumableHandler[S]) runOptions() []Option        { return rh.h.t.cfg.runOptions }
+func (rh *ResumableHandler[S]) gate() *Gate                 { return rh.h.t.cfg.gate }
+func (rh *ResumableHandler[S]) heartbeat() time.Duration    { return rh.h.t.cfg.heartbeat }
+func (rh *ResumableHandler[S]) writeTimeout() time.Duration { return rh.h.t.cfg.writeTimeout }
