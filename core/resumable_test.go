@@ -424,3 +424,53 @@ func TestRunLogErrorCodes(t *testing.T) {
 		t.Error("codes do not match their sentinels")
 	}
 }
+
+func TestResumableConcurrentPostsRunOnce(t *testing.T) {
+	var runs atomic.Int32
+	s := newResumableServer(t, countAgent(30, &runs), core.WithDetach(time.Minute))
+	var wg sync.WaitGroup
+	got := make([][]frame, 10)
+	for i := range got {
+		wg.Go(func() {
+			resp := request(context.Background(), t, http.MethodPost, s.url+"/chat", runRequest("t", "same"), nil)
+			got[i] = readFrames(t, resp.Body, all)
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("the agent ran %d times for one runId", n)
+	}
+	for i := range got {
+		if fmt.Sprint(got[i]) != fmt.Sprint(got[0]) {
+			t.Fatalf("stream %d differs from stream 0", i)
+		}
+	}
+}
+
+func TestResumableServesPreOneClients(t *testing.T) {
+	helper := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		sub, err := rc.Subagent("helper")
+		if err != nil {
+			return agui.Outcome{}, err
+		}
+		if err := sub.Say("from the helper"); err != nil {
+			return agui.Outcome{}, err
+		}
+		return agui.Success(), sub.Finish(nil)
+	})
+	s := newResumableServer(t, helper)
+	legacy := `{"threadId":"t","runId":"old","messages":[],"tools":[],"context":[]}`
+	resp := request(context.Background(), t, http.MethodPost, s.url+"/chat", legacy, nil)
+	fs := readFrames(t, resp.Body, all)
+	resp.Body.Close()
+	// The log holds the downgraded stream, numbered without gaps.
+	for i, f := range fs {
+		if f.id != uint64(i+1) || strings.Contains(f.data, `"SUBAGENT_`) {
+			t.Fatalf("frame %d of a pre-1.0 stream: %+v", i, f)
+		}
+	}
+	if len(fs) == 0 || !strings.Contains(fs[len(fs)-1].data, `"RUN_FINISHED"`) {
+		t.Fatalf("pre-1.0 stream %+v", fs)
+	}
+}
