@@ -22,8 +22,14 @@ func redisRunLogs(cfg *config, addr string) (func(), error) {
 		rdb.Close()
 		return nil, fmt.Errorf("-redis %s: %w", addr, err)
 	}
+	// Followers wait in XREAD BLOCK on connections of their own, so that
+	// many open streams cannot take the connections appends need.
+	readers := redis.NewClient(&redis.Options{Addr: addr, PoolSize: 512})
 	cfg.runLog = func(route string) (core.RunLog, error) {
-		return redislog.New(rdb, redislog.WithPrefix("agui:"+route+":"))
+		return redislog.New(rdb, redislog.WithPrefix("agui:"+route+":"), redislog.WithReadClient(readers))
 	}
-	return func() { rdb.Close() }, nil
+	return func() {
+		readers.Close()
+		rdb.Close()
+	}, nil
 }
