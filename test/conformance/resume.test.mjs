@@ -94,9 +94,9 @@ async function logOf(runId) {
     .map((f) => JSON.parse(f.slice(f.indexOf("data: ") + 6)));
 }
 
-test("runs cut at random points rejoin and lose nothing", async () => {
-  const runs = 20;
-  proxy.setCuts(runs * 3);
+test("100 runs cut at random points rejoin and lose nothing", async () => {
+  const runs = 100;
+  proxy.setCuts(runs * 2);
   let reconnects = 0;
   const fetchImpl = resumableFetch({ onReconnect: () => reconnects++ });
   const results = await Promise.all(
