@@ -113,6 +113,3 @@ type HumanInTheLoopCapabilities struct {
 	Interrupts       *bool `json:"interrupts,omitempty"`
 	ApproveWithEdits *bool `json:"approveWithEdits,omitempty"`
 }
-
-// Bool returns a pointer to b, for capability fields.
-func Bool(b bool) *bool { return &b }

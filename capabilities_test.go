@@ -9,7 +9,7 @@ import (
 
 func TestCapabilitiesToolItems(t *testing.T) {
 	caps := agui.Capabilities{Tools: &agui.ToolsCapabilities{
-		Supported: agui.Bool(true),
+		Supported: new(true),
 		Items:     []agui.Tool{{Name: "search", Description: "Search the web"}},
 	}}
 	got, err := json.Marshal(caps)

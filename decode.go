@@ -167,7 +167,7 @@ func (d *decoder) outcome(o *object) *Outcome {
 	case OutcomeInterrupt:
 		elems := oo.arr("interrupts", true)
 		if elems != nil && len(elems) == 0 {
-			d.fail(key(oo.path, "interrupts"), "expected at least one interrupt")
+			d.fail(key(oo.path(), "interrupts"), "expected at least one interrupt")
 		}
 		out.Interrupts = d.interrupts(elems)
 	}
@@ -260,7 +260,7 @@ func (d *decoder) pointer(o *object, name string) string {
 		rest = rest[min(i+2, len(rest)):]
 	}
 	if !valid {
-		d.fail(v.path, "invalid JSON pointer %q", ptr)
+		d.failAt(v, "invalid JSON pointer %q", ptr)
 		return ""
 	}
 	return ptr

@@ -61,7 +61,7 @@ func (d *decoder) input(o *object, echo bool) *RunAgentInput {
 	if v, ok := o.optional("protocolVersion"); ok {
 		in.ProtocolVersion = d.str(v)
 		if major, _, _ := strings.Cut(in.ProtocolVersion, "."); !echo && d.err == nil && major != "1" {
-			d.fail(v.path, "unsupported protocol version %q: this server speaks 1.x", in.ProtocolVersion)
+			d.failAt(v, "unsupported protocol version %q: this server speaks 1.x", in.ProtocolVersion)
 		}
 	}
 	in.ParentRunID = o.optStr("parentRunId")

@@ -1,7 +1,5 @@
 package agui
 
-import "encoding/json"
-
 // DecodeMessage decodes one message of a conversation, choosing its Go type
 // from its "role": *DeveloperMessage, *SystemMessage, *AssistantMessage,
 // *UserMessage, *ToolMessage, *ActivityMessage or *ReasoningMessage.
@@ -29,9 +27,8 @@ func DecodeMessage(data []byte) (Message, error) {
 // Unmarshaler. Errors are *InputError values whose Field is relative to the
 // content ("[1].source.type").
 func (c *Content) UnmarshalJSON(data []byte) error {
-	v := value{raw: data}
-	if !json.Valid(data) {
-		_, perr := parseDocument(data)
+	v, perr := parseValue(data)
+	if perr != nil {
 		return perr
 	}
 	if v.isNull() {

@@ -65,7 +65,7 @@ func TestDecodeEventTypes(t *testing.T) {
 			&RunFinished{ThreadID: "th", RunID: "r"}},
 		{`{"type":"RUN_FINISHED","threadId":"th","runId":"r","result":42,"outcome":{"type":"success","pendingToolCallIds":["a"]},"usage":[{"model":"m","inputTokens":10,"outputTokens":1e1,"cacheWriteInputTokens":0}]}`,
 			&RunFinished{ThreadID: "th", RunID: "r", Result: raw(`42`), Outcome: &Outcome{Type: OutcomeSuccess, PendingToolCallIDs: []string{"a"}},
-				Usage: []TokenUsage{{Model: "m", InputTokens: Tokens(10), OutputTokens: Tokens(10), CacheWriteInputTokens: Tokens(0)}}}},
+				Usage: []TokenUsage{{Model: "m", InputTokens: new(int64(10)), OutputTokens: new(int64(10)), CacheWriteInputTokens: new(int64(0))}}}},
 		{`{"type":"RUN_FINISHED","threadId":"th","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i","reason":"r","message":"m","toolCallId":"t","responseSchema":{"type":"object"},"expiresAt":"2030-01-01T00:00:00Z","metadata":{"k":null},"subagentRunId":"s"}]}}`,
 			&RunFinished{ThreadID: "th", RunID: "r", Outcome: &Outcome{Type: OutcomeInterrupt, Interrupts: []Interrupt{{
 				ID: "i", Reason: "r", Message: "m", ToolCallID: "t", ResponseSchema: map[string]any{"type": "object"},

@@ -3,7 +3,7 @@ package agui
 import "slices"
 
 // Downgrade rewrites one 1.0 event for a client older than 1.0, one whose
-// request carried no protocolVersion (protocol-1.0.md §6.3 and §9 item 16).
+// request carried no protocolVersion (AG-UI 1.0, docs.ag-ui.com).
 // It returns the event to send and false when the event must not be sent
 // at all.
 //

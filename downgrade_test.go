@@ -8,7 +8,7 @@ import (
 func TestDowngrade(t *testing.T) {
 	image := ContentPart{Type: PartImage, Source: &PartSource{Type: SourceURL, Value: "http://x/i.png"}}
 	file := ContentPart{Type: PartDocument, Source: &PartSource{Type: SourceFile, Value: "f-1", Provider: "openai"}}
-	usage := []TokenUsage{{InputTokens: Tokens(3)}}
+	usage := []TokenUsage{{InputTokens: new(int64(3))}}
 	tests := []struct {
 		name  string
 		in    func() Event // built afresh, to check that ev is not modified

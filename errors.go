@@ -58,23 +58,33 @@ func AgentError(err error) *Error {
 		return nil
 	}
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return e
 	}
-	return &Error{Code: CodeAgent, Message: "agent error: " + err.Error(), Err: err}
+	return &Error{Code: CodeAgent, Message: "agent error: " + ErrorText(err), Err: err}
 }
 
-// Error returns the client-facing message.
-func (e *Error) Error() string { return e.Message }
+// Error returns the client-facing message; a nil *Error has a fixed one.
+func (e *Error) Error() string {
+	if e == nil {
+		return "agui: nil *Error"
+	}
+	return e.Message
+}
 
-// Unwrap returns the cause.
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns the cause (nil for a nil *Error).
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // Is reports whether target is an *Error with the same code, so that
 // errors.Is(err, agui.ErrCancelled) matches any cancellation.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
-	return ok && t.Message == "" && t.Err == nil && t.Code == e.Code
+	return ok && e != nil && t != nil && t.Message == "" && t.Err == nil && t.Code == e.Code
 }
 
 // Sentinels for errors.Is. They match any *Error with the same code.
@@ -86,12 +96,20 @@ var (
 // CodeOf returns the code of err: its *Error's code, CodeCancelled for
 // context.Canceled and context.DeadlineExceeded, CodeAgent for any other
 // non-nil error, and "" for nil.
-func CodeOf(err error) Code {
+func CodeOf(err error) (c Code) {
 	if err == nil {
 		return ""
 	}
+	defer func() {
+		if recover() != nil {
+			c = CodeAgent // an Unwrap, Is or As method of err panicked
+		}
+	}()
 	var e *Error
 	if errors.As(err, &e) {
+		if e == nil {
+			return CodeAgent
+		}
 		return e.Code
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

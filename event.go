@@ -41,24 +41,25 @@ type Attribution struct {
 	SubagentRunID string
 }
 
-// Subagent returns the subagent run id the event is attributed to, or "".
-func (a *Attribution) Subagent() string { return a.SubagentRunID }
-
 // SetSubagent attributes the event to a subagent run id ("" for the parent).
 func (a *Attribution) SetSubagent(id string) { a.SubagentRunID = id }
 
-// Attributed is implemented by the events that carry a subagentRunId.
+func (a *Attribution) attribution() *Attribution { return a }
+
+// Attributed is implemented by the events that carry a subagentRunId. Read
+// the attribution of any event with [SubagentOf]; set it with SetSubagent.
 type Attributed interface {
 	Event
-	Subagent() string
 	SetSubagent(id string)
+	attribution() *Attribution
 }
 
 // SubagentOf returns the subagent run id ev is attributed to, or "" for the
-// run's own agent and for events that cannot be attributed.
+// run's own agent and for events that cannot be attributed. It is the one
+// way to read an event's attribution.
 func SubagentOf(ev Event) string {
 	if a, ok := ev.(Attributed); ok {
-		return a.Subagent()
+		return a.attribution().SubagentRunID
 	}
 	return ""
 }

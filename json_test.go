@@ -94,9 +94,9 @@ func fullEvents() []eventCase {
 			`{"type":"CUSTOM",` + b + `,"name":"c","value":3,"subagentRunId":"s1"}`},
 		{"RunStarted", &RunStarted{Base: base, ThreadID: "th", RunID: "r", ParentRunID: "p", ProtocolVersion: "1.0", Input: &RunAgentInput{ThreadID: "th", RunID: "r"}},
 			`{"type":"RUN_STARTED",` + b + `,"threadId":"th","runId":"r","protocolVersion":"1.0","parentRunId":"p","input":{"threadId":"th","runId":"r","messages":[],"tools":[],"context":[]}}`},
-		{"RunFinished", &RunFinished{Base: base, ThreadID: "th", RunID: "r", Result: "done", Outcome: &Outcome{Type: OutcomeSuccess}, Usage: []TokenUsage{{Model: "m", InputTokens: Tokens(3)}}},
+		{"RunFinished", &RunFinished{Base: base, ThreadID: "th", RunID: "r", Result: "done", Outcome: &Outcome{Type: OutcomeSuccess}, Usage: []TokenUsage{{Model: "m", InputTokens: new(int64(3))}}},
 			`{"type":"RUN_FINISHED",` + b + `,"threadId":"th","runId":"r","result":"done","outcome":{"type":"success"},"usage":[{"model":"m","inputTokens":3}]}`},
-		{"RunError", &RunError{Base: base, Message: "boom", Code: "X", Usage: []TokenUsage{{OutputTokens: Tokens(0)}}},
+		{"RunError", &RunError{Base: base, Message: "boom", Code: "X", Usage: []TokenUsage{{OutputTokens: new(int64(0))}}},
 			`{"type":"RUN_ERROR",` + b + `,"message":"boom","code":"X","usage":[{"outputTokens":0}]}`},
 		{"StepStarted", &StepStarted{Base: base, Attribution: at, StepName: "s"},
 			`{"type":"STEP_STARTED",` + b + `,"stepName":"s","subagentRunId":"s1"}`},
@@ -167,7 +167,7 @@ func TestAppendJSONEveryEventType(t *testing.T) {
 }
 
 // TestAppendJSONProtocol10Additions covers what AG-UI 1.0 added to the
-// wire, each compared as JSON with the shape protocol-1.0.md gives.
+// wire, each compared as JSON with the shape AG-UI 1.0 gives.
 func TestAppendJSONProtocol10Additions(t *testing.T) {
 	for _, c := range protocol10Cases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -218,7 +218,7 @@ func protocol10Cases() []eventCase {
 			&RunFinished{ThreadID: "t", RunID: "r", Outcome: &Outcome{Type: OutcomeInterrupt, Interrupts: []Interrupt{{ID: "i1", Reason: "approval", Message: "ok?", ToolCallID: "tc", ResponseSchema: map[string]any{"type": "object"}, ExpiresAt: "2030-01-01T00:00:00Z", SubagentRunID: "s1"}}}},
 			`{"type":"RUN_FINISHED","threadId":"t","runId":"r","outcome":{"type":"interrupt","interrupts":[{"id":"i1","reason":"approval","message":"ok?","toolCallId":"tc","responseSchema":{"type":"object"},"expiresAt":"2030-01-01T00:00:00Z","subagentRunId":"s1"}]}}`},
 		{"usage with cacheWriteInputTokens",
-			&RunFinished{ThreadID: "t", RunID: "r", Usage: []TokenUsage{{Provider: "p", InputTokens: Tokens(10), OutputTokens: Tokens(5), TotalTokens: Tokens(15), ReasoningTokens: Tokens(2), CachedInputTokens: Tokens(4), CacheWriteInputTokens: Tokens(3)}}},
+			&RunFinished{ThreadID: "t", RunID: "r", Usage: []TokenUsage{{Provider: "p", InputTokens: new(int64(10)), OutputTokens: new(int64(5)), TotalTokens: new(int64(15)), ReasoningTokens: new(int64(2)), CachedInputTokens: new(int64(4)), CacheWriteInputTokens: new(int64(3))}}},
 			`{"type":"RUN_FINISHED","threadId":"t","runId":"r","usage":[{"provider":"p","inputTokens":10,"outputTokens":5,"totalTokens":15,"reasoningTokens":2,"cachedInputTokens":4,"cacheWriteInputTokens":3}]}`},
 		{"tool result with parts",
 			&ToolCallResult{MessageID: "m", ToolCallID: "tc", Content: PartsContent(
@@ -390,7 +390,7 @@ func TestMarshalJSONValueTypes(t *testing.T) {
 		{"interrupt", Interrupt{ID: "i", Reason: "r", Metadata: yes}, `{"id":"i","reason":"r","metadata":{"a":1}}`},
 		{"resume entry", ResumeEntry{InterruptID: "i", Status: ResumeResolved, Metadata: yes}, `{"interruptId":"i","status":"resolved","metadata":{"a":1}}`},
 		{"empty usage", TokenUsage{}, `{}`},
-		{"usage", TokenUsage{Model: "m", TotalTokens: Tokens(9)}, `{"model":"m","totalTokens":9}`},
+		{"usage", TokenUsage{Model: "m", TotalTokens: new(int64(9))}, `{"model":"m","totalTokens":9}`},
 		{"tool", Tool{Name: "n", Description: "d"}, `{"name":"n","description":"d"}`},
 		{"context item", ContextItem{Description: "d", Value: "v"}, `{"description":"d","value":"v"}`},
 		{"tool call", ToolCall{ID: "c", Function: FunctionCall{Name: "f", Arguments: `{"a":"<"}`}}, `{"id":"c","type":"function","function":{"name":"f","arguments":"{\"a\":\"<\"}"}}`},

@@ -399,7 +399,7 @@ func (o SubagentOutcome) MarshalJSON() ([]byte, error) { return o.appendJSON(nil
 
 // appendJSON writes the input with messages, tools and context always
 // present (as [] when empty): pre-1.0 clients require tools and context
-// (protocol-1.0.md §9 item 16) and 1.0 clients accept them.
+// (AG-UI 1.0, docs.ag-ui.com) and 1.0 clients accept them.
 func (in *RunAgentInput) appendJSON(dst []byte) ([]byte, error) {
 	w := objWriter{b: dst}
 	w.str(`{"threadId":`, in.ThreadID)

@@ -86,7 +86,7 @@ func TestAppendValueMatchesEncodingJSON(t *testing.T) {
 		B string `json:"b,omitempty"`
 	}
 	values := []any{
-		nil, true, false, "s<>&", 0.0, -0.0, 1.0, -1.5, 1e20, 1e21, 123456789012345678.0, 1e-6, 1e-7, 5e-324,
+		nil, true, false, "s<>&", 0.0, math.Copysign(0, -1), 1.0, -1.5, 1e20, 1e21, 123456789012345678.0, 1e-6, 1e-7, 5e-324,
 		math.MaxFloat64, float32(3.14), float32(1e-7), float32(1e21), 42, int64(-1 << 62), int32(7), uint64(1 << 63),
 		json.Number("12.5e3"), []string{"a", "b"}, []string{}, map[string]string{"z": "1", "a": "2"},
 		map[string]any{}, []any{}, map[string]any{"b": 1.0, "a": []any{nil, "x", map[string]any{"c": false}}},

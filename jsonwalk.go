@@ -1,9 +1,11 @@
 package agui
 
 // This file is the JSON walker behind DecodeEvent, DecodeInput and
-// DecodeMessage. encoding/json checks the syntax once; the walker then
-// visits the document object by object, in the order of the protocol's
-// schemas, so that every error names the JSON path of the value at fault.
+// DecodeMessage. One pass (scan) checks the syntax and indexes the
+// document; the walker then visits the indexed values object by object, in
+// the order of the protocol's schemas, reading each from its bytes, so
+// that every error names the JSON path of the value at fault. Paths are
+// only spelled out for an error.
 // The first error sticks and later checks become no-ops, which keeps the
 // per-type decoders free of error plumbing.
 
@@ -28,28 +30,70 @@ type decoder struct {
 	err    *InputError
 }
 
-// value is one JSON value of the document and the path that names it.
+// value is one JSON value of a document, or an absent member (n nil),
+// with what names it: its parent object or array and its name or index.
 type value struct {
-	raw  json.RawMessage
-	path string
+	doc *document
+	n   *node
+	i   int32 // n's index in doc.nodes
+	// parent is the object or array holding the value; nil for the root.
+	parent *container
+	name   string // the member name, when parent is an object
+	idx    int    // the element index, when parent is an array
 }
 
-// parseDocument checks that data is a single JSON object.
-func parseDocument(data []byte) (value, *InputError) {
-	if !json.Valid(data) {
-		var raw json.RawMessage
-		err := json.Unmarshal(data, &raw)
-		reason := "invalid JSON"
-		var syn *json.SyntaxError
-		switch {
-		case errors.As(err, &syn):
-			reason = fmt.Sprintf("invalid JSON at offset %d: %s", syn.Offset, syn.Error())
-		case err != nil:
-			reason = "invalid JSON: " + err.Error()
-		}
-		return value{}, &InputError{Reason: reason, Malformed: true}
+// container is the path of an object or array: how its members' paths
+// start.
+type container struct {
+	v     value
+	array bool
+}
+
+// path spells out v's JSON path.
+func (v value) path() string {
+	if v.parent == nil {
+		return ""
 	}
-	v := value{raw: data}
+	if v.parent.array {
+		return index(v.parent.v.path(), v.idx)
+	}
+	return key(v.parent.v.path(), v.name)
+}
+
+// raw returns v's bytes.
+func (v value) raw() []byte { return v.doc.data[v.n.start:v.n.end] }
+
+// syntaxError returns the error for data that is not valid JSON, worded
+// as encoding/json words it.
+func syntaxError(data []byte) *InputError {
+	var raw json.RawMessage
+	err := json.Unmarshal(data, &raw)
+	reason := "invalid JSON"
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &syn):
+		reason = fmt.Sprintf("invalid JSON at offset %d: %s", syn.Offset, syn.Error())
+	case err != nil:
+		reason = "invalid JSON: " + err.Error()
+	}
+	return &InputError{Reason: reason, Malformed: true}
+}
+
+// parseValue scans data, which must be a single JSON value.
+func parseValue(data []byte) (value, *InputError) {
+	doc, ok := scan(data)
+	if !ok {
+		return value{}, syntaxError(data)
+	}
+	return value{doc: doc, n: &doc.nodes[0]}, nil
+}
+
+// parseDocument scans data, which must be a single JSON object.
+func parseDocument(data []byte) (value, *InputError) {
+	v, err := parseValue(data)
+	if err != nil {
+		return value{}, err
+	}
 	if k := v.kind(); k != "object" {
 		return value{}, &InputError{Reason: "expected a JSON object, got " + k, Malformed: true}
 	}
@@ -58,11 +102,10 @@ func parseDocument(data []byte) (value, *InputError) {
 
 // kind names the JSON type of v as error messages spell it.
 func (v value) kind() string {
-	b := bytes.TrimLeft(v.raw, " \t\r\n")
-	if len(b) == 0 {
+	if v.n == nil {
 		return "nothing"
 	}
-	switch b[0] {
+	switch v.n.kind {
 	case '{':
 		return "object"
 	case '[':
@@ -78,7 +121,7 @@ func (v value) kind() string {
 	}
 }
 
-func (v value) isNull() bool { return v.kind() == "null" }
+func (v value) isNull() bool { return v.n != nil && v.n.kind == 'n' }
 
 // key returns the path of member name of an object at path.
 func key(path, name string) string {
@@ -114,38 +157,49 @@ func (d *decoder) fail(path, format string, args ...any) {
 	}
 }
 
+// failAt records the first error, at v.
+func (d *decoder) failAt(v value, format string, args ...any) {
+	if d.err == nil {
+		d.fail(v.path(), format, args...)
+	}
+}
+
 // failType records that v is not of the wanted JSON type.
 func (d *decoder) failType(v value, want string) {
-	d.fail(v.path, "expected %s, got %s", want, v.kind())
+	d.failAt(v, "expected %s, got %s", want, v.kind())
 }
 
 // str decodes a string value.
 func (d *decoder) str(v value) string {
-	if v.kind() != "string" {
+	if v.n == nil || v.n.kind != '"' {
 		d.failType(v, "string")
 		return ""
 	}
-	var s string
-	if err := json.Unmarshal(v.raw, &s); err != nil {
-		d.fail(v.path, "invalid string: %v", err)
-	}
-	return s
+	return v.doc.stringValue(v.n)
 }
 
 // array decodes an array into its elements.
 func (d *decoder) array(v value) []value {
-	if v.kind() != "array" {
+	if v.n == nil || v.n.kind != '[' {
 		d.failType(v, "array")
 		return nil
 	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(v.raw, &raws); err != nil {
-		d.fail(v.path, "invalid array: %v", err)
-		return nil
+	return d.elements(&container{v: v, array: true})
+}
+
+// elements lists the elements of the array c.
+func (d *decoder) elements(c *container) []value {
+	v := c.v
+	nodes := v.doc.nodes
+	i := v.i + 1
+	end := v.n.next
+	count := 0
+	for j := i; j < end; j = nodes[j].next {
+		count++
 	}
-	out := make([]value, len(raws))
-	for i, r := range raws {
-		out[i] = value{raw: r, path: index(v.path, i)}
+	out := make([]value, 0, count)
+	for j := i; j < end; j = nodes[j].next {
+		out = append(out, value{doc: v.doc, n: &nodes[j], i: j, parent: c, idx: len(out)})
 	}
 	return out
 }
@@ -164,26 +218,26 @@ func (d *decoder) strings(v value) []string {
 // written with a fraction or exponent counts when its value is integral,
 // as JavaScript's JSON.parse sees it.
 func (d *decoder) integer(v value, lo, hi int64) int64 {
-	if v.kind() != "number" {
+	if v.n == nil || v.n.kind != '0' {
 		d.failType(v, "integer")
 		return 0
 	}
-	text := string(bytes.TrimSpace(v.raw))
+	text := string(v.raw())
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
 		f, ferr := strconv.ParseFloat(text, 64)
 		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > maxSafeInteger {
 			if ferr == nil && f == math.Trunc(f) {
-				d.fail(v.path, "integer %s out of range", text)
+				d.failAt(v, "integer %s out of range", text)
 			} else {
-				d.fail(v.path, "expected integer, got %s", text)
+				d.failAt(v, "expected integer, got %s", text)
 			}
 			return 0
 		}
 		n = int64(f)
 	}
 	if n < lo || n > hi {
-		d.fail(v.path, "integer %s out of range [%d, %d]", text, lo, hi)
+		d.failAt(v, "integer %s out of range [%d, %d]", text, lo, hi)
 		return 0
 	}
 	return n
@@ -193,9 +247,13 @@ func (d *decoder) integer(v value, lo, hi int64) int64 {
 // without reading (state, payloads, results). Compacting keeps a value
 // that arrived with line breaks from breaking SSE framing when re-sent.
 func (d *decoder) opaque(v value) json.RawMessage {
+	if v.n.plain || (v.n.kind != '{' && v.n.kind != '[') {
+		return bytes.Clone(v.raw())
+	}
 	var buf bytes.Buffer
-	if err := json.Compact(&buf, v.raw); err != nil {
-		d.fail(v.path, "invalid JSON value: %v", err)
+	buf.Grow(int(v.n.end - v.n.start))
+	if err := json.Compact(&buf, v.raw()); err != nil {
+		d.failAt(v, "invalid JSON value: %v", err)
 		return nil
 	}
 	return json.RawMessage(buf.Bytes())
@@ -204,69 +262,107 @@ func (d *decoder) opaque(v value) json.RawMessage {
 // anyObject decodes a JSON object into a map of plain Go values, numbers
 // as json.Number so that they re-encode digit for digit.
 func (d *decoder) anyObject(v value) map[string]any {
-	if v.kind() != "object" {
+	if v.n == nil || v.n.kind != '{' {
 		d.failType(v, "object")
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(v.raw))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
-		d.fail(v.path, "invalid object: %v", err)
-		return nil
-	}
+	m, _ := v.doc.plainValue(v.i).(map[string]any)
 	return m
+}
+
+// plainValue returns node i as encoding/json decodes it into an any with
+// UseNumber: maps, slices, strings, json.Number, bools and nil. A repeated
+// name keeps its last value.
+func (doc *document) plainValue(i int32) any {
+	n := &doc.nodes[i]
+	switch n.kind {
+	case '{':
+		m := make(map[string]any)
+		for j := i + 1; j < n.next; j = doc.nodes[j+1].next {
+			m[doc.stringValue(&doc.nodes[j])] = doc.plainValue(j + 1)
+		}
+		return m
+	case '[':
+		out := make([]any, 0)
+		for j := i + 1; j < n.next; j = doc.nodes[j].next {
+			out = append(out, doc.plainValue(j))
+		}
+		return out
+	case '"':
+		return doc.stringValue(n)
+	case '0':
+		return json.Number(doc.data[n.start:n.end])
+	case 't':
+		return true
+	case 'f':
+		return false
+	}
+	return nil
 }
 
 // object is a JSON object being decoded. Getters mark the names they ask
 // for as known, so that finish can reject the rest in strict mode.
 type object struct {
-	d     *decoder
-	path  string
-	keys  []string // document order, each name once
-	vals  map[string]json.RawMessage
-	known map[string]bool
+	d *decoder
+	c container
+	// first and end bound the object's member nodes; empty on a type
+	// error.
+	first, end int32
+	// known marks, by member ordinal, the members a getter asked for.
+	known []bool
 }
 
 // object opens v as an object. On a type error it records the error and
 // returns an empty object, whose getters then only return zero values.
 func (d *decoder) object(v value) *object {
-	o := &object{d: d, path: v.path, vals: map[string]json.RawMessage{}, known: map[string]bool{}}
-	if v.kind() != "object" {
+	o := &object{d: d, c: container{v: v}}
+	if v.n == nil || v.n.kind != '{' {
 		d.failType(v, "object")
 		return o
 	}
-	dec := json.NewDecoder(bytes.NewReader(v.raw))
-	if _, err := dec.Token(); err != nil {
-		d.fail(v.path, "invalid object: %v", err)
-		return o
-	}
-	for dec.More() {
-		t, err := dec.Token()
-		name, ok := t.(string)
-		if err != nil || !ok {
-			d.fail(v.path, "invalid object key")
-			return o
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			d.fail(key(v.path, name), "invalid value: %v", err)
-			return o
-		}
-		// A repeated name keeps its last value, as JSON.parse does.
-		if _, dup := o.vals[name]; !dup {
-			o.keys = append(o.keys, name)
-		}
-		o.vals[name] = raw
-	}
+	o.first = v.i + 1
+	o.end = v.n.next
 	return o
 }
 
+// path spells out the object's JSON path.
+func (o *object) path() string { return o.c.v.path() }
+
+// nameIs reports whether the name node k spells name.
+func (o *object) nameIs(k *node, name string) bool {
+	doc := o.c.v.doc
+	if k.plain {
+		return string(doc.data[k.start+1:k.end-1]) == name
+	}
+	return doc.stringValue(k) == name
+}
+
 // get returns the member name, present or not, and marks name as known.
+// A repeated name reads as its last value, as JSON.parse does.
 func (o *object) get(name string) (value, bool) {
-	o.known[name] = true
-	raw, ok := o.vals[name]
-	return value{raw: raw, path: key(o.path, name)}, ok
+	v := value{doc: o.c.v.doc, parent: &o.c, name: name}
+	if o.first == o.end {
+		return v, false
+	}
+	nodes := v.doc.nodes
+	ord := 0
+	for k := o.first; k < o.end; k = nodes[k+1].next {
+		if o.nameIs(&nodes[k], name) {
+			v.n, v.i = &nodes[k+1], k+1
+			if o.d.strict {
+				o.mark(ord)
+			}
+		}
+		ord++
+	}
+	return v, v.n != nil
+}
+
+func (o *object) mark(ord int) {
+	if ord >= len(o.known) {
+		o.known = append(o.known, make([]bool, ord+1-len(o.known))...)
+	}
+	o.known[ord] = true
 }
 
 // optional returns the member name unless it is absent or null: the
@@ -283,7 +379,7 @@ func (o *object) optional(name string) (value, bool) {
 func (o *object) required(name string) (value, bool) {
 	v, ok := o.get(name)
 	if !ok {
-		o.d.fail(v.path, "required")
+		o.d.failAt(v, "required")
 	}
 	return v, ok
 }
@@ -320,13 +416,23 @@ func (o *object) enum(name string, required bool, what string, allowed ...string
 	if !ok {
 		return ""
 	}
+	if v.n.kind == '"' && v.n.plain {
+		// The common case: compare the bytes, and return the allowed
+		// string itself, without allocating.
+		b := v.doc.data[v.n.start+1 : v.n.end-1]
+		for _, a := range allowed {
+			if string(b) == a {
+				return a
+			}
+		}
+	}
 	s := o.d.str(v)
 	for _, a := range allowed {
 		if s == a {
-			return s
+			return a
 		}
 	}
-	o.d.fail(v.path, "unknown %s %q", what, s)
+	o.d.failAt(v, "unknown %s %q", what, s)
 	return ""
 }
 
@@ -365,11 +471,11 @@ func (o *object) optBool(name string) *bool {
 	if !ok {
 		return nil
 	}
-	if v.kind() != "boolean" {
+	if v.n.kind != 't' && v.n.kind != 'f' {
 		o.d.failType(v, "boolean")
 		return nil
 	}
-	return Bool(bytes.HasPrefix(bytes.TrimSpace(v.raw), []byte("true")))
+	return new(v.n.kind == 't')
 }
 
 // optInt returns an optional integer member in [lo, hi], nil when absent.
@@ -410,13 +516,33 @@ func (o *object) obj(name string, required bool) (*object, bool) {
 // finish rejects, in strict mode, the first member in document order that
 // no getter asked for.
 func (o *object) finish() {
-	if !o.d.strict {
+	if !o.d.strict || o.d.err != nil {
 		return
 	}
-	for _, k := range o.keys {
-		if !o.known[k] {
-			o.d.fail(key(o.path, k), "unknown field")
-			return
+	nodes := o.c.v.doc.nodes
+	ord := 0
+	for k := o.first; k < o.end; k = nodes[k+1].next {
+		if ord >= len(o.known) || !o.known[ord] {
+			name := o.c.v.doc.stringValue(&nodes[k])
+			// A repeated name is known when any of its members is.
+			if !o.knownName(name) {
+				o.d.fail(key(o.path(), name), "unknown field")
+				return
+			}
 		}
+		ord++
 	}
+}
+
+// knownName reports whether a member named name was asked for.
+func (o *object) knownName(name string) bool {
+	nodes := o.c.v.doc.nodes
+	ord := 0
+	for k := o.first; k < o.end; k = nodes[k+1].next {
+		if ord < len(o.known) && o.known[ord] && o.nameIs(&nodes[k], name) {
+			return true
+		}
+		ord++
+	}
+	return false
 }

@@ -27,7 +27,7 @@ func TestIntegers(t *testing.T) {
 	}
 	for text, want := range valid {
 		d := &decoder{}
-		if got := d.integer(value{raw: []byte(text), path: "n"}, -maxSafeInteger, maxSafeInteger); got != want || d.err != nil {
+		if got := d.integer(memberN(t, d, text), -maxSafeInteger, maxSafeInteger); got != want || d.err != nil {
 			t.Errorf("integer(%s) = %d, %v; want %d", text, got, d.err, want)
 		}
 	}
@@ -41,7 +41,7 @@ func TestIntegers(t *testing.T) {
 	}
 	for text, want := range invalid {
 		d := &decoder{}
-		d.integer(value{raw: []byte(text), path: "n"}, -maxSafeInteger, maxSafeInteger)
+		d.integer(memberN(t, d, text), -maxSafeInteger, maxSafeInteger)
 		if d.err == nil || d.err.Error() != want {
 			t.Errorf("integer(%s) error = %v, want %q", text, d.err, want)
 		}
@@ -55,4 +55,15 @@ func TestFirstErrorSticks(t *testing.T) {
 	if d.err.Error() != "a: first" {
 		t.Errorf("got %v", d.err)
 	}
+}
+
+// memberN returns the value of member "n" of {"n": text}.
+func memberN(t *testing.T, d *decoder, text string) value {
+	t.Helper()
+	root, err := parseDocument([]byte(`{"n":` + text + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := d.object(root).get("n")
+	return v
 }

@@ -36,8 +36,8 @@ const (
 // "application/*" get protobuf there. A browser, curl or any generic HTTP
 // client sends "*/*" and cannot read length-prefixed protobuf; worse, a
 // 0.0.x client that does speak protobuf decodes a cancelled RUN_FINISHED
-// as success, because its schema has no cancelled outcome (protocol-1.0.md
-// §6.3 and §9 item 15). SSE is what every AG-UI client reads, so a client
+// as success, because its schema has no cancelled outcome (AG-UI 1.0,
+// docs.ag-ui.com). SSE is what every AG-UI client reads, so a client
 // gets protobuf only when it asks for it by name.
 //
 // Negotiate sees only the header. A handler should still answer SSE to an

@@ -93,6 +93,3 @@ type TokenUsage struct {
 	CachedInputTokens     *int64
 	CacheWriteInputTokens *int64
 }
-
-// Tokens returns a pointer to n, for TokenUsage fields.
-func Tokens(n int64) *int64 { return &n }

@@ -14,13 +14,13 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/internal/pb"
-	"github.com/agui-go/agui/test/samples"
 )
 
 func TestSamplesCoverEveryEventType(t *testing.T) {
 	seen := map[agui.EventType]bool{}
-	for _, ev := range samples.Events() {
+	for _, ev := range aguitest.Samples() {
 		seen[ev.Type()] = true
 	}
 	for _, typ := range agui.EventTypes() {
@@ -34,7 +34,7 @@ func TestSamplesCoverEveryEventType(t *testing.T) {
 // a 4-byte big-endian length of exactly the message, one oneof arm, and a
 // base_event.type naming that arm.
 func TestAppendProtoFrame(t *testing.T) {
-	for i, ev := range samples.Events() {
+	for i, ev := range aguitest.Samples() {
 		t.Run(fmt.Sprintf("%02d_%s", i, ev.Type()), func(t *testing.T) {
 			frame, err := agui.AppendProto(nil, ev)
 			if err != nil {
@@ -84,7 +84,7 @@ func armMessageName(typ agui.EventType) string {
 // TestProtoRoundTrip decodes every sample's frame and checks that encoding
 // the decoded event again gives the same bytes and the same JSON.
 func TestProtoRoundTrip(t *testing.T) {
-	for i, ev := range samples.Events() {
+	for i, ev := range aguitest.Samples() {
 		t.Run(fmt.Sprintf("%02d_%s", i, ev.Type()), func(t *testing.T) {
 			frame, err := agui.AppendProto(nil, ev)
 			if err != nil {
@@ -305,7 +305,7 @@ func TestDecodeProtoRejects(t *testing.T) {
 // error is a SERIALIZATION error, and that whatever it accepts encodes
 // again and then round-trips byte for byte.
 func FuzzDecodeProto(f *testing.F) {
-	for _, ev := range samples.Events() {
+	for _, ev := range aguitest.Samples() {
 		frame, err := agui.AppendProto(nil, ev)
 		if err != nil {
 			f.Fatal(err)

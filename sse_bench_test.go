@@ -5,18 +5,18 @@ import (
 	"testing"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/core/coretest"
+	"github.com/agui-go/agui/aguitest"
 )
 
-// BenchmarkEncodeSSE frames the standard fixture (peers.md §3) into one
+// BenchmarkEncodeSSE frames the standard fixture (the standard benchmark fixture) into one
 // reused buffer, as a transport does, and reports per-event figures.
 func BenchmarkEncodeSSE(b *testing.B) {
 	b.Run("fixture", func(b *testing.B) {
-		benchmarkFrames(b, coretest.StandardFixture())
+		benchmarkFrames(b, aguitest.StandardFixture())
 	})
 	b.Run("text_message_content", func(b *testing.B) {
 		var evs []agui.Event
-		for _, ev := range coretest.StandardFixture() {
+		for _, ev := range aguitest.StandardFixture() {
 			if ev.Type() == agui.TypeTextMessageContent {
 				evs = append(evs, ev)
 			}

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/core/coretest"
+	"github.com/agui-go/agui/aguitest"
 )
 
 // aguiImpl frames events with agui.AppendSSE into one reused buffer,
@@ -13,7 +13,7 @@ func aguiImpl() impl {
 	return impl{
 		name: "agui",
 		prebuilt: func() func(sink) error {
-			evs := coretest.StandardFixture()
+			evs := aguitest.StandardFixture()
 			buf := make([]byte, 0, 16<<10)
 			return func(w sink) error {
 				for _, ev := range evs {
@@ -31,7 +31,7 @@ func aguiImpl() impl {
 		},
 		build: func() func(sink) error {
 			deltas, args := fixtureStrings()
-			state := coretest.FixtureState()
+			state := aguitest.FixtureState()
 			buf := make([]byte, 0, 16<<10)
 			return func(w sink) error {
 				emit := func(ev agui.Event) error {
@@ -46,39 +46,39 @@ func aguiImpl() impl {
 					return nil
 				}
 				now := func() agui.Base { return agui.Base{Timestamp: time.Now().UnixMilli()} }
-				if err := emit(&agui.RunStarted{Base: now(), ThreadID: coretest.FixtureThreadID, RunID: coretest.FixtureRunID}); err != nil {
+				if err := emit(&agui.RunStarted{Base: now(), ThreadID: aguitest.FixtureThreadID, RunID: aguitest.FixtureRunID}); err != nil {
 					return err
 				}
-				if err := emit(&agui.TextMessageStart{Base: now(), MessageID: coretest.FixtureMessageID, Role: agui.RoleAssistant}); err != nil {
+				if err := emit(&agui.TextMessageStart{Base: now(), MessageID: aguitest.FixtureMessageID, Role: agui.RoleAssistant}); err != nil {
 					return err
 				}
 				for _, d := range deltas {
-					if err := emit(&agui.TextMessageContent{Base: now(), MessageID: coretest.FixtureMessageID, Delta: d}); err != nil {
+					if err := emit(&agui.TextMessageContent{Base: now(), MessageID: aguitest.FixtureMessageID, Delta: d}); err != nil {
 						return err
 					}
 				}
-				if err := emit(&agui.TextMessageEnd{Base: now(), MessageID: coretest.FixtureMessageID}); err != nil {
+				if err := emit(&agui.TextMessageEnd{Base: now(), MessageID: aguitest.FixtureMessageID}); err != nil {
 					return err
 				}
-				if err := emit(&agui.ToolCallStart{Base: now(), ToolCallID: coretest.FixtureToolCallID, ToolCallName: coretest.FixtureToolName}); err != nil {
+				if err := emit(&agui.ToolCallStart{Base: now(), ToolCallID: aguitest.FixtureToolCallID, ToolCallName: aguitest.FixtureToolName}); err != nil {
 					return err
 				}
 				for _, a := range args {
-					if err := emit(&agui.ToolCallArgs{Base: now(), ToolCallID: coretest.FixtureToolCallID, Delta: a}); err != nil {
+					if err := emit(&agui.ToolCallArgs{Base: now(), ToolCallID: aguitest.FixtureToolCallID, Delta: a}); err != nil {
 						return err
 					}
 				}
-				if err := emit(&agui.ToolCallEnd{Base: now(), ToolCallID: coretest.FixtureToolCallID}); err != nil {
+				if err := emit(&agui.ToolCallEnd{Base: now(), ToolCallID: aguitest.FixtureToolCallID}); err != nil {
 					return err
 				}
-				if err := emit(&agui.ToolCallResult{Base: now(), MessageID: coretest.FixtureToolMessageID, ToolCallID: coretest.FixtureToolCallID,
-					Content: agui.TextContent(coretest.FixtureToolResult), Role: agui.RoleTool}); err != nil {
+				if err := emit(&agui.ToolCallResult{Base: now(), MessageID: aguitest.FixtureToolMessageID, ToolCallID: aguitest.FixtureToolCallID,
+					Content: agui.TextContent(aguitest.FixtureToolResult), Role: agui.RoleTool}); err != nil {
 					return err
 				}
 				if err := emit(&agui.StateSnapshot{Base: now(), Snapshot: state}); err != nil {
 					return err
 				}
-				return emit(&agui.RunFinished{Base: now(), ThreadID: coretest.FixtureThreadID, RunID: coretest.FixtureRunID,
+				return emit(&agui.RunFinished{Base: now(), ThreadID: aguitest.FixtureThreadID, RunID: aguitest.FixtureRunID,
 					Outcome: &agui.Outcome{Type: agui.OutcomeSuccess}})
 			}
 		},
@@ -89,13 +89,13 @@ func aguiImpl() impl {
 // fixture, computed once so that build mode times event construction, not
 // string formatting.
 func fixtureStrings() (deltas, args []string) {
-	deltas = make([]string, coretest.FixtureDeltas)
+	deltas = make([]string, aguitest.FixtureDeltas)
 	for i := range deltas {
-		deltas[i] = coretest.FixtureDelta(i)
+		deltas[i] = aguitest.FixtureDelta(i)
 	}
-	args = make([]string, coretest.FixtureArgChunks)
+	args = make([]string, aguitest.FixtureArgChunks)
 	for i := range args {
-		args[i] = coretest.FixtureArgChunk(i)
+		args[i] = aguitest.FixtureArgChunk(i)
 	}
 	return deltas, args
 }

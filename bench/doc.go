@@ -1,5 +1,5 @@
 // Package bench measures AG-UI SSE encoders on the standard fixture of
-// peers.md §3 (coretest.StandardFixture): this SDK, the Go community SDK
+// (aguitest.StandardFixture): this SDK, the Go community SDK
 // and the floor, json.Marshal of plain structs framed into a reused
 // buffer. It is its own module so that the main module does not depend on
 // the community SDK.

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/agui-go/agui/core/coretest"
+	"github.com/agui-go/agui/aguitest"
 )
 
 // The floor: plain, implementation-neutral structs with the fixture's JSON,
@@ -108,7 +108,7 @@ func floorImpl() impl {
 		name: "floor",
 		prebuilt: func() func(sink) error {
 			deltas, args := fixtureStrings()
-			evs := floorEvents(func() int64 { return coretest.FixtureTimestamp }, deltas, args, coretest.FixtureState())
+			evs := floorEvents(func() int64 { return aguitest.FixtureTimestamp }, deltas, args, aguitest.FixtureState())
 			fw := &floorWriter{buf: make([]byte, 0, 16<<10)}
 			return func(w sink) error {
 				for _, ev := range evs {
@@ -121,43 +121,43 @@ func floorImpl() impl {
 		},
 		build: func() func(sink) error {
 			deltas, args := fixtureStrings()
-			state := coretest.FixtureState()
+			state := aguitest.FixtureState()
 			fw := &floorWriter{buf: make([]byte, 0, 16<<10)}
 			now := func() int64 { return time.Now().UnixMilli() }
 			return func(w sink) error {
 				write := func(ev any) error { return fw.write(w, ev) }
-				if err := write(&floorRunStarted{"RUN_STARTED", now(), coretest.FixtureThreadID, coretest.FixtureRunID}); err != nil {
+				if err := write(&floorRunStarted{"RUN_STARTED", now(), aguitest.FixtureThreadID, aguitest.FixtureRunID}); err != nil {
 					return err
 				}
-				if err := write(&floorTextStart{"TEXT_MESSAGE_START", now(), coretest.FixtureMessageID, "assistant"}); err != nil {
+				if err := write(&floorTextStart{"TEXT_MESSAGE_START", now(), aguitest.FixtureMessageID, "assistant"}); err != nil {
 					return err
 				}
 				for _, d := range deltas {
-					if err := write(&floorTextContent{"TEXT_MESSAGE_CONTENT", now(), coretest.FixtureMessageID, d}); err != nil {
+					if err := write(&floorTextContent{"TEXT_MESSAGE_CONTENT", now(), aguitest.FixtureMessageID, d}); err != nil {
 						return err
 					}
 				}
-				if err := write(&floorTextEnd{"TEXT_MESSAGE_END", now(), coretest.FixtureMessageID}); err != nil {
+				if err := write(&floorTextEnd{"TEXT_MESSAGE_END", now(), aguitest.FixtureMessageID}); err != nil {
 					return err
 				}
-				if err := write(&floorToolStart{"TOOL_CALL_START", now(), coretest.FixtureToolCallID, coretest.FixtureToolName}); err != nil {
+				if err := write(&floorToolStart{"TOOL_CALL_START", now(), aguitest.FixtureToolCallID, aguitest.FixtureToolName}); err != nil {
 					return err
 				}
 				for _, a := range args {
-					if err := write(&floorToolArgs{"TOOL_CALL_ARGS", now(), coretest.FixtureToolCallID, a}); err != nil {
+					if err := write(&floorToolArgs{"TOOL_CALL_ARGS", now(), aguitest.FixtureToolCallID, a}); err != nil {
 						return err
 					}
 				}
-				if err := write(&floorToolEnd{"TOOL_CALL_END", now(), coretest.FixtureToolCallID}); err != nil {
+				if err := write(&floorToolEnd{"TOOL_CALL_END", now(), aguitest.FixtureToolCallID}); err != nil {
 					return err
 				}
-				if err := write(&floorToolResult{"TOOL_CALL_RESULT", now(), coretest.FixtureToolMessageID, coretest.FixtureToolCallID, coretest.FixtureToolResult, "tool"}); err != nil {
+				if err := write(&floorToolResult{"TOOL_CALL_RESULT", now(), aguitest.FixtureToolMessageID, aguitest.FixtureToolCallID, aguitest.FixtureToolResult, "tool"}); err != nil {
 					return err
 				}
 				if err := write(&floorState{"STATE_SNAPSHOT", now(), state}); err != nil {
 					return err
 				}
-				return write(&floorRunFinished{"RUN_FINISHED", now(), coretest.FixtureThreadID, coretest.FixtureRunID, &floorOutcome{"success"}})
+				return write(&floorRunFinished{"RUN_FINISHED", now(), aguitest.FixtureThreadID, aguitest.FixtureRunID, &floorOutcome{"success"}})
 			}
 		},
 	}
@@ -165,25 +165,25 @@ func floorImpl() impl {
 
 // floorEvents builds the fixture as plain structs, stamped by ts.
 func floorEvents(ts func() int64, deltas, args []string, state map[string]any) []any {
-	evs := make([]any, 0, coretest.FixtureEvents)
+	evs := make([]any, 0, aguitest.FixtureEvents)
 	evs = append(evs,
-		&floorRunStarted{"RUN_STARTED", ts(), coretest.FixtureThreadID, coretest.FixtureRunID},
-		&floorTextStart{"TEXT_MESSAGE_START", ts(), coretest.FixtureMessageID, "assistant"},
+		&floorRunStarted{"RUN_STARTED", ts(), aguitest.FixtureThreadID, aguitest.FixtureRunID},
+		&floorTextStart{"TEXT_MESSAGE_START", ts(), aguitest.FixtureMessageID, "assistant"},
 	)
 	for _, d := range deltas {
-		evs = append(evs, &floorTextContent{"TEXT_MESSAGE_CONTENT", ts(), coretest.FixtureMessageID, d})
+		evs = append(evs, &floorTextContent{"TEXT_MESSAGE_CONTENT", ts(), aguitest.FixtureMessageID, d})
 	}
 	evs = append(evs,
-		&floorTextEnd{"TEXT_MESSAGE_END", ts(), coretest.FixtureMessageID},
-		&floorToolStart{"TOOL_CALL_START", ts(), coretest.FixtureToolCallID, coretest.FixtureToolName},
+		&floorTextEnd{"TEXT_MESSAGE_END", ts(), aguitest.FixtureMessageID},
+		&floorToolStart{"TOOL_CALL_START", ts(), aguitest.FixtureToolCallID, aguitest.FixtureToolName},
 	)
 	for _, a := range args {
-		evs = append(evs, &floorToolArgs{"TOOL_CALL_ARGS", ts(), coretest.FixtureToolCallID, a})
+		evs = append(evs, &floorToolArgs{"TOOL_CALL_ARGS", ts(), aguitest.FixtureToolCallID, a})
 	}
 	return append(evs,
-		&floorToolEnd{"TOOL_CALL_END", ts(), coretest.FixtureToolCallID},
-		&floorToolResult{"TOOL_CALL_RESULT", ts(), coretest.FixtureToolMessageID, coretest.FixtureToolCallID, coretest.FixtureToolResult, "tool"},
+		&floorToolEnd{"TOOL_CALL_END", ts(), aguitest.FixtureToolCallID},
+		&floorToolResult{"TOOL_CALL_RESULT", ts(), aguitest.FixtureToolMessageID, aguitest.FixtureToolCallID, aguitest.FixtureToolResult, "tool"},
 		&floorState{"STATE_SNAPSHOT", ts(), state},
-		&floorRunFinished{"RUN_FINISHED", ts(), coretest.FixtureThreadID, coretest.FixtureRunID, &floorOutcome{"success"}},
+		&floorRunFinished{"RUN_FINISHED", ts(), aguitest.FixtureThreadID, aguitest.FixtureRunID, &floorOutcome{"success"}},
 	)
 }

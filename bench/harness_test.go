@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/agui-go/agui/core/coretest"
+	"github.com/agui-go/agui/aguitest"
 )
 
 // sink is what every implementation writes a run to: it counts bytes and
@@ -73,7 +73,7 @@ func BenchmarkSSE(b *testing.B) {
 				}
 				cpu = cpuTime() - cpu
 				runtime.ReadMemStats(&after)
-				events := float64(b.N) * coretest.FixtureEvents
+				events := float64(b.N) * aguitest.FixtureEvents
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/events, "ns/event")
 				b.ReportMetric(float64(cpu)/events, "cpu-ns/event")
 				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/events, "B/event")
@@ -137,14 +137,14 @@ func TestFixtureShape(t *testing.T) {
 					t.Fatal(err)
 				}
 				frames := readFrames(t, out.Bytes())
-				if len(frames) != coretest.FixtureEvents {
-					t.Fatalf("%d frames, want %d", len(frames), coretest.FixtureEvents)
+				if len(frames) != aguitest.FixtureEvents {
+					t.Fatalf("%d frames, want %d", len(frames), aguitest.FixtureEvents)
 				}
 				counts := map[string]int{}
 				for _, f := range frames {
 					counts[f.data["type"].(string)]++
 				}
-				if counts["TEXT_MESSAGE_CONTENT"] != coretest.FixtureDeltas || counts["TOOL_CALL_ARGS"] != coretest.FixtureArgChunks {
+				if counts["TEXT_MESSAGE_CONTENT"] != aguitest.FixtureDeltas || counts["TOOL_CALL_ARGS"] != aguitest.FixtureArgChunks {
 					t.Errorf("%d TEXT_MESSAGE_CONTENT and %d TOOL_CALL_ARGS frames", counts["TEXT_MESSAGE_CONTENT"], counts["TOOL_CALL_ARGS"])
 				}
 				t.Logf("%d bytes per run", out.Len())

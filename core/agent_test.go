@@ -3,10 +3,11 @@ package core
 import (
 	"context"
 	"fmt"
-	"github.com/agui-go/agui"
 	"reflect"
 	"sync"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 // greeter is an Agent implemented by a struct: its fields are

@@ -3,8 +3,9 @@ package core
 import (
 	"context"
 	"fmt"
-	"github.com/agui-go/agui"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 func TestResume(t *testing.T) {

@@ -109,6 +109,14 @@
 // when a 1.x client prefers it), and a client that goes away cancels the
 // run. Package ginagui mounts the same handler on Gin routes.
 //
+// Each run writes one log line naming its route and agent (WithRoute,
+// WithAgentName, read back with RouteFrom) and, when it failed, its whole
+// error; each refused request writes one too and goes to WithRefusalHook.
+// Per-route limits: WithMaxConcurrentRuns answers a JSON 429 with
+// Retry-After over the cap, and WithRunTimeout (a run option) ends a run
+// at its deadline with RUN_ERROR DEADLINE_EXCEEDED. All are off by
+// default.
+//
 // # Resumable runs
 //
 // NewResumableHandler serves the same agent on a route where a run is a

@@ -47,7 +47,7 @@ func (e *Emitter) tag(ev agui.Event) agui.Event {
 	if e.subagent == "" {
 		return ev
 	}
-	if a, ok := ev.(agui.Attributed); ok && a.Subagent() == "" {
+	if a, ok := ev.(agui.Attributed); ok && agui.SubagentOf(ev) == "" {
 		a.SetSubagent(e.subagent)
 	}
 	return ev

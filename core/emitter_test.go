@@ -2,9 +2,10 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"strings"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 func TestSayShape(t *testing.T) {

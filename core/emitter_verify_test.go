@@ -5,9 +5,10 @@ package core
 import (
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
 	"strings"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 func TestEmitVerificationErrorReturnedAtOnce(t *testing.T) {

@@ -16,7 +16,7 @@ type Draft struct {
 	Title    string `json:"title"`
 }
 
-// The Editor of seed 003: a step brackets the run's phase; a reasoning
+// The Editor: a step brackets the run's phase; a reasoning
 // block, a streamed message and a state update happen inside it. Deferred
 // End closes the step on every path.
 func Example() {
@@ -75,7 +75,7 @@ func Example() {
 	// RUN_FINISHED
 }
 
-// The Approver of seed 003: the first run pauses on an interrupt; the
+// The Approver: the first run pauses on an interrupt; the
 // client answers in the next run's resume, and the agent goes on.
 func Example_interrupt() {
 	approver := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
@@ -122,7 +122,7 @@ func Example_interrupt() {
 	// outcome: success
 }
 
-// The Supervisor of seed 003: a subagent, a subagent nested in it, and the
+// The Supervisor: a subagent, a subagent nested in it, and the
 // parent's own message. Every event is attributed to the invocation that
 // emitted it.
 func Example_subagents() {
@@ -172,7 +172,7 @@ func Example_subagents() {
 	// TEXT_MESSAGE_CONTENT supervisor: Plan ready.
 }
 
-// Flaky, from seed 000: an error the agent returns ends the run with
+// Flaky: an error the agent returns ends the run with
 // RUN_ERROR, carrying its message and code.
 func ExampleAgentError() {
 	flaky := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
@@ -194,7 +194,7 @@ func ExampleAgentError() {
 	// AGENT_ERROR
 }
 
-// Chatty, from seed 000: once the run is cancelled every emit fails, so
+// Chatty: once the run is cancelled every emit fails, so
 // the agent's next `return err` unwinds it, and the terminal RUN_ERROR
 // still goes out. The transport's side of this is Runner.Cancel, taken
 // before the stream starts.
@@ -234,7 +234,7 @@ func ExampleRunner_Cancel() {
 	// RUN_ERROR CANCELLED
 }
 
-// Slow, from seed 000: Go needs no until_cancelled. The agent passes ctx to
+// Slow: Go needs no until_cancelled. The agent passes ctx to
 // the model call, which selects on ctx.Done(); cancelling the run stops the
 // call in flight.
 func ExampleRunner_Events() {

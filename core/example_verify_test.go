@@ -11,7 +11,7 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// The verifier sample of seed 000: content for a message that was never
+// The verifier sample: content for a message that was never
 // started is rejected by the emit that sends it, and the agent can see
 // which rule it broke.
 func ExampleEmitter_Emit() {

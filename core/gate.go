@@ -2,8 +2,10 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"sync"
+	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // ErrShuttingDown is the cause a Gate cancels in-flight runs with: a
@@ -27,19 +29,28 @@ type Gate struct {
 	next   uint64
 	runs   map[uint64]func(error)
 	idle   chan struct{} // made by Shutdown; closed once no run is left
+	// forced is closed when Shutdown's deadline passes with runs left:
+	// their writers then end the streams themselves (see Shutdown).
+	forced chan struct{}
 }
+
+// ForceGrace is how long Gate.Shutdown waits, after its deadline, for the
+// writers of runs that ignored cancellation to send their RUN_ERROR.
+const ForceGrace = time.Second
 
 // admit registers a run whose cancel function is called on shutdown. It
 // returns false once the gate is shut down; otherwise release must be
-// called when the run's stream has ended.
-func (g *Gate) admit(cancel func(error)) (release func(), ok bool) {
+// called when the run's stream has ended, and forced is closed when the
+// shutdown deadline passes and the stream must end without the run.
+func (g *Gate) admit(cancel func(error)) (release func(), forced <-chan struct{}, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
-		return nil, false
+		return nil, nil, false
 	}
 	if g.runs == nil {
 		g.runs = make(map[uint64]func(error))
+		g.forced = make(chan struct{})
 	}
 	id := g.next
 	g.next++
@@ -52,12 +63,17 @@ func (g *Gate) admit(cancel func(error)) (release func(), ok bool) {
 			close(g.idle)
 			g.idle = nil
 		}
-	}, true
+	}, g.forced, true
 }
 
 // Shutdown stops admitting runs, cancels every in-flight one with
-// ErrShuttingDown and waits until their streams have ended or ctx is done,
-// returning ctx's error in that case. Calling it again waits again.
+// ErrShuttingDown and waits until their streams have ended or ctx is done.
+// When ctx is done first, the runs left have agents that ignore their
+// context: their writers are told to end each stream with RUN_ERROR
+// (CANCELLED) at once, without waiting for the agent, whose goroutine is
+// abandoned to return on its own. Shutdown then waits up to ForceGrace
+// for those streams and returns nil if every one ended, ctx's error
+// otherwise. Calling it again waits again.
 func (g *Gate) Shutdown(ctx context.Context) error {
 	g.mu.Lock()
 	g.closed = true
@@ -81,6 +97,20 @@ func (g *Gate) Shutdown(ctx context.Context) error {
 	case <-idle:
 		return nil
 	case <-ctx.Done():
+	}
+	g.mu.Lock()
+	select {
+	case <-g.forced:
+	default:
+		close(g.forced)
+	}
+	g.mu.Unlock()
+	grace := time.NewTimer(ForceGrace)
+	defer grace.Stop()
+	select {
+	case <-idle:
+		return nil
+	case <-grace.C:
 		return ctx.Err()
 	}
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"errors"
+
 	"github.com/agui-go/agui"
 )
 

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agui-go/agui"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 func TestEndIsIdempotent(t *testing.T) {

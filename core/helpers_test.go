@@ -2,9 +2,10 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"iter"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 // collect ranges over a stream to its end, failing on a yielded error.

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/agui-go/agui"
 	"io"
 	"mime"
 	"net/http"
 	"strconv"
+
+	"github.com/agui-go/agui"
 )
 
 // RequestError is a run request refused before its stream started. It is
@@ -16,25 +17,34 @@ import (
 // "field": Field} (field omitted when empty). Values are immutable.
 type RequestError struct {
 	Status int
-	Code   string
+	Code   RequestCode
 	// Message says what is wrong, naming the field when there is one.
 	Message string
 	// Field is the JSON path of the offending input value, if any.
 	Field string
+	// cause is the I/O error behind a failed body read, for Unwrap.
+	cause error
 }
+
+// RequestCode is the stable code of a RequestError, written as the "code"
+// of the JSON error body.
+type RequestCode string
 
 // The codes of RequestError.
 const (
-	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
-	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
-	CodeBodyTooLarge         = "BODY_TOO_LARGE"
-	CodeMalformedInput       = "MALFORMED_INPUT"
-	CodeInvalidInput         = "INVALID_INPUT"
-	CodeUnavailable          = "UNAVAILABLE"
+	CodeMethodNotAllowed     RequestCode = "METHOD_NOT_ALLOWED"
+	CodeUnsupportedMediaType RequestCode = "UNSUPPORTED_MEDIA_TYPE"
+	CodeBodyTooLarge         RequestCode = "BODY_TOO_LARGE"
+	CodeMalformedInput       RequestCode = "MALFORMED_INPUT"
+	CodeInvalidInput         RequestCode = "INVALID_INPUT"
+	CodeUnavailable          RequestCode = "UNAVAILABLE"
 )
 
 // Error returns the message.
 func (e *RequestError) Error() string { return e.Message }
+
+// Unwrap returns the I/O error behind a failed body read, if any.
+func (e *RequestError) Unwrap() error { return e.cause }
 
 // WriteHTTP answers the request with e. It must be called before anything
 // else is written to w.
@@ -43,7 +53,7 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 		Error string `json:"error"`
 		Code  string `json:"code"`
 		Field string `json:"field,omitempty"`
-	}{e.Message, e.Code, e.Field})
+	}{e.Message, string(e.Code), e.Field})
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
@@ -70,20 +80,49 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...a
 		return nil, &RequestError{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMediaType,
 			Message: "the body must be application/json"}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBytes))
+	if r.ContentLength > maxBytes {
+		// Refused before reading: no 100 Continue invites the upload.
+		return nil, &RequestError{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
+			Message: "the body is larger than " + strconv.FormatInt(maxBytes, 10) + " bytes"}
+	}
+	body, err := readBody(http.MaxBytesReader(w, r.Body, maxBytes), r.ContentLength, maxBytes)
 	if err != nil {
 		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
 			return nil, &RequestError{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge,
 				Message: "the body is larger than " + strconv.FormatInt(mbe.Limit, 10) + " bytes"}
 		}
 		return nil, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
-			Message: "reading the body: " + err.Error()}
+			Message: "reading the body failed", cause: err}
 	}
 	in, err := agui.DecodeInput(body, opts...)
 	if err != nil {
 		return nil, inputRequestError(err)
 	}
 	return in, nil
+}
+
+// readBody reads rd to its end as io.ReadAll does, into a buffer sized
+// from the request's Content-Length when it is known (length < 0 when it
+// is not), so a small body costs a small buffer.
+func readBody(rd io.Reader, length, maxBytes int64) ([]byte, error) {
+	size := 512
+	if length >= 0 && length < maxBytes {
+		size = int(length) + 1 // room for the read that returns io.EOF
+	}
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := rd.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // inputRequestError maps a decode or input validation error to a

@@ -29,7 +29,7 @@ func TestHandlerRefusesBeforeTheStream(t *testing.T) {
 		contentType string
 		body        string
 		status      int
-		code        string
+		code        core.RequestCode
 		field       string
 	}{
 		{"GET", http.MethodGet, "application/json", valid, 405, core.CodeMethodNotAllowed, ""},
@@ -71,7 +71,7 @@ func TestHandlerRefusesBeforeTheStream(t *testing.T) {
 			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
 				t.Fatalf("body %q is not JSON: %v", rec.Body, err)
 			}
-			if body.Code != tc.code || body.Error == "" {
+			if body.Code != string(tc.code) || body.Error == "" {
 				t.Errorf("body = %+v, want code %s and a message", body, tc.code)
 			}
 			if !strings.Contains(body.Field, tc.field) || (tc.field == "" && body.Field != "") {

@@ -2,28 +2,32 @@ package core
 
 import (
 	"errors"
-	"github.com/agui-go/agui"
 	"log/slog"
 	"time"
-)
 
-// HandlerOption configures a Handler. Options are plain values, safe to
-// share between handlers and goroutines.
-type HandlerOption interface{ applyHandler(*handlerConfig) }
+	"github.com/agui-go/agui"
+)
 
 type handlerConfig struct {
 	maxBodyBytes int64
 	heartbeat    time.Duration
 	writeTimeout time.Duration
+	readTimeout  time.Duration
+	limits       InputLimits
 	logger       *slog.Logger
 	gate         *Gate
+	// runOptions is the handler's whole option list, which every run
+	// applies (a run ignores the handler's own settings).
 	runOptions   []Option
 	decode       []agui.DecodeOption
+	ops          opsConfig // route names, refusal hook, run cap (admission.go)
+	capabilities *agui.Capabilities
 }
 
-type handlerOptionFunc func(*handlerConfig)
-
-func (f handlerOptionFunc) applyHandler(c *handlerConfig) { f(c) }
+// handlerOption returns the Option setting f on a Handler.
+func handlerOption(f func(*handlerConfig)) Option {
+	return optionFunc(func(s *settings) { f(&s.handler) })
+}
 
 // Defaults of the handler options.
 const (
@@ -32,24 +36,33 @@ const (
 	DefaultWriteTimeout = 30 * time.Second
 )
 
-func newHandlerConfig(opts []HandlerOption) (handlerConfig, error) {
-	c := handlerConfig{
+func newHandlerConfig(opts []Option) (handlerConfig, error) {
+	st := settings{handler: handlerConfig{
 		maxBodyBytes: DefaultMaxBodyBytes,
 		heartbeat:    DefaultHeartbeat,
 		writeTimeout: DefaultWriteTimeout,
-	}
+		readTimeout:  DefaultReadTimeout,
+	}}
 	for _, o := range opts {
 		if o != nil {
-			o.applyHandler(&c)
+			o.apply(&st)
 		}
 	}
+	c := st.handler
+	c.runOptions = opts
 	switch {
 	case c.maxBodyBytes <= 0:
-		return c, errors.New("agui: WithMaxBodyBytes needs a positive limit")
+		return c, errors.New("core: WithMaxBodyBytes needs a positive limit")
 	case c.heartbeat < 0:
-		return c, errors.New("agui: WithHeartbeat needs a non-negative interval")
+		return c, errors.New("core: WithHeartbeat needs a non-negative interval")
 	case c.writeTimeout < 0:
-		return c, errors.New("agui: WithWriteTimeout needs a non-negative timeout")
+		return c, errors.New("core: WithWriteTimeout needs a non-negative timeout")
+	case c.readTimeout < 0:
+		return c, errors.New("core: WithReadTimeout needs a non-negative timeout")
+	}
+	var err error
+	if c.limits, err = c.limits.withDefaults(); err != nil {
+		return c, err
 	}
 	if c.logger == nil {
 		c.logger = slog.Default()
@@ -59,51 +72,53 @@ func newHandlerConfig(opts []HandlerOption) (handlerConfig, error) {
 
 // WithMaxBodyBytes limits the request body (default 8 MiB,
 // DefaultMaxBodyBytes); a larger body is answered 413 before any event.
-func WithMaxBodyBytes(n int64) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.maxBodyBytes = n })
+func WithMaxBodyBytes(n int64) Option {
+	return handlerOption(func(c *handlerConfig) { c.maxBodyBytes = n })
 }
 
 // WithHeartbeat sets how long an SSE stream may stay silent before the
 // handler writes a ": ping" comment, which keeps proxies from closing it
 // (default 15 s, DefaultHeartbeat; 0 turns heartbeats off). Protobuf
 // streams carry no comments and get none.
-func WithHeartbeat(d time.Duration) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.heartbeat = d })
+func WithHeartbeat(d time.Duration) Option {
+	return handlerOption(func(c *handlerConfig) { c.heartbeat = d })
 }
 
 // WithWriteTimeout bounds each write to the client (default 30 s,
-// DefaultWriteTimeout): before the body is read and before every write the
-// connection's write deadline is moved to now+d, so a server's WriteTimeout
-// cuts neither a slow upload's answer nor a long run, and
-// a client that stops reading is treated as gone after d. 0 clears the
-// deadline for the whole stream instead.
-func WithWriteTimeout(d time.Duration) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.writeTimeout = d })
+// DefaultWriteTimeout): before the body is read, before each burst of
+// writes (the events written before one flush) and every 64 writes within
+// a burst, the connection's write deadline is moved to now+d, so a
+// server's WriteTimeout cuts neither a slow upload's answer nor a long
+// run, and a client that stops reading is treated as gone after d. 0
+// clears the deadline for the whole stream instead.
+func WithWriteTimeout(d time.Duration) Option {
+	return handlerOption(func(c *handlerConfig) { c.writeTimeout = d })
 }
 
 // WithHandlerLogger sets the logger for the per-run log line and for
 // transport warnings (default slog.Default()). It is also the runs'
-// logger unless WithRunOptions sets one.
-func WithHandlerLogger(l *slog.Logger) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.logger = l })
+// logger unless WithLogger sets one.
+func WithHandlerLogger(l *slog.Logger) Option {
+	return handlerOption(func(c *handlerConfig) { c.logger = l })
 }
 
 // WithGate makes the handler take runs only while g admits them (default:
 // no gate, runs are always taken). Share one Gate among every handler of a
 // server and call Gate.Shutdown next to http.Server.Shutdown.
-func WithGate(g *Gate) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.gate = g })
-}
-
-// WithRunOptions passes opts to every run the handler starts (default
-// none), before the per-request options given to Handler.Serve.
-func WithRunOptions(opts ...Option) HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.runOptions = append(c.runOptions, opts...) })
+func WithGate(g *Gate) Option {
+	return handlerOption(func(c *handlerConfig) { c.gate = g })
 }
 
 // WithStrictInput refuses request bodies with keys the protocol does not
 // describe (422, see Strict). The default is lenient, as the protocol asks
 // of servers, so that newer clients keep working.
-func WithStrictInput() HandlerOption {
-	return handlerOptionFunc(func(c *handlerConfig) { c.decode = append(c.decode, agui.Strict()) })
+func WithStrictInput() Option {
+	return handlerOption(func(c *handlerConfig) { c.decode = append(c.decode, agui.Strict()) })
+}
+
+// WithCapabilities sets what the agent route's capabilities endpoint
+// answers (default: what the agent's state type allows, see
+// ginagui.DefaultCapabilities). Read it back with Handler.Capabilities.
+func WithCapabilities(caps agui.Capabilities) Option {
+	return handlerOption(func(c *handlerConfig) { c.capabilities = &caps })
 }

@@ -13,11 +13,11 @@ func TestNewHandlerRejectsBadOptions(t *testing.T) {
 	a := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		return agui.Success(), nil
 	})
-	for name, opt := range map[string]core.HandlerOption{
+	for name, opt := range map[string]core.Option{
 		"body":      core.WithMaxBodyBytes(0),
 		"heartbeat": core.WithHeartbeat(-1),
 		"timeout":   core.WithWriteTimeout(-1),
-		"queue":     core.WithRunOptions(core.WithQueueSize(-1)),
+		"queue":     core.WithQueueSize(-1),
 	} {
 		if _, err := core.NewHandler(a, opt); err == nil {
 			t.Errorf("%s: NewHandler accepted an invalid option", name)

@@ -3,11 +3,12 @@ package core
 import (
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
 	"log/slog"
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // streamWriter writes one run's events to its client. It is used by the
@@ -30,21 +31,52 @@ type streamWriter struct {
 	terminal    bool // a terminal event was written
 	noDeadline  bool
 	lossyWarned bool
-	lastWrite   time.Time
+	lastWrite   time.Time // when the last burst or heartbeat started
+	lastActive  time.Time // the last write or deadline move
+	// burstWrites counts the writes since the deadline was last moved
+	// within the current burst; 0 between bursts.
+	burstWrites int
+	unflushed   bool // written since the last flush
+	// dropped is set when an event could not be framed: the run then
+	// cannot end in success (see handle).
+	dropped bool
+	// forced is closed when the stream must end without its run;
+	// abandoned is set once it did (see abandon).
+	forced    <-chan struct{}
+	abandoned bool
 
 	// What the run's log line reports.
 	events  int
 	outcome string
 	code    string
+	message string // RUN_ERROR's message
 	// refused is set when the run refused its input before anything was
 	// written; the handler answers it after the run has been joined.
 	refused *RequestError
 }
 
-// loop writes items until the sequence ends or the client is gone. It
-// drains whatever is already queued before flushing, so a burst costs one
-// flush and a trickle one per event.
-func (s *streamWriter) loop(done context.Context, items <-chan item) {
+// runQueue is what the writer drives: the run's queue, received from by
+// the writer's own goroutine, and where each event taken from it goes.
+// *driver is the one implementation outside tests.
+type runQueue interface {
+	// events returns the queue, or nil once the stream is over.
+	events() <-chan agui.Event
+	// take passes on an event received from the queue; ok is false when
+	// the queue was closed.
+	take(ev agui.Event, ok bool)
+	// close ends the run however the writer stopped and joins its
+	// goroutines.
+	close()
+	// abandon ends the run without joining its agent, for a stream the
+	// writer ended at a shutdown deadline (see streamWriter.abandon).
+	abandon()
+}
+
+// loop writes the run's events until the stream is over or the client is
+// gone, selecting over the run's queue, the idle timer and the request's
+// end. It drains whatever is already queued before flushing, so a burst
+// costs one flush and a trickle one per event.
+func (s *streamWriter) loop(done context.Context, q runQueue) {
 	period := s.idlePeriod()
 	var idle *time.Timer
 	var idleC <-chan time.Time
@@ -53,52 +85,69 @@ func (s *streamWriter) loop(done context.Context, items <-chan item) {
 			idle.Stop()
 		}
 	}()
+	// RUN_STARTED was written when the run began: it goes out now, with
+	// whatever the agent has queued behind it already.
+	s.drain(q)
+	s.flush()
+	if period > 0 {
+		idle = time.NewTimer(period)
+		idleC = idle.C
+	}
 	for {
+		events := q.events()
+		if events == nil || s.broken {
+			return
+		}
 		select {
-		case it, ok := <-items:
-			if !ok {
-				return
-			}
-			open := s.handle(it) && s.drain(items)
+		case ev, ok := <-events:
+			q.take(ev, ok)
+			s.drain(q)
 			s.flush()
-			if !open || s.broken {
-				return
-			}
-			if period > 0 {
-				if idle == nil {
-					idle = time.NewTimer(period)
-					idleC = idle.C
-				} else {
-					idle.Reset(period)
-				}
-			}
 		case <-idleC:
-			s.idle()
-			if s.broken {
-				return
+			// The timer is not moved per burst: when it fires early, it
+			// is set for the rest of the period since the last activity.
+			if wait := period - time.Since(s.lastActive); wait > 0 {
+				idle.Reset(wait)
+				continue
 			}
+			s.idle()
 			idle.Reset(period)
 		case <-done.Done():
 			s.gone()
+			return
+		case <-s.forced:
+			s.abandon()
 			return
 		}
 	}
 }
 
-// drain handles the items already queued, without waiting, and reports
-// whether the sequence may go on.
-func (s *streamWriter) drain(items <-chan item) bool {
+// abandon ends the stream without its run, at a shutdown deadline: the
+// client gets RUN_ERROR (CANCELLED) in place of the terminal event the
+// agent never let the run produce.
+func (s *streamWriter) abandon() {
+	s.abandoned = true
+	if s.terminal || s.broken {
+		return
+	}
+	s.handle(&agui.RunError{Message: "server shutting down", Code: string(agui.CodeCancelled)})
+	s.flush()
+}
+
+// drain takes the events already queued, without waiting.
+func (s *streamWriter) drain(q runQueue) {
 	for !s.broken {
+		events := q.events()
+		if events == nil {
+			return
+		}
 		select {
-		case it, ok := <-items:
-			if !ok || !s.handle(it) {
-				return false
-			}
+		case ev, ok := <-events:
+			q.take(ev, ok)
 		default:
-			return true
+			return
 		}
 	}
-	return false
 }
 
 // idlePeriod is how often an idle stream is looked after: heartbeats on
@@ -128,36 +177,31 @@ func (s *streamWriter) idle() {
 	s.extendDeadline()
 }
 
-// handle writes one item and reports whether the sequence may go on.
-func (s *streamWriter) handle(it item) bool {
-	if it.err != nil {
-		if !s.started {
-			s.refused = inputRequestError(it.err)
-			s.outcome, s.code = "refused", s.refused.Code
-			return false
-		}
-		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "agui: run stream failed",
-			slog.String("run_id", s.in.RunID), slog.Any("error", it.err))
-		return true
-	}
-	ev := it.ev
+// handle writes one event and reports whether the stream may go on; it
+// is the yield function of the run's sink.
+func (s *streamWriter) handle(ev agui.Event) bool {
 	if s.legacy {
 		if !s.lossyWarned && agui.DowngradeLossy(ev) {
 			s.lossyWarned = true
-			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "agui: lossy downgrade for a pre-1.0 client",
-				slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())))
+			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "core: lossy downgrade for a pre-1.0 client",
+				slog.String("thread_id", LogID(s.in.ThreadID)), slog.String("run_id", LogID(s.in.RunID)), slog.String("event", string(ev.Type())))
 		}
 		var keep bool
 		if ev, keep = agui.Downgrade(ev); !keep {
 			return true
 		}
 	}
+	if _, ok := ev.(*agui.RunFinished); ok && s.dropped {
+		// An event was lost on the way: the client must not be told the
+		// run succeeded.
+		ev = &agui.RunError{Message: "an event could not be encoded", Code: string(agui.CodeSerialization)}
+	}
 	var err error
 	if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
 		// The stream cannot carry this event: end the run with a coded
 		// error rather than send a broken frame.
-		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "agui: event not encodable",
-			slog.String("run_id", s.in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
+		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "core: event not encodable",
+			slog.String("thread_id", LogID(s.in.ThreadID)), slog.String("run_id", LogID(s.in.RunID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
 		switch ev.(type) {
 		case *agui.RunFinished, *agui.RunError:
 			// Nothing follows a terminal event, so its stand-in is ours
@@ -167,6 +211,7 @@ func (s *streamWriter) handle(it item) bool {
 				return false
 			}
 		default:
+			s.dropped = true
 			s.cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
 			return true
 		}
@@ -191,30 +236,46 @@ func (s *streamWriter) handle(it item) bool {
 		}
 	case *agui.RunError:
 		s.terminal = true
-		s.outcome, s.code = "error", e.Code
+		s.outcome, s.code, s.message = "error", e.Code, e.Message
 	}
 	return true
 }
 
-// write writes s.buf in one Write, after moving the write deadline.
+// deadlineEvery is how many writes of one burst may share a write
+// deadline: moving the deadline costs a clock read and a timer update, so
+// it is moved once per burst and again every deadlineEvery writes.
+const deadlineEvery = 64
+
+// write writes s.buf in one Write. The first write of a burst (the events
+// taken before one flush) moves the write deadline, and so does every
+// deadlineEvery-th write after it, so a client that stops reading is
+// still cut off within writeTimeout of the write it stalls.
 func (s *streamWriter) write() bool {
-	s.extendDeadline()
+	if s.burstWrites == 0 || s.burstWrites >= deadlineEvery {
+		s.burstWrites = 0
+		s.lastWrite = time.Now()
+		s.extendDeadlineFrom(s.lastWrite)
+	}
+	s.burstWrites++
 	if _, err := s.w.Write(s.buf); err != nil {
 		s.gone()
 		return false
 	}
-	s.lastWrite = time.Now()
+	s.unflushed = true
 	return true
 }
 
-// flush sends what was written. A flush error means the client is gone.
+// flush sends what was written since the last flush. A flush error means
+// the client is gone.
 func (s *streamWriter) flush() {
-	if !s.started || s.broken {
+	s.burstWrites = 0
+	if !s.unflushed || s.broken {
 		return
 	}
+	s.unflushed = false
 	if err := s.rc.Flush(); err != nil {
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce(&s.warned.flush, "agui: the ResponseWriter cannot flush; events reach the client late", err)
+			s.warnOnce(&s.warned.flush, "core: the ResponseWriter cannot flush; events reach the client late", err)
 			return
 		}
 		s.gone()
@@ -224,18 +285,22 @@ func (s *streamWriter) flush() {
 // extendDeadline moves the connection's write deadline writeTimeout ahead
 // (or clears it when writeTimeout is 0), so a server's WriteTimeout does
 // not cut a long run.
-func (s *streamWriter) extendDeadline() {
+func (s *streamWriter) extendDeadline() { s.extendDeadlineFrom(time.Now()) }
+
+// extendDeadlineFrom is extendDeadline with the clock already read.
+func (s *streamWriter) extendDeadlineFrom(now time.Time) {
+	s.lastActive = now
 	if s.noDeadline {
 		return
 	}
 	var d time.Time
 	if s.cfg.writeTimeout > 0 {
-		d = time.Now().Add(s.cfg.writeTimeout)
+		d = now.Add(s.cfg.writeTimeout)
 	}
 	if err := s.rc.SetWriteDeadline(d); err != nil {
 		s.noDeadline = true
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce(&s.warned.deadline, "agui: the ResponseWriter cannot set write deadlines (a middleware may hide Unwrap); a server WriteTimeout will cut long runs", err)
+			s.warnOnce(&s.warned.deadline, "core: the ResponseWriter cannot set write deadlines (a middleware may hide Unwrap); a server WriteTimeout will cut long runs", err)
 		}
 	} else if s.cfg.writeTimeout == 0 {
 		s.noDeadline = true // cleared for the whole stream

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
-	"iter"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -13,6 +11,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // swRecorder is a ResponseWriter that keeps each Write separately and counts
@@ -128,7 +128,7 @@ func (c *swCancel) get() error {
 	return c.cause
 }
 
-func swConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
+func swConfig(t *testing.T, opts ...Option) *handlerConfig {
 	t.Helper()
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {
@@ -148,13 +148,13 @@ func swFinished() agui.Event { return &agui.RunFinished{ThreadID: "t", RunID: "r
 func TestStreamWriterBurstIsOneFlush(t *testing.T) {
 	rec := newSWRecorder()
 	sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
-	items := make(chan item, 8)
+	items := make(chan agui.Event, 8)
 	evs := []agui.Event{swStarted(), &agui.TextMessageStart{MessageID: "m1", Role: agui.RoleAssistant}, swDelta("a"), swDelta("b"), &agui.TextMessageEnd{MessageID: "m1"}, swFinished()}
 	for _, ev := range evs {
-		items <- item{ev: ev}
+		items <- ev
 	}
 	close(items)
-	sw.loop(context.Background(), items)
+	sw.loop(context.Background(), swQueueOf(sw, items))
 
 	writes, flushes := rec.counts()
 	if writes != len(evs) {
@@ -177,14 +177,14 @@ func TestStreamWriterTrickleFlushesEachEvent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
-		items := make(chan item) // unbuffered: nothing is ever queued
+		items := make(chan agui.Event) // unbuffered: nothing is ever queued
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			sw.loop(context.Background(), items)
+			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
 		for i, ev := range []agui.Event{swStarted(), swDelta("a"), swDelta("b")} {
-			items <- item{ev: ev}
+			items <- ev
 			synctest.Wait()
 			if w, f := rec.counts(); w != i+1 || f != i+1 {
 				t.Fatalf("after event %d: writes, flushes = %d, %d; want %d, %d", i, w, f, i+1, i+1)
@@ -199,16 +199,16 @@ func TestStreamWriterCoalescesWhatIsQueued(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
-		items := make(chan item, 8)
+		items := make(chan agui.Event, 8)
 		done := make(chan struct{})
-		items <- item{ev: swStarted()}
+		items <- swStarted()
 		go func() {
 			defer close(done)
-			sw.loop(context.Background(), items)
+			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
 		synctest.Wait()
 		for _, s := range []string{"a", "b", "c"} {
-			items <- item{ev: swDelta(s)}
+			items <- swDelta(s)
 		}
 		synctest.Wait()
 		if w, f := rec.counts(); w != 4 || f != 2 {
@@ -226,10 +226,10 @@ func TestStreamWriterHeaders(t *testing.T) {
 	}{{agui.FormatSSE, "text/event-stream"}, {agui.FormatProto, agui.FormatProto.ContentType()}} {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t), tc.format)
-		items := make(chan item, 1)
-		items <- item{ev: swStarted()}
+		items := make(chan agui.Event, 1)
+		items <- swStarted()
 		close(items)
-		sw.loop(context.Background(), items)
+		sw.loop(context.Background(), swQueueOf(sw, items))
 		h := rec.Header()
 		if got := h.Get("Content-Type"); got != tc.want {
 			t.Errorf("Content-Type = %q, want %q", got, tc.want)
@@ -250,13 +250,13 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t, WithHeartbeat(15*time.Second)), agui.FormatSSE)
-		items := make(chan item)
+		items := make(chan agui.Event)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			sw.loop(context.Background(), items)
+			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
-		items <- item{ev: swStarted()}
+		items <- swStarted()
 		time.Sleep(15*time.Second - time.Millisecond)
 		synctest.Wait()
 		if strings.Contains(rec.body(), ": ping") {
@@ -269,7 +269,7 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 		}
 		// An event resets the idle clock.
 		time.Sleep(10 * time.Second)
-		items <- item{ev: swDelta("x")}
+		items <- swDelta("x")
 		time.Sleep(14 * time.Second)
 		synctest.Wait()
 		if got := strings.Count(rec.body(), agui.SSEHeartbeat); got != 1 {
@@ -293,13 +293,13 @@ func TestStreamWriterNoHeartbeatOnProtobuf(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatProto)
-		items := make(chan item)
+		items := make(chan agui.Event)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			sw.loop(context.Background(), items)
+			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
-		items <- item{ev: swStarted()}
+		items <- swStarted()
 		time.Sleep(time.Minute)
 		synctest.Wait()
 		if w, _ := rec.counts(); w != 1 {
@@ -322,14 +322,14 @@ func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(5*time.Second), WithHeartbeat(0)), agui.FormatSSE)
-		items := make(chan item)
+		items := make(chan agui.Event)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			sw.loop(context.Background(), items)
+			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
 		for range 3 {
-			items <- item{ev: swDelta("x")}
+			items <- swDelta("x")
 			synctest.Wait()
 			rec.mu.Lock()
 			got := rec.deadlines[len(rec.deadlines)-1]
@@ -347,12 +347,12 @@ func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 func TestStreamWriterZeroWriteTimeoutClearsDeadlineOnce(t *testing.T) {
 	rec := newSWRecorder()
 	sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(0)), agui.FormatSSE)
-	items := make(chan item, 3)
-	items <- item{ev: swStarted()}
-	items <- item{ev: swDelta("a")}
-	items <- item{ev: swFinished()}
+	items := make(chan agui.Event, 3)
+	items <- swStarted()
+	items <- swDelta("a")
+	items <- swFinished()
 	close(items)
-	sw.loop(context.Background(), items)
+	sw.loop(context.Background(), swQueueOf(sw, items))
 	if len(rec.deadlines) != 1 || !rec.deadlines[0].IsZero() {
 		t.Errorf("deadlines = %v, want one zero (cleared)", rec.deadlines)
 	}
@@ -366,11 +366,11 @@ func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 		w := &swPlainWriter{header: http.Header{}}
 		sw, _ := newTestStreamWriter(w, cfg, agui.FormatSSE)
 		sw.warned = warned
-		items := make(chan item, 2)
-		items <- item{ev: swStarted()}
-		items <- item{ev: swFinished()}
+		items := make(chan agui.Event, 2)
+		items <- swStarted()
+		items <- swFinished()
 		close(items)
-		sw.loop(context.Background(), items)
+		sw.loop(context.Background(), swQueueOf(sw, items))
 		if !strings.Contains(w.buf.String(), "RUN_FINISHED") {
 			t.Fatalf("stream not written through a plain writer: %q", w.buf.String())
 		}
@@ -384,10 +384,10 @@ func TestStreamWriterWriteFailureCancelsRun(t *testing.T) {
 	rec := newSWRecorder()
 	rec.failWrites = true
 	sw, cr := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
-	items := make(chan item, 2)
-	items <- item{ev: swStarted()}
-	items <- item{ev: swDelta("a")}
-	sw.loop(context.Background(), items) // returns without items being closed
+	items := make(chan agui.Event, 2)
+	items <- swStarted()
+	items <- swDelta("a")
+	sw.loop(context.Background(), swQueueOf(sw, items)) // returns without items being closed
 	if !agui.IsDisconnected(cr.get()) {
 		t.Errorf("cancel cause = %v, want DISCONNECTED", cr.get())
 	}
@@ -401,7 +401,7 @@ func TestStreamWriterRequestDoneCancelsRun(t *testing.T) {
 	sw, cr := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	sw.loop(ctx, make(chan item))
+	sw.loop(ctx, swQueueOf(sw, make(chan agui.Event)))
 	if !agui.IsDisconnected(cr.get()) {
 		t.Errorf("cancel cause = %v, want DISCONNECTED", cr.get())
 	}
@@ -409,17 +409,52 @@ func TestStreamWriterRequestDoneCancelsRun(t *testing.T) {
 
 func TestStreamWriterRefusedBeforeStart(t *testing.T) {
 	rec := newSWRecorder()
-	sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
-	items := make(chan item, 1)
-	items <- item{err: &agui.InputError{Field: "runId", Reason: "required"}}
-	sw.loop(context.Background(), items)
-	if sw.refused == nil || sw.refused.Status != http.StatusUnprocessableEntity || sw.refused.Field != "runId" {
-		t.Fatalf("refused = %+v, want a 422 on runId", sw.refused)
+	tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler)))}
+	req, _ := http.NewRequest(http.MethodPost, "/", nil)
+	tr.stream(context.Background(), rec, req, agui.NewInput("t", "r"),
+		swRefusingRun{&agui.InputError{Field: "runId", Reason: "required"}}, nil)
+	if rec.status != http.StatusUnprocessableEntity || !strings.Contains(rec.body(), `"runId"`) {
+		t.Fatalf("status %d, body %s; want a 422 on runId", rec.status, rec.body())
 	}
-	if w, _ := rec.counts(); w != 0 {
-		t.Errorf("%d writes before a refusal, want 0", w)
+	if strings.Contains(rec.body(), "data:") {
+		t.Errorf("events written before a refusal: %s", rec.body())
 	}
 }
+
+// swRefusingRun is a run whose start fails.
+type swRefusingRun struct{ err error }
+
+func (swRefusingRun) Cancel(error) {}
+func (f swRefusingRun) begin(context.Context, func(agui.Event) bool) (runQueue, error) {
+	return nil, f.err
+}
+
+// swQueue feeds a streamWriter from a channel, as the run's driver does
+// from the run's queue.
+type swQueue struct {
+	ch   <-chan agui.Event
+	sw   *streamWriter
+	over bool
+}
+
+func swQueueOf(sw *streamWriter, ch <-chan agui.Event) *swQueue { return &swQueue{ch: ch, sw: sw} }
+
+func (q *swQueue) events() <-chan agui.Event {
+	if q.over {
+		return nil
+	}
+	return q.ch
+}
+
+func (q *swQueue) take(ev agui.Event, ok bool) {
+	if !ok || !q.sw.handle(ev) {
+		q.over = true
+	}
+}
+
+func (q *swQueue) close() {}
+
+func (q *swQueue) abandon() {}
 
 // swFakeRun is a runHandle whose events the test sends, and which ends with
 // RUN_ERROR carrying the cancel cause's code when cancelled, as the runner
@@ -443,25 +478,56 @@ func (f *swFakeRun) Cancel(cause error) {
 	})
 }
 
-func (f *swFakeRun) Events(context.Context) iter.Seq2[agui.Event, error] {
-	return func(yield func(agui.Event, error) bool) {
-		defer close(f.exited)
+// begin starts the fake's producer, which plays the agent's goroutine.
+func (f *swFakeRun) begin(_ context.Context, yield func(agui.Event) bool) (runQueue, error) {
+	q := &swFakeQueue{f: f, yield: yield, out: make(chan agui.Event)}
+	go func() {
+		defer close(q.out)
 		for {
 			select {
 			case ev, ok := <-f.events:
 				if !ok {
 					return
 				}
-				if !yield(ev, nil) {
-					f.Cancel(errClientGone)
-					return
-				}
+				q.out <- ev
 			case <-f.cancelled:
-				yield(&agui.RunError{Message: f.cause.Error(), Code: string(agui.CodeOf(f.cause))}, nil)
+				q.out <- &agui.RunError{Message: f.cause.Error(), Code: string(agui.CodeOf(f.cause))}
 				return
 			}
 		}
+	}()
+	return q, nil
+}
+
+type swFakeQueue struct {
+	f     *swFakeRun
+	yield func(agui.Event) bool
+	out   chan agui.Event
+	over  bool
+}
+
+func (q *swFakeQueue) events() <-chan agui.Event {
+	if q.over {
+		return nil
 	}
+	return q.out
+}
+
+func (q *swFakeQueue) take(ev agui.Event, ok bool) {
+	if !ok || !q.yield(ev) {
+		q.over = true
+	}
+}
+
+// close cancels the fake as a consumer leaving does, and joins its
+// producer.
+func (q *swFakeQueue) abandon() { q.close() }
+
+func (q *swFakeQueue) close() {
+	q.f.Cancel(errClientGone)
+	for range q.out {
+	}
+	close(q.f.exited)
 }
 
 func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
@@ -475,7 +541,7 @@ func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			tr.stream(ctx, rec, req, agui.NewInput("t", "r"), run)
+			tr.stream(ctx, rec, req, agui.NewInput("t", "r"), run, nil)
 		}()
 		run.events <- swStarted()
 		synctest.Wait()
@@ -505,7 +571,7 @@ func TestTransportLogLine(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		tr.stream(context.Background(), rec, req, in, run)
+		tr.stream(context.Background(), rec, req, in, run, nil)
 	}()
 	run.events <- &agui.RunStarted{ThreadID: "thread-9", RunID: "run-7"}
 	run.events <- &agui.RunError{Message: "boom", Code: string(agui.CodeAgent)}
@@ -525,12 +591,12 @@ func TestTransportLogLine(t *testing.T) {
 func TestStreamWriterUnencodableEvents(t *testing.T) {
 	rec := newSWRecorder()
 	sw, cr := newTestStreamWriter(rec, swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler))), agui.FormatSSE)
-	items := make(chan item, 4)
-	items <- item{ev: swStarted()}
-	items <- item{ev: &agui.Custom{Name: "bad", Value: make(chan int)}}
-	items <- item{ev: &agui.RunFinished{ThreadID: "t", RunID: "r", Result: func() {}}}
+	items := make(chan agui.Event, 4)
+	items <- swStarted()
+	items <- &agui.Custom{Name: "bad", Value: make(chan int)}
+	items <- &agui.RunFinished{ThreadID: "t", RunID: "r", Result: func() {}}
 	close(items)
-	sw.loop(context.Background(), items)
+	sw.loop(context.Background(), swQueueOf(sw, items))
 	if agui.CodeOf(cr.get()) != agui.CodeSerialization {
 		t.Errorf("run cancelled with %v, want SERIALIZATION", cr.get())
 	}
@@ -538,10 +604,43 @@ func TestStreamWriterUnencodableEvents(t *testing.T) {
 	if strings.Contains(body, `"CUSTOM"`) {
 		t.Errorf("an unencodable event was written: %q", body)
 	}
-	if !strings.HasSuffix(body, `{"type":"RUN_ERROR","message":"the run's last event could not be encoded","code":"SERIALIZATION"}`+"\n\n") {
+	// The RUN_FINISHED after a dropped event is replaced before it is
+	// encoded: the run cannot have succeeded.
+	if !strings.HasSuffix(body, `{"type":"RUN_ERROR","message":"an event could not be encoded","code":"SERIALIZATION"}`+"\n\n") {
 		t.Errorf("stream does not end with a SERIALIZATION RUN_ERROR: %q", body)
 	}
 	if sw.outcome != "error" || sw.code != string(agui.CodeSerialization) {
 		t.Errorf("outcome, code = %q, %q", sw.outcome, sw.code)
 	}
+}
+
+func TestHandlerFlushesRunStartedBeforeTheAgentEmits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		a := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+			<-release
+			return agui.Success(), nil
+		})
+		h, err := NewHandler(a, WithHandlerLogger(slog.New(slog.DiscardHandler)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := newSWRecorder()
+		req, _ := http.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
+		req.Header.Set("Content-Type", "application/json")
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			h.ServeHTTP(rec, req)
+		}()
+		synctest.Wait()
+		if _, flushes := rec.counts(); flushes != 1 || !strings.Contains(rec.body(), "RUN_STARTED") {
+			t.Errorf("before the agent emits: %d flushes, body %q; want RUN_STARTED flushed", flushes, rec.body())
+		}
+		close(release)
+		<-done
+		if !strings.Contains(rec.body(), "RUN_FINISHED") {
+			t.Errorf("body %q lacks RUN_FINISHED", rec.body())
+		}
+	})
 }

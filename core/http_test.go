@@ -1,24 +1,24 @@
 package core_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 )
 
@@ -47,63 +47,6 @@ func post(ctx context.Context, t *testing.T, url, body string) *http.Response {
 	return resp
 }
 
-// sseReader decodes an SSE body event by event, skipping comments.
-type sseReader struct {
-	sc    *bufio.Scanner
-	pings int
-}
-
-func newSSEReader(r io.Reader) *sseReader {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), agui.MaxEventSize+64)
-	return &sseReader{sc: sc}
-}
-
-// next returns the next event, or nil at the end of the body.
-func (s *sseReader) next(t *testing.T) agui.Event {
-	t.Helper()
-	for s.sc.Scan() {
-		line := s.sc.Text()
-		switch {
-		case line == "":
-		case strings.HasPrefix(line, ":"):
-			s.pings++
-		case strings.HasPrefix(line, "data: "):
-			ev, err := agui.DecodeEvent([]byte(line[len("data: "):]))
-			if err != nil {
-				t.Fatalf("undecodable frame %q: %v", line, err)
-			}
-			return ev
-		default:
-			t.Fatalf("unexpected SSE line %q", line)
-		}
-	}
-	return nil
-}
-
-// readAll reads and verifies the whole stream.
-func readAll(t *testing.T, body io.Reader) []agui.Event {
-	t.Helper()
-	r := newSSEReader(body)
-	v := agui.NewVerifier()
-	var evs []agui.Event
-	for ev := r.next(t); ev != nil; ev = r.next(t) {
-		if err := v.Observe(ev); err != nil {
-			t.Fatalf("stream rejected by the verifier at %s: %v", ev.Type(), err)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
-}
-
-func typesOf(evs []agui.Event) []agui.EventType {
-	out := make([]agui.EventType, len(evs))
-	for i, ev := range evs {
-		out[i] = ev.Type()
-	}
-	return out
-}
-
 func newServer(t *testing.T, h http.Handler) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(h)
@@ -114,7 +57,7 @@ func newServer(t *testing.T, h http.Handler) *httptest.Server {
 	return srv
 }
 
-func mustHandler[S any](t *testing.T, a core.Agent[S], opts ...core.HandlerOption) *core.Handler[S] {
+func mustHandler[S any](t *testing.T, a core.Agent[S], opts ...core.Option) *core.Handler[S] {
 	t.Helper()
 	h, err := core.NewHandler(a, opts...)
 	if err != nil {
@@ -152,9 +95,9 @@ func TestHandlerStreams(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
 	}
-	evs := readAll(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	want := []agui.EventType{agui.TypeRunStarted, agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd, agui.TypeRunFinished}
-	if got := typesOf(evs); !equalTypes(got, want) {
+	if got := aguitest.Types(evs); !equalTypes(got, want) {
 		t.Errorf("types = %v, want %v", got, want)
 	}
 	if rs := evs[0].(*agui.RunStarted); rs.ThreadID != "t" || rs.RunID != "r" || rs.ProtocolVersion != "1.0" {
@@ -199,42 +142,17 @@ func TestHandlerNegotiatesProtobuf(t *testing.T) {
 		got := resp.Header.Get("Content-Type")
 		var evs []agui.Event
 		if got == agui.ProtoContentType {
-			evs = readProto(t, resp.Body)
+			evs = aguitest.ReadProto(t, resp.Body)
 		} else {
-			evs = readAll(t, resp.Body)
+			evs = aguitest.ReadSSE(t, resp.Body)
 		}
 		resp.Body.Close()
 		if got != tc.want {
 			t.Errorf("%s: Content-Type = %q, want %q", tc.name, got, tc.want)
 		}
 		if len(evs) != 5 || evs[4].Type() != agui.TypeRunFinished {
-			t.Errorf("%s: stream %v", tc.name, typesOf(evs))
+			t.Errorf("%s: stream %v", tc.name, aguitest.Types(evs))
 		}
-	}
-}
-
-// readProto decodes a stream of length-prefixed protobuf frames
-// (DecodeProto takes a frame with its prefix).
-func readProto(t *testing.T, body io.Reader) []agui.Event {
-	t.Helper()
-	var evs []agui.Event
-	var size [4]byte
-	for {
-		if _, err := io.ReadFull(body, size[:]); err == io.EOF {
-			return evs
-		} else if err != nil {
-			t.Fatalf("frame length: %v", err)
-		}
-		frame := make([]byte, 4+binary.BigEndian.Uint32(size[:]))
-		copy(frame, size[:])
-		if _, err := io.ReadFull(body, frame[4:]); err != nil {
-			t.Fatalf("frame: %v", err)
-		}
-		ev, err := agui.DecodeProto(frame)
-		if err != nil {
-			t.Fatalf("DecodeProto: %v", err)
-		}
-		evs = append(evs, ev)
 	}
 }
 
@@ -273,9 +191,9 @@ func TestHandlerOutlivesWriteTimeout(t *testing.T) {
 	resp := post(context.Background(), t, srv.URL, runBody(""))
 	defer resp.Body.Close()
 	start := time.Now()
-	evs := readAll(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
-		t.Fatalf("stream cut after %v: %v", time.Since(start), typesOf(evs))
+		t.Fatalf("stream cut after %v: %v", time.Since(start), aguitest.Types(evs))
 	}
 }
 
@@ -322,10 +240,10 @@ func TestHandlerConcurrentDisconnects(t *testing.T) {
 				t.Errorf("run %d: %v", i, err)
 				return
 			}
-			r := newSSEReader(resp.Body)
+			r := agui.NewSSEReader(resp.Body)
 			for range after {
-				if r.next(t) == nil {
-					t.Errorf("run %d: stream ended before the client aborted", i)
+				if _, err := r.Next(); err != nil {
+					t.Errorf("run %d: stream ended before the client aborted: %v", i, err)
 					break
 				}
 			}
@@ -359,14 +277,13 @@ func TestHandlerGateShutdown(t *testing.T) {
 	srv := newServer(t, mustHandler(t, a, core.WithGate(&gate)))
 	type result struct {
 		evs []agui.Event
-		err error
 	}
 	results := make(chan result, 3)
 	for range 3 {
 		go func() {
 			resp := post(context.Background(), t, srv.URL, runBody(""))
 			defer resp.Body.Close()
-			results <- result{evs: readAll(t, resp.Body)}
+			results <- result{evs: aguitest.ReadSSE(t, resp.Body)}
 		}()
 	}
 	for range 3 {
@@ -384,7 +301,7 @@ func TestHandlerGateShutdown(t *testing.T) {
 		r := <-results
 		last, ok := r.evs[len(r.evs)-1].(*agui.RunError)
 		if !ok || last.Code != string(agui.CodeCancelled) {
-			t.Errorf("in-flight run ended with %v, want RUN_ERROR CANCELLED", typesOf(r.evs))
+			t.Errorf("in-flight run ended with %v, want RUN_ERROR CANCELLED", aguitest.Types(r.evs))
 		}
 	}
 	resp := post(context.Background(), t, srv.URL, runBody(""))
@@ -414,7 +331,7 @@ func TestHandlerDowngradesForOlderClients(t *testing.T) {
 	srv := newServer(t, mustHandler(t, a, core.WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil)))))
 
 	resp := post(context.Background(), t, srv.URL, legacyBody())
-	evs := readAll(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	for _, ev := range evs {
 		switch ev.Type() {
@@ -431,10 +348,10 @@ func TestHandlerDowngradesForOlderClients(t *testing.T) {
 
 	// A 1.0 client gets the stream as emitted.
 	resp = post(context.Background(), t, srv.URL, runBody(""))
-	evs = readAll(t, resp.Body)
+	evs = aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	if evs[1].Type() != agui.TypeSubagentStarted {
-		t.Errorf("a 1.0 client got %v, want SUBAGENT_STARTED second", typesOf(evs))
+		t.Errorf("a 1.0 client got %v, want SUBAGENT_STARTED second", aguitest.Types(evs))
 	}
 }
 
@@ -449,16 +366,16 @@ func TestHandlerPanickingAgent(t *testing.T) {
 	})
 	srv := newServer(t, mustHandler(t, a, core.WithHandlerLogger(slog.New(slog.DiscardHandler))))
 	resp := post(context.Background(), t, srv.URL, runBody(""))
-	evs := readAll(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	if last, ok := evs[len(evs)-1].(*agui.RunError); !ok || last.Code != string(agui.CodePanic) {
-		t.Fatalf("panicking agent: %v, want RUN_ERROR AGENT_PANIC", typesOf(evs))
+		t.Fatalf("panicking agent: %v, want RUN_ERROR AGENT_PANIC", aguitest.Types(evs))
 	}
 	resp = post(context.Background(), t, srv.URL, runBody(""))
-	evs = readAll(t, resp.Body)
+	evs = aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	if evs[len(evs)-1].Type() != agui.TypeRunFinished {
-		t.Errorf("the next run: %v, want RUN_FINISHED", typesOf(evs))
+		t.Errorf("the next run: %v, want RUN_FINISHED", aguitest.Types(evs))
 	}
 }
 
@@ -467,7 +384,7 @@ func TestHandlerLogsEachRun(t *testing.T) {
 	var logs syncBuffer
 	srv := newServer(t, mustHandler(t, sayAgent("hi"), core.WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil)))))
 	resp := post(context.Background(), t, srv.URL, runBody(""))
-	readAll(t, resp.Body)
+	aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	srv.Close() // the log line is written before the handler returns
 	var line struct {
@@ -528,75 +445,117 @@ func (b *syncBuffer) String() string {
 // times the write timeout, heartbeats off, over HTTP/1.1 and HTTP/2. On
 // HTTP/2 a write deadline is a timer that resets the stream even when
 // nothing is being written, so the handler must keep moving it while idle.
+//
+// Server, client and agent run in a synctest bubble over in-memory
+// connections (HTTP/2 without TLS, with prior knowledge), so the server's
+// WriteTimeout timers and the handler's refresh run on the bubble's fake
+// clock: no scheduling delay on a loaded machine can make a refresh late,
+// and the test takes no real time.
 func TestHandlerIdleStreamKeepsDeadline(t *testing.T) {
-	t.Parallel()
-	// Wide enough that scheduling delays on a loaded 2-core CI machine stay
-	// well inside the refresh period (timeout/2).
 	const timeout = time.Second
-	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
-		m, err := rc.Message()
-		if err != nil {
-			return agui.Outcome{}, err
-		}
-		if err := m.Delta("before"); err != nil {
-			return agui.Outcome{}, err
-		}
-		select { // silence, as while a model thinks
-		case <-time.After(3 * timeout):
-		case <-ctx.Done():
-			return agui.Outcome{}, context.Cause(ctx)
-		}
-		if err := m.Delta(" after"); err != nil {
-			return agui.Outcome{}, err
-		}
-		return agui.Success(), m.End()
-	})
-	h := mustHandler(t, a, core.WithWriteTimeout(timeout), core.WithHeartbeat(0),
-		core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
 	for _, h2 := range []bool{false, true} {
-		srv := httptest.NewUnstartedServer(h)
-		srv.Config.WriteTimeout = timeout
-		srv.EnableHTTP2 = h2
-		srv.StartTLS()
-		client := srv.Client()
-		// The server's WriteTimeout bounds the TLS handshake too, which a
-		// loaded machine can miss: shake hands on a request outside the
-		// test (a 405), so the timed run reuses a ready connection.
-		warm := func() error {
-			resp, err := client.Get(srv.URL)
+		synctest.Test(t, func(t *testing.T) {
+			a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+				m, err := rc.Message()
+				if err != nil {
+					return agui.Outcome{}, err
+				}
+				if err := m.Delta("before"); err != nil {
+					return agui.Outcome{}, err
+				}
+				select { // silence, as while a model thinks
+				case <-time.After(3 * timeout):
+				case <-ctx.Done():
+					return agui.Outcome{}, context.Cause(ctx)
+				}
+				if err := m.Delta(" after"); err != nil {
+					return agui.Outcome{}, err
+				}
+				return agui.Success(), m.End()
+			})
+			h := mustHandler(t, a, core.WithWriteTimeout(timeout), core.WithHeartbeat(0),
+				core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
+			ln := newPipeListener()
+			srv := &http.Server{Handler: h, WriteTimeout: timeout, Protocols: new(http.Protocols)}
+			tr := &http.Transport{
+				DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) { return ln.dial() },
+				Protocols:   new(http.Protocols),
+			}
+			if h2 {
+				srv.Protocols.SetUnencryptedHTTP2(true)
+				tr.Protocols.SetUnencryptedHTTP2(true)
+			} else {
+				srv.Protocols.SetHTTP1(true)
+				tr.Protocols.SetHTTP1(true)
+			}
+			served := make(chan error, 1)
+			go func() { served <- srv.Serve(ln) }()
+			req, _ := http.NewRequest(http.MethodPost, "http://agent/", strings.NewReader(runBody("")))
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := (&http.Client{Transport: tr}).Do(req)
 			if err != nil {
-				return err
+				t.Fatal(err)
 			}
-			_, err = io.Copy(io.Discard, resp.Body)
-			return errors.Join(err, resp.Body.Close())
-		}
-		var err error
-		for range 5 {
-			if err = warm(); err == nil {
-				break
+			if h2 != (resp.ProtoMajor == 2) {
+				t.Fatalf("served over %s", resp.Proto)
 			}
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(runBody("")))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if h2 && resp.ProtoMajor != 2 {
-			t.Fatalf("served over %s, want HTTP/2", resp.Proto)
-		}
-		evs := readAll(t, resp.Body)
-		resp.Body.Close()
-		client.CloseIdleConnections()
-		srv.Close()
-		if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
-			t.Errorf("%s: idle stream cut: %v", resp.Proto, typesOf(evs))
-		}
+			evs := aguitest.ReadSSE(t, resp.Body)
+			resp.Body.Close()
+			tr.CloseIdleConnections()
+			if err := srv.Close(); err != nil {
+				t.Fatal(err)
+			}
+			<-served
+			if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
+				t.Errorf("%s: idle stream cut: %v", resp.Proto, aguitest.Types(evs))
+			}
+		})
 	}
 }
+
+// pipeListener is a net.Listener of in-memory connections (net.Pipe), on
+// which blocking is durable inside a synctest bubble.
+type pipeListener struct {
+	conns  chan net.Conn
+	closed chan struct{}
+	once   sync.Once
+}
+
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), closed: make(chan struct{})}
+}
+
+// dial returns the client end of a new connection.
+func (l *pipeListener) dial() (net.Conn, error) {
+	client, server := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.closed:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return nil
+}
+
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
 
 // slowBody yields its first part at once and the second after wait: an
 // upload slower than the server's WriteTimeout.

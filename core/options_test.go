@@ -2,9 +2,10 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"log/slog"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 func TestOptionDefaults(t *testing.T) {

@@ -1,8 +1,9 @@
 package core
 
 import (
-	"github.com/agui-go/agui"
 	"sync"
+
+	"github.com/agui-go/agui"
 )
 
 // report is what the terminal event carries besides the outcome: the run's
@@ -66,11 +67,11 @@ func sumTokens(a, b *int64) *int64 {
 	case a == nil && b == nil:
 		return nil
 	case a == nil:
-		return agui.Tokens(*b)
+		return new(int64(*b))
 	case b == nil:
-		return agui.Tokens(*a)
+		return new(int64(*a))
 	}
-	return agui.Tokens(*a + *b)
+	return new(int64(*a + *b))
 }
 
 // finished returns the result and usage for the terminal event.

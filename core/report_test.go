@@ -3,20 +3,21 @@ package core
 import (
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 func TestResultAndUsage(t *testing.T) {
 	gpt := func(in, out int64) agui.TokenUsage {
-		return agui.TokenUsage{Provider: "openai", Model: "gpt", InputTokens: agui.Tokens(in), OutputTokens: agui.Tokens(out)}
+		return agui.TokenUsage{Provider: "openai", Model: "gpt", InputTokens: new(int64(in)), OutputTokens: new(int64(out))}
 	}
 	agent := func(outcome agui.Outcome, err error) AgentFunc[NoState] {
 		return func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 			rc.SetResult("first")
 			rc.SetResult(map[string]int{"answer": 42})
 			rc.AddUsage(gpt(10, 5))
-			rc.AddUsage(gpt(1, 2), agui.TokenUsage{Provider: "anthropic", Model: "claude", ReasoningTokens: agui.Tokens(7)})
+			rc.AddUsage(gpt(1, 2), agui.TokenUsage{Provider: "anthropic", Model: "claude", ReasoningTokens: new(int64(7))})
 			return outcome, err
 		}
 	}

@@ -119,9 +119,12 @@ var (
 )
 
 // NewResumableHandler serves h's agent, with h's options, on a resumable
-// route whose runs are kept in lg. It fails when lg is nil or an option
-// is out of range.
-func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...ResumeOption) (*ResumableHandler[S], error) {
+// route whose runs are kept in lg. opts are the resumable route's options
+// (WithDetach, WithMaxRunDuration, WithLeaseTTL, WithPresence, WithRetry,
+// WithReplicaID, WithRunOwner); any other option in the list is ignored
+// here, so the list given to NewHandler may be passed again. It fails when
+// lg is nil or an option is out of range.
+func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...Option) (*ResumableHandler[S], error) {
 	if h == nil || lg == nil {
 		return nil, errors.New("agui: NewResumableHandler needs a handler and a log")
 	}
@@ -144,8 +147,8 @@ func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request)
 	case r.Method == http.MethodDelete && r.PathValue("runId") != "":
 		rh.Stop(w, r, r.PathValue("runId"))
 	default:
-		(&RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
-			Message: "a run is started with POST"}).WriteHTTP(w)
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
+			Message: "a run is started with POST"})
 	}
 }
 
@@ -153,18 +156,21 @@ func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request)
 // and follows it. opts are passed to a new run after the handler's own
 // run options, as Handler.Serve does.
 func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...Option) {
-	ctx := r.Context()
+	// The route and agent name label the run's log lines, metrics and
+	// refusals, as on the wrapped Handler.
+	ctx := rh.h.t.withRoute(r.Context(), r)
+	r = r.WithContext(ctx)
 	in, ok := InputFrom(ctx)
 	if !ok {
 		var err error
 		if in, err = rh.h.ReadInput(w, r); err != nil {
-			asRequestError(err).WriteHTTP(w)
+			rh.h.Refuse(w, r, asRequestError(err))
 			return
 		}
 		ctx = ContextWithInput(ctx, in)
 		r = r.WithContext(ctx)
 	}
-	after, ok := cursorOf(w, r)
+	after, ok := rh.cursorOf(w, r)
 	if !ok {
 		return
 	}
@@ -174,7 +180,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		// A client that has seen events of this run resumes it; it never
 		// starts it again.
 		if _, err := rh.log.Status(ctx, in.RunID); err != nil {
-			rh.refuse(w, err, after)
+			rh.refuse(w, r, err, after)
 			return
 		}
 		rh.follow(w, r, in.RunID, after, principal, base, rh.watch(in.RunID))
@@ -186,17 +192,29 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	runOpts = append(append(runOpts, rh.runOptions()...), opts...)
 	run, err := NewRunner(rh.h.agent, in, runOpts...)
 	if err != nil {
-		inputRequestError(err).WriteHTTP(w)
+		rh.h.Refuse(w, r, inputRequestError(err))
 		return
 	}
-	release := func() {}
+	// The route's cap on concurrent runs (WithMaxConcurrentRuns) counts a
+	// run until it ends, watched or detached.
+	release, refused := rh.h.t.admitRun(w)
+	if refused != nil {
+		rh.h.Refuse(w, r, refused)
+		return
+	}
 	if g := rh.gate(); g != nil {
-		var ok bool
-		if release, ok = g.admit(run.Cancel); !ok {
-			(&RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
-				Message: "the server is shutting down"}).WriteHTTP(w)
+		// The gate's forced end (which ends a writer's stream at once) is
+		// not used: a run's connections follow its log, which the run
+		// seals when its agent returns.
+		releaseGate, _, ok := g.admit(run.Cancel)
+		if !ok {
+			release()
+			rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+				Message: "the server is shutting down"})
 			return
 		}
+		releaseRun := release
+		release = func() { releaseGate(); releaseRun() }
 	}
 	meta := RunMeta{RunID: in.RunID, ThreadID: in.ThreadID, Principal: principal, Owner: rh.cfg.replica}
 	lease, _, err := rh.log.Begin(ctx, meta, rh.cfg.leaseTTL)
@@ -261,7 +279,7 @@ func (rh *ResumableHandler[S]) watch(runID string) func() {
 // Rejoin follows the run runID from the request's Last-Event-ID header
 // or ?after= parameter.
 func (rh *ResumableHandler[S]) Rejoin(w http.ResponseWriter, r *http.Request, runID string) {
-	after, ok := cursorOf(w, r)
+	after, ok := rh.cursorOf(w, r)
 	if !ok {
 		return
 	}
@@ -271,13 +289,13 @@ func (rh *ResumableHandler[S]) Rejoin(w http.ResponseWriter, r *http.Request, ru
 // Active follows the thread's active run from the request's cursor, or
 // answers 204 No Content when the thread has none.
 func (rh *ResumableHandler[S]) Active(w http.ResponseWriter, r *http.Request, threadID string) {
-	after, ok := cursorOf(w, r)
+	after, ok := rh.cursorOf(w, r)
 	if !ok {
 		return
 	}
 	id, err := rh.log.ActiveRun(r.Context(), threadID)
 	if err != nil {
-		rh.refuse(w, err, 0)
+		rh.refuse(w, r, err, 0)
 		return
 	}
 	if id == "" {
@@ -293,15 +311,15 @@ func (rh *ResumableHandler[S]) Stop(w http.ResponseWriter, r *http.Request, runI
 	ctx := r.Context()
 	st, err := rh.log.Status(ctx, runID)
 	if err != nil {
-		rh.refuse(w, err, 0)
+		rh.refuse(w, r, err, 0)
 		return
 	}
 	if st.Principal != rh.cfg.owner(r) {
-		forbidden().WriteHTTP(w)
+		rh.h.Refuse(w, r, forbidden())
 		return
 	}
 	if err := rh.log.Stop(ctx, runID); err != nil {
-		rh.refuse(w, err, 0)
+		rh.refuse(w, r, err, 0)
 		return
 	}
 	rh.mu.Lock()
@@ -341,32 +359,32 @@ func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
 }
 
 // refuse answers a request the log could not serve.
-func (rh *ResumableHandler[S]) refuse(w http.ResponseWriter, err error, after uint64) {
+func (rh *ResumableHandler[S]) refuse(w http.ResponseWriter, r *http.Request, err error, after uint64) {
 	switch {
 	case errors.Is(err, ErrRunNotFound) && after > 0:
-		(&RequestError{Status: http.StatusGone, Code: string(CodeRunGone),
-			Message: "the run's log is no longer retained"}).WriteHTTP(w)
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusGone, Code: RequestCode(CodeRunGone),
+			Message: "the run's log is no longer retained"})
 	case errors.Is(err, ErrRunNotFound):
-		(&RequestError{Status: http.StatusNotFound, Code: string(CodeRunNotFound),
-			Message: "no such run"}).WriteHTTP(w)
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusNotFound, Code: RequestCode(CodeRunNotFound),
+			Message: "no such run"})
 	case errors.Is(err, ErrCursorAhead):
-		(&RequestError{Status: http.StatusBadRequest, Code: string(CodeCursorAhead),
-			Message: "the cursor is beyond the run's last event"}).WriteHTTP(w)
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: RequestCode(CodeCursorAhead),
+			Message: "the cursor is beyond the run's last event"})
 	default:
 		w.Header().Set("Retry-After", "1")
-		(&RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
-			Message: "the run log is unavailable"}).WriteHTTP(w)
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+			Message: "the run log is unavailable"})
 	}
 }
 
 func forbidden() *RequestError {
-	return &RequestError{Status: http.StatusForbidden, Code: string(CodeForbidden),
+	return &RequestError{Status: http.StatusForbidden, Code: RequestCode(CodeForbidden),
 		Message: "the run belongs to another principal"}
 }
 
 // cursorOf reads the request's cursor: its Last-Event-ID header, or else
 // its after query parameter; none is 0. A malformed one is answered 400.
-func cursorOf(w http.ResponseWriter, r *http.Request) (uint64, bool) {
+func (rh *ResumableHandler[S]) cursorOf(w http.ResponseWriter, r *http.Request) (uint64, bool) {
 	v := r.Header.Get("Last-Event-ID")
 	if v == "" {
 		v = r.URL.Query().Get("after")
@@ -376,8 +394,8 @@ func cursorOf(w http.ResponseWriter, r *http.Request) (uint64, bool) {
 	}
 	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
 	if err != nil {
-		(&RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
-			Message: "the cursor (Last-Event-ID or after) must be an event id of this stream"}).WriteHTTP(w)
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
+			Message: "the cursor (Last-Event-ID or after) must be an event id of this stream"})
 		return 0, false
 	}
 	return n, true

@@ -21,11 +21,11 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 	ctx := r.Context()
 	entries, st, err := rh.log.Read(ctx, runID, after, readBatch, 0)
 	if err != nil {
-		rh.refuse(w, err, after)
+		rh.refuse(w, r, err, after)
 		return
 	}
 	if st.Principal != principal {
-		forbidden().WriteHTTP(w)
+		rh.h.Refuse(w, r, forbidden())
 		return
 	}
 	f := &follower{w: w, rc: http.NewResponseController(w), writeTimeout: rh.writeTimeout()}

@@ -81,7 +81,7 @@ func lastEvent(t *testing.T, lg core.RunLog, run string) agui.Event {
 	return ev
 }
 
-func newResumable(t *testing.T, a core.Agent[core.NoState], lg core.RunLog, opts ...core.ResumeOption) *core.ResumableHandler[core.NoState] {
+func newResumable(t *testing.T, a core.Agent[core.NoState], lg core.RunLog, opts ...core.Option) *core.ResumableHandler[core.NoState] {
 	t.Helper()
 	rh, err := core.NewResumableHandler(mustHandler(t, a), lg, opts...)
 	if err != nil {
@@ -134,7 +134,7 @@ func TestResumableGraceThenCancelAndForget(t *testing.T) {
 func TestResumableStopFromAnotherReplica(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		lg := mustMemoryLog(t)
-		opts := []core.ResumeOption{core.WithDetach(time.Minute), core.WithLeaseTTL(3 * time.Second)}
+		opts := []core.Option{core.WithDetach(time.Minute), core.WithLeaseTTL(3 * time.Second)}
 		a := newResumable(t, blockAgent(nil), lg, append(opts, core.WithReplicaID("a"))...)
 		b := newResumable(t, blockAgent(nil), lg, append(opts, core.WithReplicaID("b"))...)
 		w, _, done := serveIn(http.MethodPost, "/chat", runRequest("t", "r"), a.ServeHTTP)

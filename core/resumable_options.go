@@ -8,9 +8,11 @@ import (
 	"time"
 )
 
-// ResumeOption configures a ResumableHandler. Options are plain values,
-// safe to share between handlers and goroutines.
-type ResumeOption func(*resumeConfig)
+// resumeOption is an Option that only NewResumableHandler reads; a
+// Handler and its runs ignore it, so one option list can configure both.
+func resumeOption(f func(*resumeConfig)) Option {
+	return optionFunc(func(s *settings) { s.resume = append(s.resume, f) })
+}
 
 type resumeConfig struct {
 	grace       time.Duration
@@ -22,7 +24,7 @@ type resumeConfig struct {
 	owner       func(*http.Request) string
 }
 
-// Defaults of the ResumeOptions.
+// Defaults of the resumable handler's options.
 const (
 	DefaultMaxRunDuration = 30 * time.Minute
 	DefaultLeaseTTL       = 10 * time.Second
@@ -37,15 +39,15 @@ const (
 // by WithMaxRunDuration. The default is no detach: the run is cancelled
 // as soon as its last connection goes away, as on a plain Handler, and its
 // log, up to that RUN_ERROR, can still be read.
-func WithDetach(grace time.Duration) ResumeOption {
-	return func(c *resumeConfig) { c.grace = grace }
+func WithDetach(grace time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.grace = grace })
 }
 
 // WithMaxRunDuration bounds a run's time (default 30 minutes,
 // DefaultMaxRunDuration): a detached run nobody watches cannot run
 // forever.
-func WithMaxRunDuration(d time.Duration) ResumeOption {
-	return func(c *resumeConfig) { c.maxDuration = d }
+func WithMaxRunDuration(d time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.maxDuration = d })
 }
 
 // WithLeaseTTL sets how long a run's owner holds its lease without
@@ -53,27 +55,27 @@ func WithMaxRunDuration(d time.Duration) ResumeOption {
 // third of it, which is also how soon it learns of a stop made on another
 // replica; a replica that dies leaves its runs to be ended by a reader on
 // another one after at most this long.
-func WithLeaseTTL(d time.Duration) ResumeOption {
-	return func(c *resumeConfig) { c.leaseTTL = d }
+func WithLeaseTTL(d time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.leaseTTL = d })
 }
 
 // WithPresence sets how recent a read of the log by another replica must
 // be for the owner to count it as a viewer (default 3 s,
 // DefaultPresence). It must exceed the log's longest read wait.
-func WithPresence(d time.Duration) ResumeOption {
-	return func(c *resumeConfig) { c.presence = d }
+func WithPresence(d time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.presence = d })
 }
 
 // WithRetry sets the reconnection delay sent in the stream's first
 // "retry:" frame (default 1 s, DefaultRetry; 0 sends none).
-func WithRetry(d time.Duration) ResumeOption {
-	return func(c *resumeConfig) { c.retry = d }
+func WithRetry(d time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.retry = d })
 }
 
 // WithReplicaID names this process as a runs' owner in the log (default:
 // random per handler).
-func WithReplicaID(id string) ResumeOption {
-	return func(c *resumeConfig) { c.replica = id }
+func WithReplicaID(id string) Option {
+	return resumeOption(func(c *resumeConfig) { c.replica = id })
 }
 
 // WithRunOwner sets how the principal behind a request is found, for
@@ -82,11 +84,11 @@ func WithReplicaID(id string) ResumeOption {
 // stop by another principal is refused with 403 FORBIDDEN. The default
 // gives every request the same principal, so anyone who knows a run's id
 // may rejoin it.
-func WithRunOwner(f func(r *http.Request) string) ResumeOption {
-	return func(c *resumeConfig) { c.owner = f }
+func WithRunOwner(f func(r *http.Request) string) Option {
+	return resumeOption(func(c *resumeConfig) { c.owner = f })
 }
 
-func newResumeConfig(opts []ResumeOption) (resumeConfig, error) {
+func newResumeConfig(opts []Option) (resumeConfig, error) {
 	c := resumeConfig{
 		maxDuration: DefaultMaxRunDuration,
 		leaseTTL:    DefaultLeaseTTL,
@@ -94,10 +96,14 @@ func newResumeConfig(opts []ResumeOption) (resumeConfig, error) {
 		retry:       DefaultRetry,
 		owner:       func(*http.Request) string { return "" },
 	}
+	var st settings
 	for _, o := range opts {
 		if o != nil {
-			o(&c)
+			o.apply(&st)
 		}
+	}
+	for _, f := range st.resume {
+		f(&c)
 	}
 	switch {
 	case c.maxDuration <= 0:

@@ -70,7 +70,7 @@ type resumableServer struct {
 	rh  *core.ResumableHandler[core.NoState]
 }
 
-func newResumableServer(t *testing.T, a core.Agent[core.NoState], opts ...core.ResumeOption) *resumableServer {
+func newResumableServer(t *testing.T, a core.Agent[core.NoState], opts ...core.Option) *resumableServer {
 	t.Helper()
 	lg := mustMemoryLog(t)
 	rh, err := core.NewResumableHandler(mustHandler(t, a), lg, opts...)
@@ -359,7 +359,7 @@ func TestResumableRefusals(t *testing.T) {
 		{http.MethodGet, "/chat/runs/nope", "", "4", http.StatusGone, "RUN_GONE"},
 		{http.MethodPost, "/chat", runRequest("t", "gone"), "4", http.StatusGone, "RUN_GONE"},
 		{http.MethodGet, "/chat/runs/r", "", "999", http.StatusBadRequest, "CURSOR_AHEAD"},
-		{http.MethodGet, "/chat/runs/r", "", "x", http.StatusBadRequest, core.CodeMalformedInput},
+		{http.MethodGet, "/chat/runs/r", "", "x", http.StatusBadRequest, string(core.CodeMalformedInput)},
 		{http.MethodDelete, "/chat/runs/nope", "", "", http.StatusNotFound, "RUN_NOT_FOUND"},
 		{http.MethodGet, "/chat/threads/t/run", "", "", http.StatusNoContent, ""},
 		{http.MethodGet, "/chat/runs/r", "", last, http.StatusOK, ""},
@@ -407,7 +407,7 @@ func TestResumableOptions(t *testing.T) {
 	if _, err := core.NewResumableHandler[core.NoState](nil, lg); err == nil {
 		t.Error("nil handler accepted")
 	}
-	for i, o := range []core.ResumeOption{
+	for i, o := range []core.Option{
 		core.WithMaxRunDuration(0), core.WithLeaseTTL(0), core.WithPresence(0),
 		core.WithRetry(-1), core.WithRunOwner(nil),
 	} {

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agui-go/agui"
 	"iter"
 	"log/slog"
 	"runtime/debug"
 	"sync"
+
+	"github.com/agui-go/agui"
 )
 
 // Run runs a on in and returns its event stream.
@@ -74,6 +75,12 @@ func NewRunner[S any](a Agent[S], in *agui.RunAgentInput, opts ...Option) (*Runn
 	if err != nil {
 		return nil, err
 	}
+	return newRunner(a, in, o)
+}
+
+// newRunner is NewRunner with the options already resolved and a and in
+// already checked.
+func newRunner[S any](a Agent[S], in *agui.RunAgentInput, o options) (*Runner[S], error) {
 	rc := &RunContext[S]{in: in}
 	if err := rc.state.init(in.State); err != nil {
 		return nil, err
@@ -103,13 +110,16 @@ func (r *Runner[S]) Cancel(cause error) {
 // *Error.
 func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[agui.Event, error] {
 	return func(yield func(agui.Event, error) bool) {
-		ctx, cancel, err := r.start(ctx)
+		d, err := r.drive(ctx, func(ev agui.Event) bool { return yield(ev, nil) })
 		if err != nil {
 			yield(nil, err)
 			return
 		}
-		defer cancel(nil)
-		r.drive(ctx, cancel, yield)
+		defer d.close()
+		for q := d.events(); q != nil; q = d.events() {
+			ev, ok := <-q
+			d.take(ev, ok)
+		}
 	}
 }
 
@@ -121,6 +131,7 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 	}
 	r.started = true
 	ctx, cancel := context.WithCancelCause(parent)
+	ctx, cancel = withRunTimeout(ctx, cancel, r.opts.timeout)
 	r.cancel = cancel
 	if r.early {
 		cancel(r.cause)
@@ -128,99 +139,47 @@ func (r *Runner[S]) start(parent context.Context) (context.Context, context.Canc
 	return ctx, cancel, nil
 }
 
-// drive is the consumer side of a run: it starts the agent's goroutine,
-// passes what the agent emits through the transformer chain to yield, and
-// always joins the goroutine before returning.
-func (r *Runner[S]) drive(ctx context.Context, cancel context.CancelCauseFunc, yield func(agui.Event, error) bool) {
-	out := newSink(yield, r.opts.logger, r.in)
-	chainErr := out.build(ctx, r.opts.transformers)
-	s := newStream(ctx, r.opts.queue)
-	r.rc.Emitter = &Emitter{s: s}
-
-	started := &agui.RunStarted{
-		ThreadID:        r.in.ThreadID,
-		RunID:           r.in.RunID,
-		ParentRunID:     r.in.ParentRunID,
-		ProtocolVersion: agui.ProtocolVersion,
-	}
-	if err := s.observe(started); err != nil {
-		out.fail(err)
-		return
-	}
-	if chainErr != nil {
-		// A factory panicked: the stream still starts and ends, bypassing
-		// a chain that was never built.
-		if out.deliver(started) {
-			out.fail(chainErr)
-		}
-		return
-	}
-
-	// The agent starts before RUN_STARTED is delivered, so its first model
-	// call overlaps with the transport writing headers; RUN_STARTED still
-	// comes first, because the agent's events wait in the queue behind it.
-	agentDone := make(chan struct{})
-	go func() {
-		defer close(agentDone)
-		r.runAgent(ctx, s)
-	}()
-	// However drive ends (the consumer left, a transformer failed, a panic
-	// in the consumer's loop body), the agent is cancelled and joined.
-	cause := error(agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream"))
-	defer func() {
-		cancel(cause)
-		<-agentDone
-	}()
-	stop := func() {
-		if out.failure != nil {
-			cause = out.failure
-		} else if out.ended {
-			cause = agui.NewError(agui.CodeTransform, "core: a transformer ended the stream")
-		}
-		cancel(cause)
-		<-agentDone
-		out.stop(ctx)
-	}
-
-	if !out.deliver(started) {
-		stop()
-		return
-	}
-	for ev := range s.queue {
-		if !out.deliver(ev) {
-			stop()
-			return
-		}
-	}
-	out.finish(ctx, s.terminal)
-}
-
 // runAgent runs the agent and decides the terminal event. It runs on the
 // agent's goroutine, so the driver's auto-close goes through the same
 // bounded queue as everything else and the order stays the verifier's.
+//
+// A panic in the agent becomes an AGENT_PANIC error: in Go a panic on the
+// agent's goroutine would otherwise end the whole process. The frames
+// between the goroutine's start and the agent are kept few and small, so
+// that an idle agent fits the runtime's smallest goroutine stack.
 func (r *Runner[S]) runAgent(ctx context.Context, s *stream) {
-	var outcome agui.Outcome
-	// The default covers runtime.Goexit in the agent, which skips the
-	// assignment below but still runs deferred calls.
-	err := error(agui.NewError(agui.CodePanic, "core: the agent's goroutine exited without returning"))
-	defer func() { r.finish(ctx, s, outcome, err) }()
-	outcome, err = r.call(ctx)
-}
-
-// call runs the agent, turning a panic into an AGENT_PANIC error: in Go a
-// panic on the agent's goroutine would otherwise end the whole process.
-func (r *Runner[S]) call(ctx context.Context) (o agui.Outcome, err error) {
+	var (
+		outcome  agui.Outcome
+		err      error
+		returned bool
+	)
 	defer func() {
 		if p := recover(); p != nil {
-			r.opts.logger.ErrorContext(ctx, "agui: agent panicked",
-				slog.String("threadId", r.in.ThreadID),
-				slog.String("runId", r.in.RunID),
-				slog.Any("panic", p),
-				slog.String("stack", string(debug.Stack())))
-			err = &agui.Error{Code: agui.CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}
+			err = r.panicked(ctx, p)
+		} else if !returned {
+			// runtime.Goexit in the agent skips the assignments below
+			// but still runs deferred calls.
+			err = agui.NewError(agui.CodePanic, "core: the agent's goroutine exited without returning")
 		}
+		r.finish(ctx, s, outcome, err)
 	}()
-	return r.agent.Run(ctx, r.rc)
+	if f, ok := r.agent.(AgentFunc[S]); ok {
+		outcome, err = f(ctx, r.rc) // one frame fewer than f.Run
+	} else {
+		outcome, err = r.agent.Run(ctx, r.rc)
+	}
+	returned = true
+}
+
+// panicked logs the agent's panic with its stack and returns the
+// AGENT_PANIC error ending the run.
+func (r *Runner[S]) panicked(ctx context.Context, p any) error {
+	r.opts.logger.ErrorContext(ctx, "core: agent panicked",
+		slog.String("thread_id", LogID(r.in.ThreadID)),
+		slog.String("run_id", LogID(r.in.RunID)),
+		slog.Any("panic", p),
+		slog.String("stack", string(debug.Stack())))
+	return &agui.Error{Code: agui.CodePanic, Message: "agent panicked", Err: fmt.Errorf("panic: %v", p)}
 }
 
 // finish closes what the agent left open and ends the stream with
@@ -262,6 +221,13 @@ func (r *Runner[S]) finish(ctx context.Context, s *stream, o agui.Outcome, err e
 			re.Code = string(agui.CodeCancelled)
 		}
 	}
+	if de := deadlineError(ctx); de != nil {
+		re.Code, re.Message = string(de.Code), de.Message
+	}
+	if !noteFailure(ctx, err) && ctx.Err() == nil {
+		// No handler logs this run's line with the error: log it here.
+		logFailure(ctx, r.opts.logger, r.in, err, re.Code)
+	}
 	// RUN_ERROR is valid at any point of a started run, and it must go
 	// out even if a verifier thought otherwise.
 	_ = s.finish(re, true)
@@ -287,16 +253,25 @@ func checkOutcome(o agui.Outcome) error {
 // asError returns err as an *Error: itself, a copy keeping the code of an
 // *Error it wraps but its own message, CANCELLED for a context error, or
 // an agent error.
-func asError(err error) *agui.Error {
+//
+// It never panics and never returns nil for a non-nil err: a nil pointer
+// inside err (a nil *Error included) or a method of err that panics gives
+// an AGENT_ERROR with a fixed message (see agui.ErrorText).
+func asError(err error) (e *agui.Error) {
+	defer func() {
+		if recover() != nil || e == nil {
+			e = &agui.Error{Code: agui.CodeAgent, Message: "agent error: " + agui.ErrorText(err), Err: err}
+		}
+	}()
 	if e, ok := err.(*agui.Error); ok {
 		return e
 	}
 	var inner *agui.Error
-	if errors.As(err, &inner) {
-		return &agui.Error{Code: inner.Code, Message: err.Error(), Err: err}
+	if errors.As(err, &inner) && inner != nil {
+		return &agui.Error{Code: inner.Code, Message: agui.ErrorText(err), Err: err}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &agui.Error{Code: agui.CodeCancelled, Message: "run cancelled: " + err.Error(), Err: err}
+		return &agui.Error{Code: agui.CodeCancelled, Message: "run cancelled: " + agui.ErrorText(err), Err: err}
 	}
 	return agui.AgentError(err)
 }

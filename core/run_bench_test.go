@@ -2,8 +2,9 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 // BenchmarkRunDeltas measures the emit path end to end: verify, enqueue,

@@ -146,6 +146,7 @@ func TestRunPanic(t *testing.T) {
 			return agui.Outcome{}, err
 		}
 		var m map[string]int
+		//lint:ignore SA5000 the agent panics on purpose
 		m["x"] = 1 // nil map write panics
 		return agui.Success(), nil
 	}, WithLogger(logger))

@@ -3,10 +3,11 @@ package core
 import (
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 // recorder is a per-run transformer that records what it saw and, in
@@ -24,7 +25,7 @@ func (r *recorder) Finish(emit func(agui.Event) error) error {
 	return emit(&agui.Custom{Name: "recorded", Value: len(r.seen)})
 }
 
-func upper() NewTransformer {
+func upper() TransformerFactory {
 	return Stateless(TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 		if c, ok := ev.(*agui.TextMessageContent); ok {
 			c.Delta = strings.ToUpper(c.Delta)

@@ -4,9 +4,10 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"strings"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 // The chain's output is verified again: a transformer that breaks the

@@ -4,22 +4,26 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agui-go/agui"
 	"log/slog"
 	"runtime/debug"
+
+	"github.com/agui-go/agui"
 )
 
 // sink is the client-facing end of a run: it passes events through the
 // run's transformers, verifies their output with its own verifier and
-// yields it. It is used by the consumer's goroutine only.
+// yields it. Without transformers it yields what the run's queue holds,
+// which the stream's verifier has already accepted, and verifies nothing
+// again. It is used by the consumer's goroutine only.
 //
 // Every call into a transformer is guarded: a panic becomes a
 // TRANSFORM_ERROR, since on the consumer's goroutine it would otherwise end
 // the process, and the sink remembers which transformer failed, so the
 // run's final RUN_ERROR can still pass through the transformers after it.
 type sink struct {
-	yield    func(agui.Event, error) bool
-	chain    []Transformer
+	yield func(agui.Event) bool
+	chain []Transformer
+	// verifier checks the chain's output; nil when there is no chain.
 	verifier *agui.Verifier
 	logger   *slog.Logger
 	in       *agui.RunAgentInput
@@ -43,8 +47,8 @@ type sink struct {
 	failure error
 }
 
-func newSink(yield func(agui.Event, error) bool, logger *slog.Logger, in *agui.RunAgentInput) *sink {
-	k := &sink{yield: yield, verifier: agui.NewVerifier(), logger: logger, in: in, failed: -1}
+func newSink(yield func(agui.Event) bool, logger *slog.Logger, in *agui.RunAgentInput) *sink {
+	k := &sink{yield: yield, logger: logger, in: in, failed: -1}
 	k.feeds = []func(agui.Event) error{k.emit}
 	return k
 }
@@ -52,7 +56,7 @@ func newSink(yield func(agui.Event, error) bool, logger *slog.Logger, in *agui.R
 // build makes the run's chain from factories, in order, skipping nil
 // factories and nil transformers. When a factory panics it returns the
 // error and leaves the chain empty.
-func (k *sink) build(ctx context.Context, factories []NewTransformer) error {
+func (k *sink) build(ctx context.Context, factories []TransformerFactory) error {
 	for _, nt := range factories {
 		if nt == nil {
 			continue
@@ -66,6 +70,10 @@ func (k *sink) build(ctx context.Context, factories []NewTransformer) error {
 			k.chain = append(k.chain, t)
 		}
 	}
+	if len(k.chain) == 0 {
+		return nil
+	}
+	k.verifier = agui.NewVerifier()
 	k.feeds = make([]func(agui.Event) error, len(k.chain)+1)
 	k.feeds[len(k.chain)] = k.emit
 	for i := range k.chain {
@@ -74,13 +82,15 @@ func (k *sink) build(ctx context.Context, factories []NewTransformer) error {
 	return nil
 }
 
-func (k *sink) newTransformer(ctx context.Context, nt NewTransformer) (t Transformer, err error) {
+func (k *sink) newTransformer(ctx context.Context, nt TransformerFactory) (t Transformer, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = k.panicked(ctx, p, "NewTransformer")
+			err = k.panicked(ctx, p, "TransformerFactory")
 		}
 	}()
-	return nt(k.in), nil
+	t = nt(k.in)
+	startRun(ctx, t)
+	return t, nil
 }
 
 // transform calls chain[i].Transform.
@@ -114,9 +124,9 @@ func (k *sink) guard(ctx context.Context, i int, method string, err *error) {
 // panicked logs a transformer's panic with its stack, as the runner does
 // for the agent's, and returns the error ending the run.
 func (k *sink) panicked(ctx context.Context, p any, method string) error {
-	k.logger.ErrorContext(ctx, "agui: transformer panicked",
-		slog.String("threadId", k.in.ThreadID),
-		slog.String("runId", k.in.RunID),
+	k.logger.ErrorContext(ctx, "core: transformer panicked",
+		slog.String("thread_id", LogID(k.in.ThreadID)),
+		slog.String("run_id", LogID(k.in.RunID)),
 		slog.String("method", method),
 		slog.Any("panic", p),
 		slog.String("stack", string(debug.Stack())))
@@ -137,9 +147,11 @@ func (k *sink) pass(ev agui.Event) error {
 	if k.gone || k.ended {
 		return agui.NewError(agui.CodeProtocol, "core: "+string(ev.Type())+" after the stream ended")
 	}
-	if err := k.verifier.Observe(ev); err != nil {
-		k.failure = err
-		return err
+	if k.verifier != nil {
+		if err := k.verifier.Observe(ev); err != nil {
+			k.failure = err
+			return err
+		}
 	}
 	if isTerminal(ev) {
 		k.ended = true
@@ -153,7 +165,7 @@ func (k *sink) pass(ev agui.Event) error {
 
 func (k *sink) yieldEvent(ev agui.Event) bool {
 	k.yielding = true
-	more := k.yield(ev, nil)
+	more := k.yield(ev)
 	k.yielding = false
 	return more
 }
@@ -239,17 +251,25 @@ func (k *sink) fail(err error) {
 		return
 	}
 	re := runError(err)
-	_ = k.verifier.Observe(re)
+	if k.verifier != nil {
+		_ = k.verifier.Observe(re)
+	}
 	k.ended = true
 	k.yieldEvent(re)
 }
 
 // transformError returns the error ending a run whose transformer failed:
 // TRANSFORM_ERROR unless err carries its own code.
-func transformError(err error) *agui.Error {
+// Like asError it never panics, whatever err's methods do.
+func transformError(err error) (out *agui.Error) {
+	defer func() {
+		if recover() != nil {
+			out = &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + agui.ErrorText(err), Err: err}
+		}
+	}()
 	var e *agui.Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return asError(err)
 	}
-	return &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + err.Error(), Err: err}
+	return &agui.Error{Code: agui.CodeTransform, Message: "transformer error: " + agui.ErrorText(err), Err: err}
 }

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/agui-go/agui"
 	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 // panicking panics in the method named by where, after passing on a few
@@ -36,13 +37,13 @@ func (p *panicking) Finish(func(agui.Event) error) error {
 // else would recover it: the runner turns it into a TRANSFORM_ERROR, logs
 // the stack and still joins the agent.
 func TestTransformerPanicEndsRun(t *testing.T) {
-	for _, where := range []string{"Transform", "Finish", "NewTransformer"} {
+	for _, where := range []string{"Transform", "Finish", "TransformerFactory"} {
 		t.Run(where, func(t *testing.T) {
 			var log bytes.Buffer
 			var returned atomic.Bool
 			agent := loopingAgent(&returned)
 			factory := func(*agui.RunAgentInput) Transformer {
-				if where == "NewTransformer" {
+				if where == "TransformerFactory" {
 					panic("transformer bug")
 				}
 				return &panicking{where: where}
@@ -61,7 +62,7 @@ func TestTransformerPanicEndsRun(t *testing.T) {
 			if evs[0].Type() != agui.TypeRunStarted {
 				t.Errorf("stream starts with %s", evs[0].Type())
 			}
-			if where != "NewTransformer" && !returned.Load() {
+			if where != "TransformerFactory" && !returned.Load() {
 				t.Error("the stream ended before the agent returned")
 			}
 			for _, want := range []string{"transformer panicked", "transformer bug", "method=" + where, "sink_test.go"} {
@@ -107,7 +108,9 @@ func (e *ending) Transform(ev agui.Event, emit func(agui.Event) error) error {
 
 func (e *ending) Finish(func(agui.Event) error) error { e.finishes++; return nil }
 
-func (e *ending) factory() NewTransformer { return func(*agui.RunAgentInput) Transformer { return e } }
+func (e *ending) factory() TransformerFactory {
+	return func(*agui.RunAgentInput) Transformer { return e }
+}
 
 // When a transformer fails, the final RUN_ERROR still goes through the
 // transformers after it (which see events later), finishing them once,
@@ -116,7 +119,7 @@ func TestRunErrorPassesTransformersAfterFailure(t *testing.T) {
 	say := func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
 		return agui.Success(), rc.Say("hi")
 	}
-	failOn := func(typ agui.EventType, err error) NewTransformer {
+	failOn := func(typ agui.EventType, err error) TransformerFactory {
 		return Stateless(TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 			if ev.Type() == typ {
 				return err
@@ -126,7 +129,7 @@ func TestRunErrorPassesTransformersAfterFailure(t *testing.T) {
 	}
 	failFinish := func(*agui.RunAgentInput) Transformer { return finishFails{} }
 	panicFinish := func(*agui.RunAgentInput) Transformer { return &panicking{where: "Finish"} }
-	cases := map[string]NewTransformer{
+	cases := map[string]TransformerFactory{
 		"Transform":          failOn(agui.TypeTextMessageContent, errors.New("boom")),
 		"Transform terminal": failOn(agui.TypeRunFinished, errors.New("boom")),
 		"Finish":             failFinish,

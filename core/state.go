@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/agui-go/agui"
-	"github.com/wI2L/jsondiff"
+	"github.com/agui-go/agui/internal/jsonpatch"
 )
 
 // state is the shared state of one run and what the client holds of it.
@@ -145,38 +145,14 @@ func (rc *RunContext[S]) UpdateState(f func(*S)) error {
 	return nil
 }
 
-// stateEvent returns the smaller of a snapshot of doc and a delta from old
-// to doc, or nil when they are equal.
+// stateEvent is the event taking a client holding old (hasOld false: nothing
+// yet) to doc, the smaller of snapshot and delta, or nil for no change.
 func stateEvent(old any, hasOld bool, doc any) (agui.Event, error) {
-	snap, err := json.Marshal(doc)
+	ev, err := jsonpatch.Update(old, hasOld, doc)
 	if err != nil {
 		return nil, &agui.Error{Code: agui.CodeSerialization, Message: "core: " + err.Error(), Err: err}
 	}
-	if !hasOld {
-		return &agui.StateSnapshot{Snapshot: json.RawMessage(snap)}, nil
-	}
-	patch, err := jsondiff.CompareWithoutMarshal(old, doc)
-	if err != nil {
-		return nil, &agui.Error{Code: agui.CodeSerialization, Message: "core: " + err.Error(), Err: err}
-	}
-	if len(patch) == 0 {
-		return nil, nil
-	}
-	delta, err := json.Marshal(patch)
-	if err != nil {
-		return nil, &agui.Error{Code: agui.CodeSerialization, Message: "core: " + err.Error(), Err: err}
-	}
-	// Compare whole events: a STATE_DELTA's envelope is shorter than a
-	// STATE_SNAPSHOT's by the difference of their type and field names.
-	const envelopeDiff = len(`"STATE_SNAPSHOT""snapshot"`) - len(`"STATE_DELTA""delta"`)
-	if len(delta) >= len(snap)+envelopeDiff {
-		return &agui.StateSnapshot{Snapshot: json.RawMessage(snap)}, nil
-	}
-	ops := make([]agui.PatchOp, len(patch))
-	for i, op := range patch {
-		ops[i] = agui.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: op.Value}
-	}
-	return &agui.StateDelta{Delta: ops}, nil
+	return ev, nil
 }
 
 // merge3 applies the agent's change from before to after (both typed

@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agui-go/agui"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/internal/jsonpatch"
 )
 
 // board is a typed state with nested values, a list and an omitempty
@@ -46,12 +47,9 @@ func applyState(t *testing.T, doc any, ev agui.Event) any {
 	case *agui.StateSnapshot:
 		return roundTrip(t, ev.Snapshot)
 	case *agui.StateDelta:
-		out := roundTrip(t, doc)
-		for _, op := range ev.Delta {
-			var err error
-			if out, err = applyOp(out, op, roundTrip(t, op.Value)); err != nil {
-				t.Fatalf("op %+v does not apply to %v: %v", op, doc, err)
-			}
+		out, err := jsonpatch.Apply(roundTrip(t, doc), ev.Delta)
+		if err != nil {
+			t.Fatalf("delta %+v does not apply to %v: %v", ev.Delta, doc, err)
 		}
 		return out
 	}
@@ -70,146 +68,6 @@ func roundTrip(t *testing.T, v any) any {
 		t.Fatal(err)
 	}
 	return out
-}
-
-// applyOp is a minimal RFC 6902 implementation: enough to prove the
-// runner's patches apply, strict where the RFC is (replace and remove need
-// an existing target, test must match).
-func applyOp(doc any, op agui.PatchOp, value any) (any, error) {
-	switch op.Op {
-	case "add", "replace":
-		return setAt(doc, pointer(op.Path), value, op.Op == "replace")
-	case "remove":
-		_, out, err := removeAt(doc, pointer(op.Path))
-		return out, err
-	case "move", "copy":
-		from := pointer(op.From)
-		v, err := getAt(doc, from)
-		if err != nil {
-			return nil, err
-		}
-		if op.Op == "move" {
-			if _, doc, err = removeAt(doc, from); err != nil {
-				return nil, err
-			}
-		}
-		return setAt(doc, pointer(op.Path), roundTripValue(v), false)
-	case "test":
-		v, err := getAt(doc, pointer(op.Path))
-		if err != nil || !reflect.DeepEqual(v, value) {
-			return nil, fmt.Errorf("test failed at %q", op.Path)
-		}
-		return doc, nil
-	}
-	return nil, fmt.Errorf("unknown op %q", op.Op)
-}
-
-func roundTripValue(v any) any {
-	b, _ := json.Marshal(v)
-	var out any
-	_ = json.Unmarshal(b, &out)
-	return out
-}
-
-func pointer(p string) []string {
-	if p == "" {
-		return nil
-	}
-	parts := strings.Split(p[1:], "/")
-	for i, s := range parts {
-		parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-	}
-	return parts
-}
-
-func getAt(doc any, path []string) (any, error) {
-	for _, k := range path {
-		switch d := doc.(type) {
-		case map[string]any:
-			v, ok := d[k]
-			if !ok {
-				return nil, fmt.Errorf("no key %q", k)
-			}
-			doc = v
-		case []any:
-			i, err := strconv.Atoi(k)
-			if err != nil || i < 0 || i >= len(d) {
-				return nil, fmt.Errorf("bad index %q", k)
-			}
-			doc = d[i]
-		default:
-			return nil, fmt.Errorf("cannot descend into %T", doc)
-		}
-	}
-	return doc, nil
-}
-
-func setAt(doc any, path []string, v any, mustExist bool) (any, error) {
-	if len(path) == 0 {
-		return v, nil
-	}
-	parent, err := getAt(doc, path[:len(path)-1])
-	if err != nil {
-		return nil, err
-	}
-	k := path[len(path)-1]
-	switch p := parent.(type) {
-	case map[string]any:
-		if _, ok := p[k]; mustExist && !ok {
-			return nil, fmt.Errorf("replace of missing key %q", k)
-		}
-		p[k] = v
-		return doc, nil
-	case []any:
-		var arr []any
-		if mustExist {
-			i, err := strconv.Atoi(k)
-			if err != nil || i < 0 || i >= len(p) {
-				return nil, fmt.Errorf("bad index %q", k)
-			}
-			p[i] = v
-			return doc, nil
-		}
-		i := len(p)
-		if k != "-" {
-			if i, err = strconv.Atoi(k); err != nil || i < 0 || i > len(p) {
-				return nil, fmt.Errorf("bad index %q", k)
-			}
-		}
-		arr = append(append(append([]any{}, p[:i]...), v), p[i:]...)
-		return setAt(doc, path[:len(path)-1], arr, true)
-	}
-	return nil, fmt.Errorf("cannot set inside %T", parent)
-}
-
-func removeAt(doc any, path []string) (any, any, error) {
-	if len(path) == 0 {
-		return nil, nil, fmt.Errorf("cannot remove the root")
-	}
-	parent, err := getAt(doc, path[:len(path)-1])
-	if err != nil {
-		return nil, nil, err
-	}
-	k := path[len(path)-1]
-	switch p := parent.(type) {
-	case map[string]any:
-		v, ok := p[k]
-		if !ok {
-			return nil, nil, fmt.Errorf("remove of missing key %q", k)
-		}
-		delete(p, k)
-		return v, doc, nil
-	case []any:
-		i, err := strconv.Atoi(k)
-		if err != nil || i < 0 || i >= len(p) {
-			return nil, nil, fmt.Errorf("bad index %q", k)
-		}
-		v := p[i]
-		arr := append(append([]any{}, p[:i]...), p[i+1:]...)
-		out, err := setAt(doc, path[:len(path)-1], arr, true)
-		return v, out, err
-	}
-	return nil, nil, fmt.Errorf("cannot remove inside %T", parent)
 }
 
 func TestStateFirstPublishIsSnapshotWithoutInputState(t *testing.T) {

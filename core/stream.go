@@ -2,9 +2,11 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"slices"
 	"sync"
+	"sync/atomic"
+
+	"github.com/agui-go/agui"
 )
 
 // stream is the emitting core of one run, shared by its RunContext, every
@@ -24,13 +26,22 @@ type stream struct {
 
 	mu       sync.Mutex
 	verifier *agui.Verifier
-	queue    chan agui.Event
+	// q is the current queue, written under mu. It starts small and is
+	// replaced by a larger one (up to bound) when it fills, so a run that
+	// emits little holds little (see queue).
+	q     *queue
+	bound int
 	// ended is set, and queue closed, once the terminal event is decided;
 	// terminal is then read by the driver after it sees the queue closed.
 	ended    bool
 	terminal agui.Event
 	seq      uint64
 	open     map[uint64]*entry
+	// size keeps events within the frame limit; refused is the first
+	// error of an event it refused, which fails a run the agent would
+	// otherwise end in success.
+	size    sizer
+	refused error
 }
 
 // entry is one open thing: a message, tool call, reasoning block, step or
@@ -45,14 +56,37 @@ type entry struct {
 	inner *Emitter
 }
 
-func newStream(ctx context.Context, queue int) *stream {
-	return &stream{
+// initialQueue is the capacity a run's queue starts with.
+const initialQueue = 2
+
+// queue is one generation of a run's queue. When it fills before reaching
+// the bound, the producer links a larger one as next and then closes ch;
+// the consumer, finding ch closed, moves on to next, so every event is
+// received once and in order. A closed ch with no next is the end.
+type queue struct {
+	ch   chan agui.Event
+	next atomic.Pointer[queue]
+}
+
+func newStream(ctx context.Context, bound int) *stream {
+	s := &stream{
 		done:      ctx.Done(),
 		cancelled: func() *agui.Error { return cancelledError(ctx) },
 		verifier:  agui.NewVerifier(),
-		queue:     make(chan agui.Event, queue),
+		bound:     bound,
 		open:      make(map[uint64]*entry),
+		size:      sizer{limit: agui.MaxEventSize},
 	}
+	s.q = &queue{ch: make(chan agui.Event, min(bound, initialQueue))}
+	return s
+}
+
+// grow replaces the full queue with one four times larger, at most bound.
+func (s *stream) grow() {
+	old := s.q
+	s.q = &queue{ch: make(chan agui.Event, min(cap(old.ch)*4, s.bound))}
+	old.next.Store(s.q)
+	close(old.ch)
 }
 
 // send verifies ev and queues it for the consumer.
@@ -64,8 +98,33 @@ func (s *stream) send(ev agui.Event) error {
 
 // sendLocked verifies ev and queues it, blocking while the queue is full
 // until the consumer reads or the run is cancelled. A verification failure
-// returns at once and queues nothing.
+// returns at once and queues nothing. A content delta over the frame
+// limit goes out as several deltas; any other event over it is refused
+// with a SERIALIZATION error (see sizer).
 func (s *stream) sendLocked(ev agui.Event) error {
+	pieces, err := s.size.split(ev)
+	if err == nil && pieces == nil {
+		err = s.size.check(ev)
+	}
+	if err != nil {
+		if s.refused == nil {
+			s.refused = err
+		}
+		return err
+	}
+	for _, p := range pieces {
+		if err := s.sendOneLocked(p); err != nil {
+			return err
+		}
+	}
+	if pieces != nil {
+		return nil
+	}
+	return s.sendOneLocked(ev)
+}
+
+// sendOneLocked verifies and queues one event that fits.
+func (s *stream) sendOneLocked(ev agui.Event) error {
 	if s.ended {
 		return agui.NewError(agui.CodeProtocol, "core: "+string(ev.Type())+" emitted after the agent returned")
 	}
@@ -82,12 +141,17 @@ func (s *stream) sendLocked(ev agui.Event) error {
 	// Room in the queue is the common case; a one-channel send is much
 	// cheaper than a select over two.
 	select {
-	case s.queue <- ev:
+	case s.q.ch <- ev:
 		return nil
 	default:
 	}
+	if cap(s.q.ch) < s.bound {
+		s.grow()
+		s.q.ch <- ev // the new queue is empty: this does not block
+		return nil
+	}
 	select {
-	case s.queue <- ev:
+	case s.q.ch <- ev:
 		return nil
 	case <-s.done:
 		return s.cancelled()
@@ -191,12 +255,20 @@ func (s *stream) observe(ev agui.Event) error {
 func (s *stream) finish(term agui.Event, force bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if !force {
+		if s.refused != nil {
+			return s.refused
+		}
+		if err := s.size.check(term); err != nil {
+			return err
+		}
+	}
 	if err := s.verifier.Observe(term); err != nil && !force {
 		return err
 	}
 	s.terminal = term
 	s.ended = true
-	close(s.queue)
+	close(s.q.ch)
 	return nil
 }
 

@@ -2,11 +2,13 @@ package core
 
 import (
 	"context"
-	"github.com/agui-go/agui"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/synctest"
+
+	"github.com/agui-go/agui"
 )
 
 // An agent emitting 100 MB to a reader that lags behind it cannot grow the
@@ -135,4 +137,51 @@ func TestTerminalBypassesQueue(t *testing.T) {
 			t.Errorf("RUN_ERROR = %+v", e)
 		}
 	})
+}
+
+// The queue starts small and grows to its bound when it fills; a consumer
+// following the generations receives every event once, in order.
+func TestQueueGrowsToItsBoundInOrder(t *testing.T) {
+	s := newStream(context.Background(), 64)
+	first := s.q
+	if c := cap(s.q.ch); c != initialQueue {
+		t.Fatalf("initial capacity %d, want %d", c, initialQueue)
+	}
+	if err := s.observe(&agui.RunStarted{ThreadID: "t", RunID: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.send(&agui.TextMessageStart{MessageID: "m", Role: agui.RoleAssistant}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < 64; i++ {
+		if err := s.send(&agui.TextMessageContent{MessageID: "m", Delta: strconv.Itoa(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := cap(s.q.ch); c != 64 {
+		t.Errorf("capacity after 64 unread events %d, want the bound 64", c)
+	}
+	s.mu.Lock()
+	s.ended = true
+	close(s.q.ch)
+	s.mu.Unlock()
+	got := []string{"0"}
+	for q := first; q != nil; {
+		ev, ok := <-q.ch
+		if !ok {
+			q = q.next.Load()
+			continue
+		}
+		if c, ok := ev.(*agui.TextMessageContent); ok {
+			got = append(got, c.Delta)
+		}
+	}
+	for i, d := range got {
+		if d != strconv.Itoa(i) {
+			t.Fatalf("event %d is %s: out of order", i, d)
+		}
+	}
+	if len(got) != 64 {
+		t.Errorf("received %d events, want 64", len(got))
+	}
 }

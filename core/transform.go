@@ -12,7 +12,7 @@ import "github.com/agui-go/agui"
 // what the transformer still holds. What a transformer emits is verified
 // like anything else; an error from either method ends the run with a
 // RUN_ERROR whose code is TRANSFORM_ERROR (or the code of the returned
-// *Error). A panic in either method, or in a NewTransformer, is recovered,
+// *Error). A panic in either method, or in a TransformerFactory, is recovered,
 // logged with its stack (WithLogger) and ends the run the same way.
 //
 // That final RUN_ERROR bypasses the transformer that failed and those
@@ -26,16 +26,16 @@ import "github.com/agui-go/agui"
 //
 // A Transformer instance serves one run and is called from one goroutine at
 // a time. Transformers registered once for many runs are registered as a
-// NewTransformer, which builds one instance per run.
+// TransformerFactory, which builds one instance per run.
 type Transformer interface {
 	Transform(ev agui.Event, emit func(agui.Event) error) error
 	Finish(emit func(agui.Event) error) error
 }
 
-// NewTransformer builds the Transformer for one run from that run's input.
+// TransformerFactory builds the Transformer for one run from that run's input.
 // It must be safe for concurrent use: runs on one route start at the same
 // time.
-type NewTransformer func(in *agui.RunAgentInput) Transformer
+type TransformerFactory func(in *agui.RunAgentInput) Transformer
 
 // TransformerFunc adapts a stateless function to a Transformer whose Finish
 // emits nothing.
@@ -49,42 +49,9 @@ func (f TransformerFunc) Transform(ev agui.Event, emit func(agui.Event) error) e
 // Finish does nothing.
 func (TransformerFunc) Finish(func(agui.Event) error) error { return nil }
 
-// Stateless returns a NewTransformer that hands every run the same
+// Stateless returns a TransformerFactory that hands every run the same
 // transformer. Use it only for a Transformer that keeps no per-run state
 // and is safe for concurrent use, such as a TransformerFunc.
-func Stateless(t Transformer) NewTransformer {
+func Stateless(t Transformer) TransformerFactory {
 	return func(*agui.RunAgentInput) Transformer { return t }
-}
-
-// Chain is a Transformer that passes events through its elements in order:
-// what Chain[0] emits goes to Chain[1], and what the last one emits leaves
-// the chain. Finish finishes the elements in order too, passing each one's
-// output through the rest of the chain.
-type Chain []Transformer
-
-var _ Transformer = Chain(nil)
-
-// Transform passes ev through the chain.
-func (c Chain) Transform(ev agui.Event, emit func(agui.Event) error) error {
-	return c.from(0, emit)(ev)
-}
-
-// Finish finishes every element in order.
-func (c Chain) Finish(emit func(agui.Event) error) error {
-	for i, t := range c {
-		if err := t.Finish(c.from(i+1, emit)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// from returns the emit function that feeds element i and what follows.
-func (c Chain) from(i int, emit func(agui.Event) error) func(agui.Event) error {
-	if i == len(c) {
-		return emit
-	}
-	next := c.from(i+1, emit)
-	t := c[i]
-	return func(ev agui.Event) error { return t.Transform(ev, next) }
 }

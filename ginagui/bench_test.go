@@ -12,8 +12,8 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/core/coretest"
 	"github.com/agui-go/agui/ginagui"
 )
 
@@ -26,8 +26,8 @@ import (
 // cpu-ns/event (client and server together) is steadier on a shared
 // machine.
 func BenchmarkServeFixture(b *testing.B) {
-	fixture := coretest.StandardFixture()
-	body := `{"threadId":"` + coretest.FixtureThreadID + `","runId":"` + coretest.FixtureRunID +
+	fixture := aguitest.StandardFixture()
+	body := `{"threadId":"` + aguitest.FixtureThreadID + `","runId":"` + aguitest.FixtureRunID +
 		`","protocolVersion":"1.0","messages":[]}`
 
 	// The agent emits everything between the runner's own RUN_STARTED and
@@ -43,7 +43,7 @@ func BenchmarkServeFixture(b *testing.B) {
 	})
 	r := gin.New()
 	if err := ginagui.Register(r, "/agent", agent,
-		ginagui.WithHandlerOptions(core.WithHandlerLogger(discardLogger()))); err != nil {
+		core.WithHandlerLogger(discardLogger())); err != nil {
 		b.Fatal(err)
 	}
 
@@ -102,7 +102,7 @@ func BenchmarkServeFixture(b *testing.B) {
 				}
 			}
 			b.SetBytes(n)
-			events := float64(b.N) * coretest.FixtureEvents
+			events := float64(b.N) * aguitest.FixtureEvents
 			b.ReportMetric(events/b.Elapsed().Seconds(), "events/s")
 			// Client and server share the process, in every variant.
 			b.ReportMetric(float64(cpuTime()-cpu)/events, "cpu-ns/event")

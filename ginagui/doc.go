@@ -28,6 +28,17 @@
 // agent has, and then aborts the rest of the chain. A client that sends no
 // protocolVersion gets the stream downgraded for pre-1.0 clients.
 //
+// # Logs, metrics and limits
+//
+// Every run has one log line, and every refused request one too; both name
+// the Gin route the request matched (such as "/agents/:name") and the
+// agent's name given with core.WithAgentName, which agents and
+// transformers also read with core.RouteFrom. transformers.Metrics labels
+// its runs with them, and core.WithRefusalHook counts refusals: package
+// aguiprom does both for Prometheus. Per-route limits are options too:
+// core.WithMaxConcurrentRuns (a JSON 429 with Retry-After over the cap)
+// and core.WithRunTimeout (the run ends with RUN_ERROR DEADLINE_EXCEEDED).
+//
 // # Transformers are middleware
 //
 // Transform registers stream transformers on a router or group, and every

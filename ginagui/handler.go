@@ -1,8 +1,6 @@
 package ginagui
 
 import (
-	"errors"
-
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/core"
@@ -17,8 +15,8 @@ import (
 // here, to slog.Default() since the options that failed cannot be trusted
 // to name a logger, and every request is then answered 500; Register
 // reports the same error at startup instead.
-func Handler[S any](a core.Agent[S], opts ...Option) gin.HandlerFunc {
-	h, err := core.NewHandler(a, newConfig(opts).handler...)
+func Handler[S any](a core.Agent[S], opts ...core.Option) gin.HandlerFunc {
+	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		return misconfigured(err)
 	}
@@ -31,13 +29,11 @@ func Handler[S any](a core.Agent[S], opts ...Option) gin.HandlerFunc {
 func serve[S any](h *core.Handler[S]) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		defer c.Abort() // nothing after us may write into the stream
+		namePattern(c)
 		if _, ok := core.InputFrom(c.Request.Context()); !ok {
 			in, err := h.ReadInput(c.Writer, c.Request)
 			if err != nil {
-				var re *core.RequestError
-				if errors.As(err, &re) {
-					re.WriteHTTP(c.Writer)
-				}
+				h.Refuse(c.Writer, c.Request, err)
 				return
 			}
 			c.Request = c.Request.WithContext(core.ContextWithInput(c.Request.Context(), in))

@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -36,7 +37,7 @@ func TestHandlerStreamsThroughGin(t *testing.T) {
 	if got := resp.Header.Get("X-Accel-Buffering"); got != "no" {
 		t.Errorf("X-Accel-Buffering = %q", got)
 	}
-	evs := readEvents(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	if len(evs) != 5 || text(evs) != "hello" || evs[4].Type() != agui.TypeRunFinished {
 		t.Errorf("stream = %d events, text %q", len(evs), text(evs))
 	}
@@ -57,7 +58,7 @@ func TestHandlerRefusesThroughGin(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusUnsupportedMediaType || !strings.Contains(string(body), core.CodeUnsupportedMediaType) {
+	if resp.StatusCode != http.StatusUnsupportedMediaType || !strings.Contains(string(body), string(core.CodeUnsupportedMediaType)) {
 		t.Errorf("got %d %s, want 415", resp.StatusCode, body)
 	}
 }
@@ -65,7 +66,7 @@ func TestHandlerRefusesThroughGin(t *testing.T) {
 func TestHandlerMisconfigured(t *testing.T) {
 	t.Parallel()
 	r := gin.New()
-	r.POST("/agent", ginagui.Handler(sayAgent("x"), ginagui.WithHandlerOptions(core.WithMaxBodyBytes(-1))))
+	r.POST("/agent", ginagui.Handler(sayAgent("x"), core.WithMaxBodyBytes(-1)))
 	srv := serve(t, r)
 	resp := postRun(t, srv.URL+"/agent")
 	body, _ := io.ReadAll(resp.Body)
@@ -102,7 +103,7 @@ func TestHandlerOutlivesWriteTimeoutThroughGin(t *testing.T) {
 		return agui.Success(), m.End()
 	})
 	r := gin.New()
-	r.POST("/agent", ginagui.Handler(agent, ginagui.WithHandlerOptions(core.WithWriteTimeout(time.Second))))
+	r.POST("/agent", ginagui.Handler(agent, core.WithWriteTimeout(time.Second)))
 	srv := httptest.NewUnstartedServer(r)
 	srv.Config.WriteTimeout = writeTimeout
 	srv.Start()
@@ -112,7 +113,7 @@ func TestHandlerOutlivesWriteTimeoutThroughGin(t *testing.T) {
 	})
 	resp := postRun(t, srv.URL+"/agent")
 	defer resp.Body.Close()
-	evs := readEvents(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	if len(evs) == 0 || evs[len(evs)-1].Type() != agui.TypeRunFinished {
 		t.Fatalf("stream cut by the server's WriteTimeout after %d events", len(evs))
 	}

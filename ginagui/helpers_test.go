@@ -1,9 +1,7 @@
 package ginagui_test
 
 import (
-	"bufio"
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -40,30 +38,6 @@ func postRun(t *testing.T, url string) *http.Response {
 		t.Fatal(err)
 	}
 	return resp
-}
-
-// readEvents decodes an SSE body and checks it with a verifier.
-func readEvents(t *testing.T, body io.Reader) []agui.Event {
-	t.Helper()
-	sc := bufio.NewScanner(body)
-	sc.Buffer(nil, agui.MaxEventSize+64)
-	v := agui.NewVerifier()
-	var evs []agui.Event
-	for sc.Scan() {
-		line, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
-		ev, err := agui.DecodeEvent([]byte(line))
-		if err != nil {
-			t.Fatalf("frame %q: %v", line, err)
-		}
-		if err := v.Observe(ev); err != nil {
-			t.Fatalf("verifier: %v", err)
-		}
-		evs = append(evs, ev)
-	}
-	return evs
 }
 
 func sayAgent(text string) core.Agent[core.NoState] {

@@ -22,23 +22,25 @@ import (
 // then every request is answered 500.
 //
 // Without Input, the route's handler decodes the input itself, and app
-// middleware sees it only after c.Next returns.
-func Input(opts ...Option) gin.HandlerFunc {
-	h, err := core.NewHandler[core.NoState](inputOnly{}, newConfig(opts).handler...)
+// middleware sees it only after c.Next returns. Requests other than POST
+// pass through untouched, so Input can sit on a group of agent routes.
+func Input(opts ...core.Option) gin.HandlerFunc {
+	h, err := core.NewHandler[core.NoState](inputOnly{}, opts...)
 	if err != nil {
 		return misconfigured(err)
 	}
 	return func(c *gin.Context) {
-		if _, ok := InputFrom(c); ok {
+		if _, ok := InputFrom(c); ok || c.Request.Method != http.MethodPost {
+			// A request other than POST starts no run: its route answers
+			// it (an agent's capabilities, a 405), so Input on a group
+			// leaves every such route working.
 			c.Next()
 			return
 		}
+		namePattern(c)
 		in, err := h.ReadInput(c.Writer, c.Request)
 		if err != nil {
-			var re *core.RequestError
-			if errors.As(err, &re) {
-				re.WriteHTTP(c.Writer)
-			}
+			h.Refuse(c.Writer, c.Request, err)
 			c.Abort()
 			return
 		}
@@ -71,7 +73,7 @@ func InputFrom(c *gin.Context) (*agui.RunAgentInput, bool) {
 // request 500: what a HandlerFunc constructor, which cannot return its
 // configuration error, serves instead. It logs to slog.Default(): the
 // options that failed are the only place a logger could come from, and
-// core.HandlerOption keeps its settings private.
+// core.Option keeps its settings private.
 func misconfigured(err error) gin.HandlerFunc {
 	slog.Default().Error("ginagui: agent route misconfigured", slog.Any("error", err))
 	return func(c *gin.Context) {

@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -39,7 +40,7 @@ func TestInputBeforeAppMiddleware(t *testing.T) {
 	srv := serve(t, r)
 
 	resp := postRun(t, srv.URL+"/agent") // thread "t": allowed
-	if evs := readEvents(t, resp.Body); text(evs) != "ok" {
+	if evs := aguitest.ReadSSE(t, resp.Body); text(evs) != "ok" {
 		t.Errorf("allowed thread: text %q", text(evs))
 	}
 	resp.Body.Close()

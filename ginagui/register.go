@@ -2,6 +2,7 @@ package ginagui
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -14,30 +15,57 @@ import (
 // Register mounts agent a on r: POST path runs it (see Handler), GET,
 // PUT, PATCH and DELETE on path are answered 405 with an Allow: POST
 // header and the JSON error body of other refusals, and GET
-// path/capabilities serves its AG-UI 1.0 capabilities (WithCapabilities,
-// by default DefaultCapabilities). OPTIONS is left to CORS middleware. It
-// fails, registering nothing, when an option is invalid; like any Gin
-// route, it panics when one of these routes is already registered.
-func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...Option) error {
-	cfg := newConfig(opts)
-	h, err := core.NewHandler(a, cfg.handler...)
+// path/capabilities serves its AG-UI 1.0 capabilities (core.WithCapabilities,
+// by default DefaultCapabilities). OPTIONS is left to CORS middleware.
+//
+// Register reports every problem as an error, never a panic: it fails,
+// registering nothing, when an option is invalid or the capabilities
+// route is taken, and fails when the POST route is taken. The 405 routes
+// are a courtesy that never collides with the app's own: one the app
+// already registered (GET path, say, or a wildcard covering it) is kept
+// and the courtesy route skipped. Register the app's own routes on the
+// same paths first: Gin panics on a route added after one it conflicts
+// with.
+func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...core.Option) error {
+	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		return err
 	}
-	caps := DefaultCapabilities[S]()
-	if cfg.capabilities != nil {
-		caps = *cfg.capabilities
+	caps, ok := h.Capabilities()
+	if !ok {
+		caps = DefaultCapabilities[S]()
 	}
 	body, err := json.Marshal(caps)
 	if err != nil {
 		return err
 	}
-	r.POST(path, serve(h))
-	r.Match([]string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete}, path, methodNotAllowed)
-	r.GET(strings.TrimSuffix(path, "/")+"/capabilities", func(c *gin.Context) {
-		c.Header("Cache-Control", "no-cache")
-		c.Data(http.StatusOK, "application/json", body)
-	})
+	capsPath := strings.TrimSuffix(path, "/") + "/capabilities"
+	if err := route(func() {
+		r.GET(capsPath, func(c *gin.Context) {
+			c.Header("Cache-Control", "no-cache")
+			c.Data(http.StatusOK, "application/json", body)
+		})
+	}); err != nil {
+		return fmt.Errorf("ginagui: Register %s: GET %s: %w", path, capsPath, err)
+	}
+	if err := route(func() { r.POST(path, serve(h)) }); err != nil {
+		return fmt.Errorf("ginagui: Register %s: POST: %w", path, err)
+	}
+	for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		_ = route(func() { r.Handle(m, path, methodNotAllowed) }) // the app's own route wins
+	}
+	return nil
+}
+
+// route adds a route with f, turning Gin's panic on a conflicting route
+// into an error.
+func route(f func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%v", p)
+		}
+	}()
+	f()
 	return nil
 }
 
@@ -47,11 +75,11 @@ func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...Option
 // left undeclared, which the protocol reads as unknown, not unsupported.
 func DefaultCapabilities[S any]() agui.Capabilities {
 	caps := agui.Capabilities{
-		Transport: &agui.TransportCapabilities{Streaming: agui.Bool(true), HTTPBinary: agui.Bool(true)},
+		Transport: &agui.TransportCapabilities{Streaming: new(true), HTTPBinary: new(true)},
 	}
 	var zero S
 	if _, stateless := any(zero).(core.NoState); !stateless {
-		caps.State = &agui.StateCapabilities{Snapshots: agui.Bool(true), Deltas: agui.Bool(true)}
+		caps.State = &agui.StateCapabilities{Snapshots: new(true), Deltas: new(true)}
 	}
 	return caps
 }

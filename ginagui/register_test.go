@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -45,7 +46,7 @@ func TestRegisterCapabilities(t *testing.T) {
 		t.Fatal(err)
 	}
 	named := agui.Capabilities{Identity: &agui.IdentityCapabilities{Name: "named"}}
-	if err := ginagui.Register(r, "/named/", sayAgent("x"), ginagui.WithCapabilities(named)); err != nil {
+	if err := ginagui.Register(r, "/named/", sayAgent("x"), core.WithCapabilities(named)); err != nil {
 		t.Fatal(err)
 	}
 	srv := serve(t, r)
@@ -65,7 +66,7 @@ func TestRegisterCapabilities(t *testing.T) {
 		t.Errorf("named: %v, want exactly the configured capabilities", got)
 	}
 	resp := postRun(t, srv.URL+"/plain")
-	if n := len(readEvents(t, resp.Body)); n != 5 {
+	if n := len(aguitest.ReadSSE(t, resp.Body)); n != 5 {
 		t.Errorf("POST /plain: %d events", n)
 	}
 	resp.Body.Close()
@@ -97,7 +98,7 @@ func TestRegisterRefusesOtherMethods(t *testing.T) {
 		if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != http.MethodPost {
 			t.Errorf("%s: %d, Allow %q; want 405 and POST", method, resp.StatusCode, resp.Header.Get("Allow"))
 		}
-		if err != nil || body.Code != core.CodeMethodNotAllowed || body.Error == "" {
+		if err != nil || body.Code != string(core.CodeMethodNotAllowed) || body.Error == "" {
 			t.Errorf("%s: body %+v (%v), want a METHOD_NOT_ALLOWED refusal", method, body, err)
 		}
 	}

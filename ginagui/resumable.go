@@ -25,28 +25,29 @@ import (
 // included) applies to rejoins and stops as to runs; give the route a
 // core.WithRunOwner that reads the authenticated principal so that only
 // the user who started a run may rejoin or stop it. Transformers of the
-// route's groups apply to new runs, as with Register. Call Close on the
-// returned handler when the server shuts down, after Gate.Shutdown.
-func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg core.RunLog, ropts []core.ResumeOption, opts ...Option) (*core.ResumableHandler[S], error) {
-	cfg := newConfig(opts)
-	h, err := core.NewHandler(a, cfg.handler...)
+// route's groups apply to new runs, as with Register. opts are the
+// handler's options and the resumable route's (core.WithDetach,
+// core.WithRunOwner, ...) in one list. Call Close on the returned handler
+// when the server shuts down, after Gate.Shutdown.
+func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg core.RunLog, opts ...core.Option) (*core.ResumableHandler[S], error) {
+	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		return nil, err
 	}
-	rh, err := core.NewResumableHandler(h, lg, ropts...)
+	rh, err := core.NewResumableHandler(h, lg, opts...)
 	if err != nil {
 		return nil, err
 	}
-	caps := DefaultCapabilities[S]()
-	if cfg.capabilities != nil {
-		caps = *cfg.capabilities
+	caps, ok := h.Capabilities()
+	if !ok {
+		caps = DefaultCapabilities[S]()
 	}
 	tr := agui.TransportCapabilities{}
 	if caps.Transport != nil {
 		tr = *caps.Transport
 	}
 	// Resumable streams are SSE only.
-	tr.Resumable, tr.HTTPBinary = agui.Bool(true), agui.Bool(false)
+	tr.Resumable, tr.HTTPBinary = new(true), new(false)
 	caps.Transport = &tr
 	body, err := json.Marshal(caps)
 	if err != nil {
@@ -55,6 +56,7 @@ func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg co
 	base := strings.TrimSuffix(path, "/")
 	r.POST(path, func(c *gin.Context) {
 		defer c.Abort()
+		namePattern(c)
 		var opts []core.Option
 		if ts := transformers(c); len(ts) > 0 {
 			opts = append(opts, core.WithTransformers(ts...))
@@ -64,14 +66,17 @@ func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg co
 	r.Match([]string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete}, path, methodNotAllowed)
 	r.GET(base+"/runs/:runId", func(c *gin.Context) {
 		defer c.Abort()
+		namePattern(c)
 		rh.Rejoin(c.Writer, c.Request, c.Param("runId"))
 	})
 	r.DELETE(base+"/runs/:runId", func(c *gin.Context) {
 		defer c.Abort()
+		namePattern(c)
 		rh.Stop(c.Writer, c.Request, c.Param("runId"))
 	})
 	r.GET(base+"/threads/:threadId/run", func(c *gin.Context) {
 		defer c.Abort()
+		namePattern(c)
 		rh.Active(c.Writer, c.Request, c.Param("threadId"))
 	})
 	r.GET(base+"/capabilities", func(c *gin.Context) {

@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -30,7 +31,7 @@ func TestRegisterResumable(t *testing.T) {
 		c.Next()
 	})
 	owner := core.WithRunOwner(func(r *http.Request) string { return r.Header.Get("X-User") })
-	rh, err := ginagui.RegisterResumable(private, "/chat", sayAgent("hello"), lg, []core.ResumeOption{owner})
+	rh, err := ginagui.RegisterResumable(private, "/chat", sayAgent("hello"), lg, owner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestRegisterResumable(t *testing.T) {
 		return resp
 	}
 	resp := do(http.MethodPost, "/private/chat", runBody, "alice", "")
-	evs := readEvents(t, resp.Body)
+	evs := aguitest.ReadSSE(t, resp.Body)
 	resp.Body.Close()
 	if loc := resp.Header.Get("Content-Location"); loc != "/private/chat/runs/r" || len(evs) != 5 {
 		t.Fatalf("run: %q, %d events", loc, len(evs))

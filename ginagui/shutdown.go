@@ -15,6 +15,13 @@ import (
 // connections. http.Server.Shutdown alone would wait for open streams
 // forever. Both are bounded by ctx. A nil gate means there are no runs
 // to end: Shutdown is then srv.Shutdown.
+//
+// At ctx's deadline, runs whose agent ignores its context still end: their
+// streams get RUN_ERROR (CANCELLED) from the writer (see core.Gate), and
+// Shutdown gives their connections up to core.ForceGrace more to close.
+// It returns nil when every stream got its terminal event and every
+// connection closed; otherwise the connections left are closed and the
+// error says why.
 func Shutdown(ctx context.Context, srv *http.Server, gate *core.Gate) error {
 	if gate == nil {
 		return srv.Shutdown(ctx)
@@ -22,5 +29,16 @@ func Shutdown(ctx context.Context, srv *http.Server, gate *core.Gate) error {
 	gateDone := make(chan error, 1)
 	go func() { gateDone <- gate.Shutdown(ctx) }()
 	srvErr := srv.Shutdown(ctx)
-	return errors.Join(<-gateDone, srvErr)
+	gateErr := <-gateDone
+	if srvErr != nil && gateErr == nil {
+		// Every stream ended, some only at the deadline: their
+		// connections are closing now.
+		grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), core.ForceGrace)
+		defer cancel()
+		srvErr = srv.Shutdown(grace)
+	}
+	if srvErr != nil {
+		srvErr = errors.Join(srvErr, srv.Close())
+	}
+	return errors.Join(gateErr, srvErr)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -28,7 +29,7 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 		return agui.Outcome{}, context.Cause(ctx)
 	})
 	r := gin.New()
-	if err := ginagui.Register(r, "/agent", blocked, ginagui.WithHandlerOptions(core.WithGate(gate))); err != nil {
+	if err := ginagui.Register(r, "/agent", blocked, core.WithGate(gate)); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -42,7 +43,7 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 	resp := postRun(t, "http://"+ln.Addr().String()+"/agent")
 	defer resp.Body.Close()
 	events := make(chan []agui.Event, 1)
-	go func() { events <- readEvents(t, resp.Body) }()
+	go func() { events <- aguitest.ReadSSE(t, resp.Body) }()
 	<-running
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -6,13 +6,14 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
 
 // tag returns a transformer that appends name to every text delta, so the
 // final text spells the order in which transformers saw the events.
-func tag(name string) core.NewTransformer {
+func tag(name string) core.TransformerFactory {
 	return core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 		if c, ok := ev.(*agui.TextMessageContent); ok {
 			cp := *c
@@ -38,11 +39,11 @@ func TestTransformComposesLikeMiddleware(t *testing.T) {
 	for path, want := range map[string]string{
 		"/agent":     "x",
 		"/a/agent":   "xA",
-		"/a/b/agent": "xB2B1A", // innermost first, the outermost last
+		"/a/b/agent": "xB1B2A", // innermost group first, in the order written; the outermost last
 		"/a/c/agent": "xCA",    // siblings never share a chain
 	} {
 		resp := postRun(t, srv.URL+path)
-		got := text(readEvents(t, resp.Body))
+		got := text(aguitest.ReadSSE(t, resp.Body))
 		resp.Body.Close()
 		if got != want {
 			t.Errorf("%s: text %q, want %q", path, got, want)
@@ -62,7 +63,7 @@ func TestTransformerPanicThroughGin(t *testing.T) {
 	}))
 	r := gin.New()
 	if err := ginagui.Register(r.Group("/bad", ginagui.Transform(boom)), "/agent", sayAgent("x"),
-		ginagui.WithHandlerOptions(core.WithHandlerLogger(discardLogger()))); err != nil {
+		core.WithHandlerLogger(discardLogger())); err != nil {
 		t.Fatal(err)
 	}
 	if err := ginagui.Register(r, "/agent", sayAgent("x")); err != nil {
@@ -71,7 +72,7 @@ func TestTransformerPanicThroughGin(t *testing.T) {
 	srv := serve(t, r)
 	for range 2 {
 		resp := postRun(t, srv.URL+"/bad/agent")
-		evs := readEvents(t, resp.Body)
+		evs := aguitest.ReadSSE(t, resp.Body)
 		resp.Body.Close()
 		if len(evs) == 0 {
 			t.Fatal("empty stream")
@@ -82,7 +83,30 @@ func TestTransformerPanicThroughGin(t *testing.T) {
 	}
 	resp := postRun(t, srv.URL+"/agent")
 	defer resp.Body.Close()
-	if got := text(readEvents(t, resp.Body)); got != "x" {
+	if got := text(aguitest.ReadSSE(t, resp.Body)); got != "x" {
 		t.Errorf("the next run's text %q, want x", got)
+	}
+}
+
+// Transform(a, b) and core.WithTransformers(a, b) run a and b in the same
+// order: the order written, a first.
+func TestTransformOrderMatchesWithTransformers(t *testing.T) {
+	t.Parallel()
+	r := gin.New()
+	if err := ginagui.Register(r.Group("/group", ginagui.Transform(tag("1"), tag("2"))), "/agent", sayAgent("x")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ginagui.Register(r, "/option", sayAgent("x"),
+		core.WithTransformers(tag("1"), tag("2"))); err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, r)
+	for _, path := range []string{"/group/agent", "/option"} {
+		resp := postRun(t, srv.URL+path)
+		got := text(aguitest.ReadSSE(t, resp.Body))
+		resp.Body.Close()
+		if got != "x12" {
+			t.Errorf("%s: text %q, want %q (1 before 2)", path, got, "x12")
+		}
 	}
 }

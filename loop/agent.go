@@ -11,7 +11,7 @@ import (
 
 // Agent is a tool-calling agent loop: it asks its provider for a turn,
 // runs the turn's tool calls, and repeats until the model answers without
-// calling a tool, MaxSteps is reached, a call needs approval, or the run
+// calling a tool, WithMaxSteps is reached, a call needs approval, or the run
 // is aborted. Run it directly with Execute, or host it with core.Run (it
 // is a core.Agent[core.NoState]).
 //
@@ -48,6 +48,9 @@ func New(provider Provider, opts ...Option) (*Agent, error) {
 		a.tools[t.Name()] = t
 		a.specs = append(a.specs, t.Spec())
 	}
+	if err := cfg.settings.checkTools(a.tools); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 
@@ -58,7 +61,7 @@ type FinishReason string
 const (
 	// FinishStop: the model answered without calling a tool.
 	FinishStop FinishReason = "stop"
-	// FinishMaxSteps: MaxSteps model turns ran; the transcript is valid.
+	// FinishMaxSteps: WithMaxSteps model turns ran; the transcript is valid.
 	FinishMaxSteps FinishReason = "max-steps"
 	// FinishAborted: the context was cancelled; unreached calls got
 	// cancelled results.
@@ -67,6 +70,9 @@ const (
 	FinishAwaitingApproval FinishReason = "awaiting-approval"
 	// FinishError: the run failed; Execute's error says why.
 	FinishError FinishReason = "error"
+	// FinishAwaitingClient: the model called frontend tools (Input.Tools);
+	// the client runs them and sends their results with the next run.
+	FinishAwaitingClient FinishReason = "awaiting-client"
 )
 
 // Input is one run's input: a plain value, read by the run and not kept.
@@ -77,10 +83,24 @@ type Input struct {
 	// Messages is the new input: its user, system and developer messages
 	// whose IDs the thread's transcript lacks. The checkpoint is the
 	// authority on the rest, so a client may send the whole conversation,
-	// and cannot inject assistant turns or tool results.
+	// and cannot inject assistant turns or tool results (except results
+	// of pending frontend calls, and the history of a thread the store
+	// has never seen: see AdoptHistory). When Messages lacks a message of
+	// the thread, the run first sends MESSAGES_SNAPSHOT of the transcript.
 	Messages []agui.Message
 	// Resume answers the thread's pending approval.
 	Resume []agui.ResumeEntry
+	// RunID names the run for its tools (see CallFrom); "" mints one.
+	RunID string
+	// Tools are the client's frontend tools, offered to the model beside
+	// the agent's own: a call to one ends the run with
+	// FinishAwaitingClient, and the next run brings its result as a tool
+	// message. A name clash with an agent tool fails the run with
+	// CodeToolNameClash before anything runs.
+	Tools []agui.Tool
+	// Context is the client's context, shown to the model (see
+	// RenderContext).
+	Context []agui.ContextItem
 	// OnEvent receives the run's AG-UI events one at a time (nil discards
 	// them); an error aborts the run.
 	OnEvent func(agui.Event) error
@@ -102,6 +122,9 @@ type Result struct {
 	Interrupt *agui.Interrupt
 	// Cause is the context's cause when FinishReason is FinishAborted.
 	Cause error
+	// Output is the typed final answer, a T of the agent's WithOutput[T], when
+	// the run finished with FinishStop; nil otherwise.
+	Output any
 }
 
 // UserText returns a user message with the given text and a fresh id.
@@ -113,18 +136,24 @@ func UserText(text string) *agui.UserMessage {
 // returns its result and a nil error; the error is non-nil only when the
 // run failed (FinishError), and is then a *agui.Error with a stable code.
 func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
-	return a.execute(ctx, in, newFuncSink(in.OnEvent), lineage{maxDepth: a.cfg.maxDepth})
+	return a.execute(ctx, in, newFuncSink(in.OnEvent), lineage{maxDepth: a.cfg.maxDepth}, nil)
 }
 
 // Run implements core.Agent: it runs the loop on the run's input, sending
 // events through rc. A stop or max-steps run ends with a success outcome
-// whose result is {"finishReason", "steps"}; an approval pause with an
+// whose result is {"finishReason", "steps"} (and "output", the typed
+// answer, under Output); an approval pause with an
 // interrupt outcome; an abort with a cancelled outcome (the runner reports
 // a cancelled run as RUN_ERROR CANCELLED); a failure with RUN_ERROR and
 // the loop's code. Usage goes on the terminal event either way.
 func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+	return hosted(ctx, a, rc, nil)
+}
+
+// hosted runs a on a core run, with st as its shared state (nil for none).
+func hosted[S any](ctx context.Context, a *Agent, rc *core.RunContext[S], st stateAccess) (agui.Outcome, error) {
 	in := rc.Input()
-	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, Messages: in.Messages, Resume: in.Resume}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth})
+	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, RunID: in.RunID, Messages: in.Messages, Resume: in.Resume, Tools: in.Tools, Context: in.Context}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, st)
 	if !res.Usage.IsZero() {
 		rc.AddUsage(res.Usage.Token())
 	}
@@ -141,6 +170,10 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (agu
 		}
 		return agui.Cancelled(), nil
 	}
-	rc.SetResult(map[string]any{"finishReason": string(res.FinishReason), "steps": res.Steps})
+	result := map[string]any{"finishReason": string(res.FinishReason), "steps": res.Steps}
+	if res.Output != nil {
+		result["output"] = res.Output
+	}
+	rc.SetResult(result)
 	return agui.Success(), nil
 }

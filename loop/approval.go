@@ -3,6 +3,7 @@ package loop
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/agui-go/agui"
 )
@@ -20,6 +21,10 @@ func approvalSchema() map[string]any {
 		"properties": map[string]any{
 			"approved": map[string]any{"type": "boolean"},
 			"reason":   map[string]any{"type": "string"},
+			"arguments": map[string]any{
+				"type":        "object",
+				"description": "the call's arguments as edited by the user; omit to run the call as the model asked",
+			},
 		},
 		"required": []any{"approved"},
 	}
@@ -32,6 +37,9 @@ func approvalInterrupt(p *PendingApproval, call agui.ToolCall) agui.Interrupt {
 	in.Message = fmt.Sprintf("Approve the call to %s?", call.Function.Name)
 	in.ResponseSchema = approvalSchema()
 	in.Metadata = map[string]any{"toolName": call.Function.Name, "arguments": call.Function.Arguments}
+	if !p.ExpiresAt.IsZero() {
+		in.ExpiresAt = p.ExpiresAt.UTC().Format(time.RFC3339Nano)
+	}
 	return in
 }
 
@@ -40,16 +48,16 @@ func approvalInterrupt(p *PendingApproval, call agui.ToolCall) agui.Interrupt {
 // of a resume would hide that.
 func decide(p *PendingApproval, resume []agui.ResumeEntry) (*Decision, error) {
 	if len(resume) == 0 {
-		return nil, agui.NewError(CodeBadResume, "thread awaits approval of tool call "+p.ToolCallID+": resume interrupt "+p.InterruptID)
+		return nil, agui.NewError(CodeBadResume, "the thread awaits an approval: answer the interrupt of the run that paused it")
 	}
 	var found *agui.ResumeEntry
 	for i := range resume {
 		e := &resume[i]
 		if e.InterruptID != p.InterruptID {
-			return nil, agui.NewError(CodeBadResume, "resume answers unknown interrupt "+e.InterruptID)
+			return nil, agui.NewError(CodeBadResume, "the resume answers an interrupt that is not pending on this thread")
 		}
 		if found != nil {
-			return nil, agui.NewError(CodeBadResume, "resume answers interrupt "+p.InterruptID+" twice")
+			return nil, agui.NewError(CodeBadResume, "the resume answers the pending interrupt more than once")
 		}
 		found = e
 	}
@@ -58,7 +66,7 @@ func decide(p *PendingApproval, resume []agui.ResumeEntry) (*Decision, error) {
 		return &Decision{Approved: false, Reason: "cancelled by user"}, nil
 	case agui.ResumeResolved:
 	default:
-		return nil, agui.NewError(CodeBadResume, fmt.Sprintf("resume status %q is not resolved or cancelled", found.Status))
+		return nil, agui.NewError(CodeBadResume, `the resume status must be "resolved" or "cancelled"`)
 	}
 	if found.Payload == nil {
 		// A generic client answers an interrupt with its status alone:
@@ -67,16 +75,21 @@ func decide(p *PendingApproval, resume []agui.ResumeEntry) (*Decision, error) {
 	}
 	raw, err := payloadJSON(found.Payload)
 	if err != nil {
-		return nil, agui.NewError(CodeBadResume, "resume payload: "+err.Error())
+		return nil, agui.NewError(CodeBadResume, "the resume payload is not JSON")
 	}
 	var answer struct {
-		Approved *bool  `json:"approved"`
-		Reason   string `json:"reason"`
+		Approved  *bool           `json:"approved"`
+		Reason    string          `json:"reason"`
+		Arguments json.RawMessage `json:"arguments"`
 	}
 	if err := json.Unmarshal(raw, &answer); err != nil || answer.Approved == nil {
 		return nil, agui.NewError(CodeBadResume, `resume payload must be an object with a boolean "approved"`)
 	}
-	return &Decision{Approved: *answer.Approved, Reason: answer.Reason}, nil
+	args, err := editedArgs(answer.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	return &Decision{Approved: *answer.Approved, Reason: answer.Reason, Args: args}, nil
 }
 
 // payloadJSON returns a resume payload as JSON, whether it was decoded

@@ -15,7 +15,7 @@ import (
 func approvalAgent(t *testing.T, b *blocker, opts ...Option) (*Agent, *Scripted) {
 	t.Helper()
 	p := Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}, Turn{Text: "all done"})
-	opts = append([]Option{Tools(b.tool(t)), ToolConcurrency(4), NeedsApproval(func(c Call) bool { return c.ID == "c3" })}, opts...)
+	opts = append([]Option{WithTools(b.tool(t)), WithToolConcurrency(4), WithNeedsApproval(func(c Call) bool { return c.ID == "c3" })}, opts...)
 	return mustNew(t, p, opts...), p
 }
 
@@ -23,7 +23,7 @@ func approve(in *agui.Interrupt, ok bool) []agui.ResumeEntry {
 	return []agui.ResumeEntry{{InterruptID: in.ID, Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":` + map[bool]string{true: "true", false: "false"}[ok] + `,"reason":"because"}`)}}
 }
 
-// Seed 001, approvals: "The first call that needs approval stops the
+// Approvals: "The first call that needs approval stops the
 // batch: the calls before it run (concurrently) and their results are
 // recorded, then the run pauses on that call (finishReason:
 // 'awaiting-approval'). Calls after it never start in this run."
@@ -62,7 +62,7 @@ func TestApprovalStopsBatch(t *testing.T) {
 	}
 }
 
-// Seed 001: "resumeAfterApproval() records the paused call's result (or
+// "resumeAfterApproval() records the paused call's result (or
 // rejection) and then runs those later calls the same way, so every call
 // of the turn gets exactly one result."
 func TestApprovalResumeRunsPausedThenLaterCalls(t *testing.T) {
@@ -221,7 +221,7 @@ func TestApprovalConcurrentResume(t *testing.T) {
 		b.release(id)
 	}
 	store := &barrierStore{MemoryStore: NewMemoryStore()}
-	a, _ := approvalAgent(t, b, Checkpoints(store))
+	a, _ := approvalAgent(t, b, WithCheckpoints(store))
 	store.wg.Add(1)
 	res, _ := a.Execute(t.Context(), user("go"))
 	store.wg.Add(2)
@@ -293,8 +293,8 @@ func TestApprovalAbortedOrFailedBatchLeavesNoPending(t *testing.T) {
 				t.Fatal(err)
 			}
 			calls := []ScriptedCall{{ID: "c1", Name: "hold", Args: `{"id":"c1"}`}, {ID: "c2", Name: "hold", Args: `{"id":"c2"}`}}
-			a := mustNew(t, Script(Turn{Calls: calls}), Tools(hold), Checkpoints(store),
-				NeedsApproval(func(c Call) bool {
+			a := mustNew(t, Script(Turn{Calls: calls}), WithTools(hold), WithCheckpoints(store),
+				WithNeedsApproval(func(c Call) bool {
 					if c.ID == "c2" {
 						close(asked)
 						return true

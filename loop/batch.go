@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/agui-go/agui"
 )
@@ -27,6 +28,7 @@ type batchEnd int
 const (
 	batchDone batchEnd = iota
 	batchPaused
+	batchClient // frontend calls await the client
 	batchAborted
 	batchFailed
 )
@@ -36,23 +38,27 @@ type completion struct {
 	i   int
 	out string
 	err error
+	// timedOut: the call outlived its ToolTimeout.
+	timedOut bool
 }
 
-// runBatch runs msg's calls from index first, as seed 001 says: calls start
-// in call order, each after its gate (events, OnToolCall, validation,
-// PreToolCall, NeedsApproval) ran on this goroutine; at most
-// ToolConcurrency run at once; results are emitted as they complete and
+// runBatch runs msg's calls from index first, as the loop's contract says: calls start
+// in call order, each after its gate (events, WithOnToolCall, validation,
+// WithPreToolCall, WithNeedsApproval) ran on this goroutine; at most
+// WithToolConcurrency run at once; results are emitted as they complete and
 // appended to the transcript in call order, checkpointing each time the
 // answered prefix grows. It returns only once every call it started has
 // returned.
 //
 // A decision recorded in r.cp.Pending answers its call, which skips its
-// OnToolCall and approval check (they ran in the run that paused on it).
+// WithOnToolCall and approval check (they ran in the run that paused on it).
 func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first int) (batchEnd, error) {
 	calls := msg.ToolCalls[first:]
 	n := len(calls)
 	results := make([]*agui.ToolMessage, n)
 	done := make(chan completion, n) // buffered: a tool never blocks on a batch that stopped reading
+	// issued is each call as its gate left it.
+	issued := make([]Call, n)
 	var (
 		running, prefix int
 		fatal           error
@@ -72,6 +78,10 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 		}
 	}
 	record := func(i int, res *agui.ToolMessage) {
+		res, err := r.after(ctx, issued[i], res)
+		if err != nil && fatal == nil {
+			fatal = err
+		}
 		results[i] = res
 		r.emit(&agui.ToolCallResult{MessageID: res.ID, ToolCallID: res.ToolCallID, Content: res.Content, Role: agui.RoleTool})
 		flush()
@@ -79,17 +89,19 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 	settle := func(c completion) {
 		running--
 		switch {
+		case c.timedOut:
+			record(c.i, r.errorResult(calls[c.i].ID, KindTimeout, r.timeoutText()))
 		case c.err == nil:
 			record(c.i, r.toolResult(calls[c.i].ID, c.out))
 		case ctx.Err() != nil:
 			// The tool's context is done: whatever it returned (ctx.Err(),
 			// the cause, its own wrapping), it stopped on the abort.
-			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+c.err.Error()))
+			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+agui.ErrorText(c.err)))
 		default:
 			if isPropagating(c.err) && fatal == nil {
 				fatal = runError(CodeTool, c.err)
 			}
-			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, c.err.Error()))
+			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, agui.ErrorText(c.err)))
 		}
 	}
 	// await settles the next completion, renewing the run's lease while
@@ -129,12 +141,32 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		call := Call{ID: calls[i].ID, Name: calls[i].Function.Name, Args: json.RawMessage(calls[i].Function.Arguments), Index: first + i}
-		tool, res, err := r.gate(ctx, msg.ID, call)
+		issued[i] = call
+		if res := r.takeParked(call.ID); res != nil {
+			// Answered while the batch waited on an earlier call (or by
+			// the client): it joins the transcript in call order.
+			if r.announce[call.ID] {
+				r.emitCall(msg.ID, call, r.clientCalls[call.ID])
+				record(i, res)
+			} else {
+				results[i] = res
+				flush()
+			}
+			continue
+		}
+		tool, res, client, err := r.gate(ctx, msg.ID, &call)
+		issued[i] = call
 		switch {
 		case err != nil:
 			fatal = err
+			if res != nil {
+				record(i, res)
+			}
 		case res != nil:
 			record(i, res)
+			continue
+		case client:
+			r.cp.ClientCalls = append(slices.Clip(r.cp.ClientCalls), call.ID)
 			continue
 		case tool == nil:
 			paused = i
@@ -143,10 +175,12 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		running++
-		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated})
+		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call), st: r.st})
 		go func() {
+			tctx, stop := r.toolDeadline(tctx)
 			out, err := tool.call(tctx, call.Args)
-			done <- completion{i: i, out: out, err: err}
+			timedOut := stop()
+			done <- completion{i: i, out: out, err: err, timedOut: timedOut}
 		}()
 	}
 	for running > 0 {
@@ -156,16 +190,20 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 	switch {
 	case fatal != nil:
 		// Every call got a result, so no approval (asked or answered)
-		// stays pending in the idle checkpoint.
-		r.cp.Pending = nil
+		// and no frontend call stays pending in the idle checkpoint.
+		r.cp.Pending, r.cp.ClientCalls = nil, nil
 		r.fill(results, calls, &prefix, KindNotRun, "not run: the run failed first")
 		return batchFailed, fatal
 	case ctx.Err() != nil:
-		r.cp.Pending = nil
+		r.cp.Pending, r.cp.ClientCalls = nil, nil
 		r.fill(results, calls, &prefix, KindCancelled, "cancelled: the run was aborted before this call started")
 		return batchAborted, nil
 	case paused >= 0:
+		r.park(results, prefix)
 		return batchPaused, nil
+	case len(r.cp.ClientCalls) > 0:
+		r.park(results, prefix)
+		return batchClient, nil
 	}
 	return batchDone, nil
 }
@@ -175,27 +213,51 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 func (r *run) fill(results []*agui.ToolMessage, calls []agui.ToolCall, prefix *int, kind ToolErrorKind, text string) {
 	for i := *prefix; i < len(calls); i++ {
 		if results[i] == nil {
+			results[i] = r.takeParked(calls[i].ID)
+		}
+		if results[i] == nil {
 			results[i] = r.errorResult(calls[i].ID, kind, text)
 		}
 		r.cp.Messages = append(r.cp.Messages, results[i])
 	}
 	*prefix = len(calls)
+	r.cp.Parked = nil
 }
 
 // gate runs a call's gate. It returns the tool to start, or a result that
-// answers the call without starting it, or neither when the call pauses for
-// approval (r.cp.Pending is then set), or a propagating error.
-func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *agui.ToolMessage, error) {
+// answers the call without starting it, or client for a frontend call the
+// client runs, or none of them when the call pauses for approval
+// (r.cp.Pending is then set), or a propagating error.
+func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *agui.ToolMessage, bool, error) {
 	p := r.cp.Pending
 	answered := p != nil && p.Decision != nil && p.ToolCallID == call.ID
+	var denied *agui.ToolMessage
+	if answered {
+		res, err := r.answer(parentID, call, p.Decision)
+		if err != nil {
+			r.cp.Pending = nil
+			r.emitCall(parentID, *call, r.clientCalls[call.ID])
+			return nil, res, false, err
+		}
+	} else if r.a.cfg.beforeToolCall != nil {
+		// BeforeToolCall goes first, so that the client is shown the call
+		// as it will run.
+		if tool, ok := r.lookupTool(call.Name); ok && tool.validate(call.Args) == nil {
+			res, err := r.before(ctx, parentID, call)
+			if err != nil {
+				return nil, nil, false, err
+			}
+			denied = res
+		}
+	}
 	// An answered call's events went out in the run that paused on it;
 	// START and END go out again because a result must name a call of its
 	// own run, and the arguments too unless the client already holds them.
-	r.emitCall(parentID, call, answered && r.clientCalls[call.ID])
+	r.emitCall(parentID, *call, answered && r.clientCalls[call.ID])
 	if !answered {
 		if f := r.a.cfg.onToolCall; f != nil {
-			if err := guard(func() error { f(ctx, call); return nil }); err != nil {
-				return nil, nil, runError(CodeTool, err)
+			if err := guard(func() error { f(ctx, *call); return nil }); err != nil {
+				return nil, nil, false, runError(CodeTool, err)
 			}
 		}
 	} else {
@@ -205,32 +267,39 @@ func (r *run) gate(ctx context.Context, parentID string, call Call) (*Tool, *agu
 			if p.Decision.Reason != "" {
 				text += ": " + p.Decision.Reason
 			}
-			return nil, r.errorResult(call.ID, KindRejected, text), nil
+			return nil, r.errorResult(call.ID, KindRejected, text), false, nil
 		}
 	}
-	tool, ok := r.a.tools[call.Name]
+	if denied != nil {
+		return nil, denied, false, nil
+	}
+	if _, ok := r.frontend[call.Name]; ok && !answered {
+		// The client runs it: it is neither validated nor approved here.
+		return nil, nil, true, nil
+	}
+	tool, ok := r.lookupTool(call.Name)
 	if !ok {
-		return nil, r.errorResult(call.ID, KindNotFound, "no tool named "+call.Name), nil
+		return nil, r.errorResult(call.ID, KindNotFound, "no tool named "+call.Name), false, nil
 	}
 	if err := tool.validate(call.Args); err != nil {
-		return nil, r.errorResult(call.ID, KindValidation, err.Error()), nil
+		return nil, r.errorResult(call.ID, KindValidation, err.Error()), false, nil
 	}
 	if f := r.a.cfg.preToolCall; f != nil {
-		if err := guard(func() error { return f(ctx, call) }); err != nil {
-			return nil, nil, runError(CodeTool, err)
+		if err := guard(func() error { return f(ctx, *call) }); err != nil {
+			return nil, nil, false, runError(CodeTool, err)
 		}
 	}
 	var needs bool
 	if f := r.a.cfg.needsApproval; !answered && f != nil {
-		if err := guard(func() error { needs = f(call); return nil }); err != nil {
-			return nil, nil, runError(CodeTool, err)
+		if err := guard(func() error { needs = f(*call); return nil }); err != nil {
+			return nil, nil, false, runError(CodeTool, err)
 		}
 	}
 	if needs {
-		r.cp.Pending = &PendingApproval{InterruptID: r.sink.newID("approval"), ToolCallID: call.ID}
-		return nil, nil, nil
+		r.cp.Pending = r.pending(call.ID)
+		return nil, nil, false, nil
 	}
-	return &tool, nil, nil
+	return &tool, nil, false, nil
 }
 
 // emitCall sends a call's START/ARGS/END, replaying the model's argument

@@ -9,13 +9,13 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Seed 001, parallel tool calls: "Transcript order is call order. Tool
+// Parallel tool calls: "Transcript order is call order. Tool
 // results are appended in the order the model requested the calls, not the
 // order they finish."
 func TestParallelTranscriptIsCallOrder(t *testing.T) {
 	b := newBlocker()
 	p := Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})
-	a := mustNew(t, p, Tools(b.tool(t)), ToolConcurrency(4))
+	a := mustNew(t, p, WithTools(b.tool(t)), WithToolConcurrency(4))
 	rec := &recorder{results: make(chan string, 8)}
 	in := user("go")
 	in.OnEvent = rec.on
@@ -48,7 +48,7 @@ func TestParallelTranscriptIsCallOrder(t *testing.T) {
 	}
 }
 
-// Seed 001: "Calls start in call order. A call's tool-call event,
+// "Calls start in call order. A call's tool-call event,
 // onToolCall, argument validation, preToolCall hooks and needsApproval
 // check run just before it starts, one call at a time."
 func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {
@@ -66,10 +66,10 @@ func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {
 		{ID: "c2", Name: "rec", Args: `{"id":"c2"}`},
 		{ID: "c3", Name: "rec", Args: `{"id":"c3"}`},
 	}
-	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), Tools(tool), ToolConcurrency(1),
-		OnToolCall(func(_ context.Context, c Call) { j.add("onToolCall %s", c.ID) }),
-		PreToolCall(func(_ context.Context, c Call) error { j.add("preToolCall %s", c.ID); return nil }),
-		NeedsApproval(func(c Call) bool { j.add("needsApproval %s", c.ID); return false }),
+	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), WithTools(tool), WithToolConcurrency(1),
+		WithOnToolCall(func(_ context.Context, c Call) { j.add("onToolCall %s", c.ID) }),
+		WithPreToolCall(func(_ context.Context, c Call) error { j.add("preToolCall %s", c.ID); return nil }),
+		WithNeedsApproval(func(c Call) bool { j.add("needsApproval %s", c.ID); return false }),
 	)
 	in := user("go")
 	in.OnEvent = func(ev agui.Event) error {
@@ -95,12 +95,12 @@ func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {
 	}
 }
 
-// Seed 001: toolConcurrency N means "at most N tool calls of a turn in
+// toolConcurrency N means "at most N tool calls of a turn in
 // flight".
 func TestParallelConcurrencyLimit(t *testing.T) {
 	b := newBlocker()
 	ids := []string{"c1", "c2", "c3", "c4", "c5"}
-	a := mustNew(t, Script(Turn{Calls: workCalls(ids...)}, Turn{Text: "ok"}), Tools(b.tool(t)), ToolConcurrency(2))
+	a := mustNew(t, Script(Turn{Calls: workCalls(ids...)}, Turn{Text: "ok"}), WithTools(b.tool(t)), WithToolConcurrency(2))
 	x := goExecute(t.Context(), a, user("go"))
 	for range ids {
 		b.release(<-b.started)
@@ -119,7 +119,7 @@ func TestParallelConcurrencyLimit(t *testing.T) {
 // all three run at once.
 func TestParallelConcurrencyReachesLimit(t *testing.T) {
 	b := newBlocker()
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), Tools(b.tool(t)), ToolConcurrency(3))
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), WithTools(b.tool(t)), WithToolConcurrency(3))
 	x := goExecute(t.Context(), a, user("go"))
 	for range 3 {
 		<-b.started // all three start before any is released
@@ -137,10 +137,10 @@ func TestParallelConcurrencyReachesLimit(t *testing.T) {
 	}
 }
 
-// Seed 001: "With toolConcurrency: 1 events alternate call/result exactly
+// "With toolConcurrency: 1 events alternate call/result exactly
 // as before."
 func TestParallelConcurrencyOneAlternates(t *testing.T) {
-	a := mustNew(t, Script(Turn{Calls: echoCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), Tools(echoTool(t)), ToolConcurrency(1))
+	a := mustNew(t, Script(Turn{Calls: echoCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), WithTools(echoTool(t)), WithToolConcurrency(1))
 	rec := &recorder{}
 	in := user("go")
 	in.OnEvent = rec.on
@@ -155,7 +155,7 @@ func TestParallelConcurrencyOneAlternates(t *testing.T) {
 	}
 }
 
-// Seed 001: "Failures are isolated. A tool that throws gets its own error
+// "Failures are isolated. A tool that throws gets its own error
 // result; its siblings carry on."
 func TestParallelFailureIsolated(t *testing.T) {
 	failing, err := NewTool("fail", "fails", func(ctx context.Context, in workArgs) (string, error) {
@@ -171,7 +171,7 @@ func TestParallelFailureIsolated(t *testing.T) {
 		{ID: "c4", Name: "nope", Args: `{}`},
 		{ID: "c5", Name: "echo", Args: `{"id":5}`},
 	}
-	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), Tools(echoTool(t), failing))
+	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), WithTools(echoTool(t), failing))
 	res, err := a.Execute(t.Context(), user("go"))
 	if err != nil {
 		t.Fatal(err)
@@ -192,15 +192,15 @@ func TestParallelFailureIsolated(t *testing.T) {
 	}
 }
 
-// Seed 001: "A propagating error (a throwing hook) stops new calls from
+// "A propagating error (a throwing hook) stops new calls from
 // starting, waits for the running ones to settle, then rejects the run.
 // No tool is left running detached."
 func TestParallelPropagatingErrorStopsNewCallsAndWaits(t *testing.T) {
 	b := newBlocker()
 	hookErr := errors.New("policy says no")
 	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "unreachable"}),
-		Tools(b.tool(t)), ToolConcurrency(4),
-		PreToolCall(func(_ context.Context, c Call) error {
+		WithTools(b.tool(t)), WithToolConcurrency(4),
+		WithPreToolCall(func(_ context.Context, c Call) error {
 			if c.ID == "c2" {
 				// c1 is running: release it only now, so the run can
 				// only end with c1's result if it waited for it.
@@ -235,7 +235,7 @@ func TestParallelPropagatedToolError(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := []ScriptedCall{{ID: "c1", Name: "fatal", Args: `{"id":"c1"}`}, {ID: "c2", Name: "echo", Args: `{"id":"c2"}`}}
-	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "x"}), Tools(fatal, echoTool(t)), ToolConcurrency(1))
+	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "x"}), WithTools(fatal, echoTool(t)), WithToolConcurrency(1))
 	res, err := a.Execute(t.Context(), user("go"))
 	if err == nil || agui.CodeOf(err) != CodeTool {
 		t.Fatalf("err %v", err)
@@ -254,7 +254,7 @@ func TestParallelPanickingToolIsAnErrorResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "bad", Args: `{"id":"x"}`}}}, Turn{Text: "ok"}), Tools(bad))
+	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "bad", Args: `{"id":"x"}`}}}, Turn{Text: "ok"}), WithTools(bad))
 	res, err := a.Execute(t.Context(), user("go"))
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +270,7 @@ func TestParallelPanickingToolIsAnErrorResult(t *testing.T) {
 func TestParallelPanickingHook(t *testing.T) {
 	for name, opt := range map[string]func(*blocker) Option{
 		"OnToolCall": func(b *blocker) Option {
-			return OnToolCall(func(_ context.Context, c Call) {
+			return WithOnToolCall(func(_ context.Context, c Call) {
 				if c.ID == "c2" {
 					b.release("c1")
 					panic("hook bug")
@@ -278,7 +278,7 @@ func TestParallelPanickingHook(t *testing.T) {
 			})
 		},
 		"NeedsApproval": func(b *blocker) Option {
-			return NeedsApproval(func(c Call) bool {
+			return WithNeedsApproval(func(c Call) bool {
 				if c.ID == "c2" {
 					b.release("c1")
 					panic("hook bug")
@@ -289,7 +289,7 @@ func TestParallelPanickingHook(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := newBlocker()
-			a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2")}), Tools(b.tool(t)), opt(b))
+			a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2")}), WithTools(b.tool(t)), opt(b))
 			res, err := a.Execute(t.Context(), user("go"))
 			if agui.CodeOf(err) != CodeTool {
 				t.Fatalf("err %v", err)

@@ -12,7 +12,7 @@ func BenchmarkExecuteParallelTools(b *testing.B) {
 	for i := range ids {
 		ids[i] = fmt.Sprintf("c%d", i)
 	}
-	a, err := New(Script(Turn{Text: "working on it", Calls: echoCalls(ids...)}, Turn{Text: "done"}), Tools(echoTool(b)), ToolConcurrency(4))
+	a, err := New(Script(Turn{Text: "working on it", Calls: echoCalls(ids...)}, Turn{Text: "done"}), WithTools(echoTool(b)), WithToolConcurrency(4))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,12 +10,12 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Seed 001: "An already-aborted signal returns at once without calling the
+// "An already-aborted signal returns at once without calling the
 // provider."
 func TestCancelAlreadyCancelledReturnsAtOnce(t *testing.T) {
 	p := Script(Turn{Text: "never"})
 	store := NewMemoryStore()
-	a := mustNew(t, p, Checkpoints(store))
+	a := mustNew(t, p, WithCheckpoints(store))
 	ctx, cancel := context.WithCancelCause(t.Context())
 	stop := errors.New("stop button")
 	cancel(stop)
@@ -31,7 +31,7 @@ func TestCancelAlreadyCancelledReturnsAtOnce(t *testing.T) {
 	}
 }
 
-// Seed 001: "The signal is checked before every model call": a cancel
+// "The signal is checked before every model call": a cancel
 // during a turn's tools means no next model call.
 func TestCancelCheckedBeforeEveryModelCall(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
@@ -44,7 +44,7 @@ func TestCancelCheckedBeforeEveryModelCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "stop", Args: `{"id":"c1"}`}}}, Turn{Text: "never"})
-	a := mustNew(t, p, Tools(stopper))
+	a := mustNew(t, p, WithTools(stopper))
 	res, err := a.Execute(ctx, user("go"))
 	if err != nil || res.FinishReason != FinishAborted {
 		t.Fatalf("%s %v", res.FinishReason, err)
@@ -58,7 +58,7 @@ func TestCancelCheckedBeforeEveryModelCall(t *testing.T) {
 	}
 }
 
-// Seed 001: "...and every tool call": a cancel during c1 means c2 and c3
+// "...and every tool call": a cancel during c1 means c2 and c3
 // never start; they get "cancelled" results so the conversation stays
 // valid for the provider.
 func TestCancelCheckedBeforeEveryToolCall(t *testing.T) {
@@ -74,7 +74,7 @@ func TestCancelCheckedBeforeEveryToolCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := []ScriptedCall{{ID: "c1", Name: "t", Args: `{"id":"c1"}`}, {ID: "c2", Name: "t", Args: `{"id":"c2"}`}, {ID: "c3", Name: "t", Args: `{"id":"c3"}`}}
-	a := mustNew(t, Script(Turn{Calls: calls}), Tools(tool), ToolConcurrency(1))
+	a := mustNew(t, Script(Turn{Calls: calls}), WithTools(tool), WithToolConcurrency(1))
 	res, err := a.Execute(ctx, user("go"))
 	if err != nil || res.FinishReason != FinishAborted {
 		t.Fatalf("%s %v", res.FinishReason, err)
@@ -102,7 +102,7 @@ func blockingProvider(entered chan<- struct{}) Provider {
 	})
 }
 
-// Seed 001: the signal "is passed to the provider ... so in-flight work
+// the signal "is passed to the provider ... so in-flight work
 // can stop early". An abort during the model call ends the run aborted,
 // not failed.
 func TestCancelReachesProvider(t *testing.T) {
@@ -119,13 +119,13 @@ func TestCancelReachesProvider(t *testing.T) {
 	assertResult(t, res)
 }
 
-// Seed 001, parallel: "An abort while a batch runs resolves with
+// Parallel: "An abort while a batch runs resolves with
 // finishReason: 'aborted'. Calls that finished keep their results; the
 // rest get a “cancelled” result. Running tools see the abort through their
 // abortSignal."
 func TestCancelMidBatch(t *testing.T) {
 	b := newBlocker()
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), Tools(b.tool(t)), ToolConcurrency(2))
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), WithTools(b.tool(t)), WithToolConcurrency(2))
 	ctx, cancel := context.WithCancel(t.Context())
 	rec := &recorder{results: make(chan string, 8)}
 	in := user("go")
@@ -154,7 +154,7 @@ func TestCancelMidBatch(t *testing.T) {
 	}
 }
 
-// Seed 001: "Calling execute() again with the same sessionId resumes where
+// "Calling execute() again with the same sessionId resumes where
 // the run stopped; new input is appended as the next user message."
 func TestCancelResumeAppendsNewInput(t *testing.T) {
 	b := newBlocker()
@@ -168,7 +168,7 @@ func TestCancelResumeAppendsNewInput(t *testing.T) {
 		}
 		return calls.Stream(ctx, req)
 	})
-	a := mustNew(t, p, Tools(b.tool(t)), ToolConcurrency(1))
+	a := mustNew(t, p, WithTools(b.tool(t)), WithToolConcurrency(1))
 	ctx, cancel := context.WithCancel(t.Context())
 	x := goExecute(ctx, a, user("first"))
 	<-b.started
@@ -224,7 +224,7 @@ func (s *cancellingStore) Load(ctx context.Context, thread string) (*Checkpoint,
 func TestCancelDuringClaim(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	p := Script(Turn{Text: "never"})
-	a := mustNew(t, p, Checkpoints(&cancellingStore{NewMemoryStore(), cancel}))
+	a := mustNew(t, p, WithCheckpoints(&cancellingStore{NewMemoryStore(), cancel}))
 	res, err := a.Execute(ctx, user("go"))
 	if err != nil || res.FinishReason != FinishAborted || p.Calls() != 0 {
 		t.Fatalf("%s %v", res.FinishReason, err)
@@ -255,7 +255,7 @@ func (s ctxStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64
 func TestCancelMidBatchContextStore(t *testing.T) {
 	b := newBlocker()
 	store := ctxStore{NewMemoryStore()}
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), Tools(b.tool(t)), ToolConcurrency(2), Checkpoints(store))
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3", "c4")}), WithTools(b.tool(t)), WithToolConcurrency(2), WithCheckpoints(store))
 	ctx, cancel := context.WithCancel(t.Context())
 	x := goExecute(ctx, a, Input{ThreadID: "t", Messages: []agui.Message{UserText("go")}})
 	<-b.started
@@ -289,7 +289,7 @@ func TestCancelToolReturningCause(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "wait", Args: `{"id":"c1"}`}}}), Tools(tool))
+	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "wait", Args: `{"id":"c1"}`}}}), WithTools(tool))
 	ctx, cancel := context.WithCancelCause(t.Context())
 	x := goExecute(ctx, a, user("go"))
 	<-started

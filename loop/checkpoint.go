@@ -2,9 +2,10 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/agui-go/agui"
@@ -19,6 +20,9 @@ const (
 	StatusRunning Status = "running"
 	// StatusAwaitingApproval: the thread waits for the answer to Pending.
 	StatusAwaitingApproval Status = "awaiting-approval"
+	// StatusAwaitingClient: the thread waits for the client's results of
+	// the frontend calls in ClientCalls.
+	StatusAwaitingClient Status = "awaiting-client"
 	// StatusIdle: no run holds the thread; the next run continues the
 	// transcript (after an abort, a failure or a normal finish).
 	StatusIdle Status = "idle"
@@ -43,6 +47,23 @@ type Checkpoint struct {
 	// Pending is the approval the thread waits on, or, once answered and
 	// claimed, the recorded decision.
 	Pending *PendingApproval
+	// Attempts counts, by call id, the runs that took on a call of the
+	// last turn after an earlier run lost the thread (absent: 1); see
+	// CallInfo.
+	Attempts map[string]int
+	// ClientCalls are the ids of the last turn's frontend calls that
+	// await the client's result.
+	ClientCalls []string
+	// Parked are results of the last turn's calls that finished while an
+	// earlier call of the turn awaited the client or an approval; they
+	// join the transcript, in call order, once that call is answered.
+	Parked []*agui.ToolMessage
+	// State is the JSON of the thread's shared state as last saved (nil
+	// for an agent without state).
+	State json.RawMessage
+	// Owner is the principal whose run created the thread ("" for none):
+	// see WithPrincipal and CheckOwner.
+	Owner string
 }
 
 // PendingApproval is a tool call paused for approval; part of a
@@ -50,6 +71,9 @@ type Checkpoint struct {
 type PendingApproval struct {
 	InterruptID string
 	ToolCallID  string
+	// ExpiresAt is the approval's deadline (zero: none); see
+	// ApprovalTimeout.
+	ExpiresAt time.Time
 	// Decision is the client's answer, recorded in the same write that
 	// claims the thread so that a decision is acted on at most once.
 	Decision *Decision
@@ -59,6 +83,12 @@ type PendingApproval struct {
 type Decision struct {
 	Approved bool
 	Reason   string
+	// Args are the call's arguments as the user edited them (nil: as the
+	// model asked); they replace the model's before the call runs.
+	Args json.RawMessage
+	// Expired is set when the answer came after the approval's deadline:
+	// the call is rejected and the run fails with APPROVAL_EXPIRED.
+	Expired bool
 }
 
 // Store errors.
@@ -71,7 +101,10 @@ var (
 
 // Store keeps one checkpoint per thread. Implementations must be safe for
 // concurrent use; Save's version check is what makes two runs on one
-// thread exclusive.
+// thread exclusive. A call on a done ctx fails with ctx's error and has no
+// effect. Package storetest checks an implementation against this
+// contract; MarshalCheckpoint encodes a checkpoint for stores that keep
+// bytes.
 type Store interface {
 	// Load returns the thread's checkpoint and its version, or ErrNotFound.
 	Load(ctx context.Context, threadID string) (*Checkpoint, int64, error)
@@ -82,57 +115,14 @@ type Store interface {
 	Delete(ctx context.Context, threadID string) error
 }
 
-// MemoryStore is the in-memory Store, the default. It is safe for
-// concurrent use; its checkpoints live as long as it does.
-type MemoryStore struct {
-	mu      sync.Mutex
-	entries map[string]memoryEntry
-}
-
-type memoryEntry struct {
-	cp      Checkpoint
-	version int64
-}
-
-// NewMemoryStore returns an empty store.
-func NewMemoryStore() *MemoryStore { return &MemoryStore{entries: map[string]memoryEntry{}} }
-
-// Load implements Store.
-func (s *MemoryStore) Load(_ context.Context, threadID string) (*Checkpoint, int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.entries[threadID]
-	if !ok {
-		return nil, 0, ErrNotFound
-	}
-	cp := e.cp.clone()
-	return &cp, e.version, nil
-}
-
-// Save implements Store.
-func (s *MemoryStore) Save(_ context.Context, cp *Checkpoint, expect int64) (int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.entries[cp.ThreadID].version != expect {
-		return 0, ErrConflict
-	}
-	v := expect + 1
-	s.entries[cp.ThreadID] = memoryEntry{cp: cp.clone(), version: v}
-	return v, nil
-}
-
-// Delete implements Store.
-func (s *MemoryStore) Delete(_ context.Context, threadID string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.entries, threadID)
-	return nil
-}
-
 // clone copies cp deeply enough that neither copy's later appends or
 // pending changes reach the other (messages themselves are immutable).
 func (cp Checkpoint) clone() Checkpoint {
 	cp.Messages = slices.Clip(slices.Clone(cp.Messages))
+	cp.Attempts = maps.Clone(cp.Attempts)
+	cp.ClientCalls = slices.Clip(slices.Clone(cp.ClientCalls))
+	cp.Parked = slices.Clip(slices.Clone(cp.Parked))
+	cp.State = slices.Clone(cp.State)
 	if cp.Pending != nil {
 		p := *cp.Pending
 		if p.Decision != nil {

@@ -87,7 +87,7 @@ func shape(cp Checkpoint) string {
 	return s
 }
 
-// Seed 001, checkpoints: "the model's turn is checkpointed before any call
+// Checkpoints: "the model's turn is checkpointed before any call
 // starts, then again each time the in-order run of finished calls grows
 // (with 1, after every call)."
 func TestCheckpointTurnThenEachPrefixGrowth(t *testing.T) {
@@ -100,7 +100,7 @@ func TestCheckpointTurnThenEachPrefixGrowth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mustNew(t, Script(Turn{Calls: echoCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), Tools(tool), ToolConcurrency(1), Checkpoints(store))
+	a := mustNew(t, Script(Turn{Calls: echoCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), WithTools(tool), WithToolConcurrency(1), WithCheckpoints(store))
 	res, err := a.Execute(t.Context(), user("go"))
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestCheckpointTurnThenEachPrefixGrowth(t *testing.T) {
 func TestCheckpointPrefixOnlyGrowsInOrder(t *testing.T) {
 	store := &savesStore{MemoryStore: NewMemoryStore()}
 	b := newBlocker()
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), Tools(b.tool(t)), Checkpoints(store))
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), WithTools(b.tool(t)), WithCheckpoints(store))
 	rec := &recorder{results: make(chan string, 8)}
 	in := user("go")
 	in.OnEvent = rec.on
@@ -150,7 +150,7 @@ func TestCheckpointPrefixOnlyGrowsInOrder(t *testing.T) {
 	}
 }
 
-// Seed 001: "A resumed run never runs a recorded call again, and never
+// "A resumed run never runs a recorded call again, and never
 // asks the model again for a turn it already checkpointed." The process
 // dies after c1 was recorded: a new agent on the same store (after the
 // dead run's lease) runs only c2 and c3, then asks for turn 2.
@@ -160,7 +160,7 @@ func TestCheckpointCrashResume(t *testing.T) {
 		b := newBlocker()
 		b.release("c1")
 		p1 := Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})
-		a1 := mustNew(t, p1, Tools(b.tool(t)), ToolConcurrency(1), Checkpoints(store), Lease(time.Minute))
+		a1 := mustNew(t, p1, WithTools(b.tool(t)), WithToolConcurrency(1), WithCheckpoints(store), WithLease(time.Minute))
 		ctx, cancel := context.WithCancel(t.Context())
 		x := goExecute(ctx, a1, user("go"))
 		<-b.started
@@ -187,7 +187,7 @@ func TestCheckpointCrashResume(t *testing.T) {
 			b2.release(id)
 		}
 		p2 := Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})
-		a2 := mustNew(t, p2, Tools(b2.tool(t)), ToolConcurrency(1), Checkpoints(fresh), Lease(time.Minute))
+		a2 := mustNew(t, p2, WithTools(b2.tool(t)), WithToolConcurrency(1), WithCheckpoints(fresh), WithLease(time.Minute))
 		if _, err := a2.Execute(t.Context(), Input{ThreadID: crashed.ThreadID}); agui.CodeOf(err) != CodeBusy {
 			t.Fatalf("within the lease: %v, want %s", err, CodeBusy)
 		}
@@ -206,12 +206,12 @@ func TestCheckpointCrashResume(t *testing.T) {
 	})
 }
 
-// Seed 001 (issue 6): two requests on one thread at once: one proceeds,
+// two requests on one thread at once: one proceeds,
 // the other gets RUN_ERROR with a stable code.
 func TestCheckpointTwoRequestsOnOneThread(t *testing.T) {
 	b := newBlocker()
 	p := Script(Turn{Calls: workCalls("c1")}, Turn{Text: "ok"})
-	a := mustNew(t, p, Tools(b.tool(t)))
+	a := mustNew(t, p, WithTools(b.tool(t)))
 	x := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []agui.Message{UserText("one")}})
 	<-b.started
 	_, err := a.Execute(t.Context(), Input{ThreadID: "t", Messages: []agui.Message{UserText("two")}})
@@ -240,7 +240,7 @@ func TestCheckpointTwoRequestsOnOneThread(t *testing.T) {
 func TestCheckpointTwoRequestsSameVersion(t *testing.T) {
 	store := &barrierStore{MemoryStore: NewMemoryStore()}
 	p := Script(Turn{Text: "ok"})
-	a := mustNew(t, p, Checkpoints(store))
+	a := mustNew(t, p, WithCheckpoints(store))
 	store.wg.Add(2)
 	x1 := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []agui.Message{UserText("one")}})
 	x2 := goExecute(t.Context(), a, Input{ThreadID: "t", Messages: []agui.Message{UserText("two")}})
@@ -270,7 +270,7 @@ func (s *failingStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (
 
 func TestCheckpointStoreFailure(t *testing.T) {
 	for n := range 3 {
-		a := mustNew(t, Script(Turn{Calls: echoCalls("c1", "c2")}, Turn{Text: "ok"}), Tools(echoTool(t)), ToolConcurrency(1), Checkpoints(&failingStore{NewMemoryStore(), n}))
+		a := mustNew(t, Script(Turn{Calls: echoCalls("c1", "c2")}, Turn{Text: "ok"}), WithTools(echoTool(t)), WithToolConcurrency(1), WithCheckpoints(&failingStore{NewMemoryStore(), n}))
 		res, err := a.Execute(t.Context(), user("go"))
 		if agui.CodeOf(err) != CodeCheckpoint {
 			t.Fatalf("after %d saves: %v", n, err)
@@ -294,7 +294,7 @@ func TestCheckpointLeaseRenewedWhileWaiting(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "slow", Args: `{"id":"c1"}`}}}, Turn{Text: "ok"}, Turn{Text: "ok"})
-		return mustNew(t, p, Tools(slow), Lease(time.Second)), &runs
+		return mustNew(t, p, WithTools(slow), WithLease(time.Second)), &runs
 	}
 	slowModel := func(t *testing.T) (*Agent, *atomic.Int64) {
 		var runs atomic.Int64
@@ -305,7 +305,7 @@ func TestCheckpointLeaseRenewedWhileWaiting(t *testing.T) {
 				yield(Delta{Text: "thought long"}, nil)
 			}
 		})
-		return mustNew(t, p, Lease(time.Second)), &runs
+		return mustNew(t, p, WithLease(time.Second)), &runs
 	}
 	for name, build := range map[string]func(*testing.T) (*Agent, *atomic.Int64){"tool": slowTool, "model": slowModel} {
 		t.Run(name, func(t *testing.T) {
@@ -344,7 +344,7 @@ func TestCheckpointLeaseLost(t *testing.T) {
 			t.Fatal(err)
 		}
 		calls := []ScriptedCall{{ID: "c1", Name: "slow", Args: `{"id":"c1"}`}, {ID: "c2", Name: "slow", Args: `{"id":"c2"}`}}
-		return mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), Tools(slow), ToolConcurrency(1), Lease(time.Second), Checkpoints(store)), &runs
+		return mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), WithTools(slow), WithToolConcurrency(1), WithLease(time.Second), WithCheckpoints(store)), &runs
 	}
 	slowModel := func(t *testing.T, store Store) (*Agent, *atomic.Int64) {
 		var runs atomic.Int64
@@ -362,7 +362,7 @@ func TestCheckpointLeaseLost(t *testing.T) {
 				}
 			}
 		})
-		return mustNew(t, p, Lease(time.Second), Checkpoints(store)), &runs
+		return mustNew(t, p, WithLease(time.Second), WithCheckpoints(store)), &runs
 	}
 	for name, build := range map[string]func(*testing.T, Store) (*Agent, *atomic.Int64){"tool": slowTools, "model": slowModel} {
 		t.Run(name, func(t *testing.T) {

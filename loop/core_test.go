@@ -37,7 +37,7 @@ func TestCoreRunEventsAndUsage(t *testing.T) {
 	a := mustNew(t, Script(
 		Turn{Text: "looking", Calls: echoCalls("c1", "c2"), Usage: Usage{InputTokens: 5, OutputTokens: 2}},
 		Turn{Text: "done", Usage: Usage{InputTokens: 9, OutputTokens: 1}},
-	), Tools(echoTool(t)))
+	), WithTools(echoTool(t)))
 	in := agui.NewInput("thread-1", "run-1")
 	in.Messages = []agui.Message{UserText("go")}
 	evs := runCore(t, a, in)
@@ -105,7 +105,7 @@ func TestCoreRunApprovalInterruptAndResume(t *testing.T) {
 // Hosted by core: delegation produces verified SUBAGENT_* events.
 func TestCoreRunDelegation(t *testing.T) {
 	sub := mustNew(t, Script(Turn{Text: "found it"}))
-	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks"}), Tools(mustDelegate(t, sub)))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks"}), WithTools(mustDelegate(t, sub)))
 	in := agui.NewInput("thread-1", "run-1")
 	in.Messages = []agui.Message{UserText("go")}
 	evs := runCore(t, a, in)
@@ -131,7 +131,7 @@ func dumpEvents(evs []agui.Event) string {
 
 // Hosted by core, max-steps is a success whose result says so.
 func TestCoreRunMaxStepsResult(t *testing.T) {
-	a := mustNew(t, Script(Turn{Calls: echoCalls("c1")}, Turn{Calls: echoCalls("c2")}), Tools(echoTool(t)), MaxSteps(1))
+	a := mustNew(t, Script(Turn{Calls: echoCalls("c1")}, Turn{Calls: echoCalls("c2")}), WithTools(echoTool(t)), WithMaxSteps(1))
 	in := agui.NewInput("thread-1", "run-1")
 	in.Messages = []agui.Message{UserText("go")}
 	evs := runCore(t, a, in)
@@ -148,7 +148,7 @@ func TestCoreRunMaxStepsResult(t *testing.T) {
 // with RUN_ERROR THREAD_BUSY before anything runs.
 func TestCoreRunBusyThread(t *testing.T) {
 	b := newBlocker()
-	a := mustNew(t, Script(Turn{Calls: workCalls("c1")}, Turn{Text: "ok"}), Tools(b.tool(t)))
+	a := mustNew(t, Script(Turn{Calls: workCalls("c1")}, Turn{Text: "ok"}), WithTools(b.tool(t)))
 	first := agui.NewInput("thread-1", "run-1")
 	first.Messages = []agui.Message{UserText("one")}
 	done := make(chan []agui.Event)
@@ -179,7 +179,7 @@ func TestCoreRunBusyThread(t *testing.T) {
 func TestCoreRunAbort(t *testing.T) {
 	b := newBlocker()
 	p := Script(Turn{Calls: workCalls("c1", "c2")}, Turn{Text: "ok"})
-	a := mustNew(t, p, Tools(b.tool(t)), ToolConcurrency(1))
+	a := mustNew(t, p, WithTools(b.tool(t)), WithToolConcurrency(1))
 	in := agui.NewInput("thread-1", "run-1")
 	in.Messages = []agui.Message{UserText("go")}
 	ctx, cancel := context.WithCancel(t.Context())

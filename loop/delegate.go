@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -14,15 +15,16 @@ type delegateArgs struct {
 }
 
 // Delegate returns a tool named name that runs sub as a subagent on the
-// model's task and returns the subagent's final text. The subagent's
+// model's task and returns the subagent's final text (its typed output as
+// JSON, when sub has one: see Output). The subagent's
 // events are SUBAGENT_* events attributed to it, under the calling tool
 // call; it runs on the tool's context, so it is aborted with its parent.
-// A delegation deeper than the top-level agent's MaxDelegationDepth fails
+// A delegation deeper than the top-level agent's WithMaxDelegationDepth fails
 // the whole run with CodeDepth (a propagating error). The guard bounds
 // nesting, not fan-out: each level may still delegate once per tool call,
-// ToolConcurrency at a time, for up to MaxSteps turns, so the runs of a
-// tree multiply level by level; bound the breadth with MaxSteps,
-// ToolConcurrency, or a PreToolCall hook that counts delegations. A
+// WithToolConcurrency at a time, for up to WithMaxSteps turns, so the runs of a
+// tree multiply level by level; bound the breadth with WithMaxSteps,
+// WithToolConcurrency, or a WithPreToolCall hook that counts delegations. A
 // subagent that pauses for approval fails the call: nested approvals are
 // not supported.
 func Delegate(name, description string, sub *Agent) (Tool, error) {
@@ -45,7 +47,7 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 			return "", err
 		}
 		thread := sc.thread + "/" + sc.toolCallID
-		res, err := sub.execute(ctx, Input{ThreadID: thread, Messages: []agui.Message{UserText(in.Task)}}, ss, line)
+		res, err := sub.execute(ctx, Input{ThreadID: thread, Messages: []agui.Message{UserText(in.Task)}}, ss, line, nil)
 		if sc.delegated != nil {
 			sc.delegated.add(res.Usage)
 		}
@@ -71,6 +73,17 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 			err := fmt.Errorf("subagent %s needs approval, which delegation does not support", name)
 			_ = ss.fail(err)
 			return "", err
+		}
+		if res.Output != nil {
+			// A typed subagent (Output) answers with its checked value.
+			b, err := json.Marshal(res.Output)
+			if err != nil {
+				return "", fmt.Errorf("subagent %s: encoding output: %w", name, err)
+			}
+			if err := ss.finish(res.Output); err != nil {
+				return "", err
+			}
+			return string(b), nil
 		}
 		text := finalText(res.Messages)
 		if err := ss.finish(text); err != nil {

@@ -26,7 +26,7 @@ func mustDelegate(t *testing.T, sub *Agent) Tool {
 // its final text as the call's result.
 func TestDelegateSubagentEvents(t *testing.T) {
 	sub := mustNew(t, Script(Turn{Text: "found it", Usage: Usage{InputTokens: 7}}))
-	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks", Usage: Usage{InputTokens: 3}}), Tools(mustDelegate(t, sub)))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks", Usage: Usage{InputTokens: 3}}), WithTools(mustDelegate(t, sub)))
 	rec := &recorder{}
 	in := user("go")
 	in.OnEvent = rec.on
@@ -80,12 +80,12 @@ func TestDelegateSubagentEvents(t *testing.T) {
 	}
 }
 
-// Seed 001: "agents created with createDelegateTool() are aborted along
+// "agents created with createDelegateTool() are aborted along
 // with their parent" (failure mode 3).
 func TestDelegateCancelledWithParent(t *testing.T) {
 	entered := make(chan struct{})
 	sub := mustNew(t, blockingProvider(entered))
-	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "never"}), Tools(mustDelegate(t, sub)))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "never"}), WithTools(mustDelegate(t, sub)))
 	rec := &recorder{}
 	in := user("go")
 	in.OnEvent = rec.on
@@ -114,17 +114,17 @@ func TestDelegateCancelledWithParent(t *testing.T) {
 
 // The depth guard is a propagating error: it fails the whole run with
 // DELEGATION_DEPTH (failure mode 10). It bounds nesting only: fan-out
-// (many delegations per turn or per run) is bounded by MaxSteps and
-// ToolConcurrency, not by this guard, and this test does not cover it.
+// (many delegations per turn or per run) is bounded by WithMaxSteps and
+// WithToolConcurrency, not by this guard, and this test does not cover it.
 func TestDelegateDepthGuard(t *testing.T) {
 	leaf := mustNew(t, Script(Turn{Text: "leaf"}))
 	level := func(sub *Agent) *Agent {
-		return mustNew(t, Script(delegateTurn("d"), Turn{Text: "done"}), Tools(mustDelegate(t, sub)))
+		return mustNew(t, Script(delegateTurn("d"), Turn{Text: "done"}), WithTools(mustDelegate(t, sub)))
 	}
 	a2 := level(leaf)
 	a1 := level(a2)
 	for depth, wantErr := range map[int]bool{2: true, 3: false} {
-		root := mustNew(t, Script(delegateTurn("d0"), Turn{Text: "done"}), Tools(mustDelegate(t, a1)), MaxDelegationDepth(depth))
+		root := mustNew(t, Script(delegateTurn("d0"), Turn{Text: "done"}), WithTools(mustDelegate(t, a1)), WithMaxDelegationDepth(depth))
 		res, err := root.Execute(t.Context(), user("go"))
 		assertResult(t, res)
 		if wantErr && agui.CodeOf(err) != CodeDepth {
@@ -148,8 +148,8 @@ func TestDelegateCalledDirectly(t *testing.T) {
 // A finished subagent leaves no checkpoint behind.
 func TestDelegateCleansUpItsThread(t *testing.T) {
 	store := NewMemoryStore()
-	sub := mustNew(t, Script(Turn{Text: "found it"}), Checkpoints(store))
-	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks"}), Tools(mustDelegate(t, sub)))
+	sub := mustNew(t, Script(Turn{Text: "found it"}), WithCheckpoints(store))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "thanks"}), WithTools(mustDelegate(t, sub)))
 	res, err := a.Execute(t.Context(), user("go"))
 	if err != nil {
 		t.Fatal(err)
@@ -164,8 +164,8 @@ func TestDelegateCleansUpItsThread(t *testing.T) {
 func TestDelegateAbortedCleansUpItsThread(t *testing.T) {
 	store := NewMemoryStore()
 	entered := make(chan struct{})
-	sub := mustNew(t, blockingProvider(entered), Checkpoints(store))
-	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "never"}), Tools(mustDelegate(t, sub)))
+	sub := mustNew(t, blockingProvider(entered), WithCheckpoints(store))
+	a := mustNew(t, Script(delegateTurn("d1"), Turn{Text: "never"}), WithTools(mustDelegate(t, sub)))
 	ctx, cancel := context.WithCancel(t.Context())
 	x := goExecute(ctx, a, user("go"))
 	<-entered

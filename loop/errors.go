@@ -15,7 +15,7 @@ const (
 	// approval (missing, unknown or stale interrupt, or an invalid payload),
 	// or new input arrived while an approval is pending.
 	CodeBadResume agui.Code = "BAD_RESUME"
-	// CodeDepth: a delegation went deeper than MaxDelegationDepth.
+	// CodeDepth: a delegation went deeper than WithMaxDelegationDepth.
 	CodeDepth agui.Code = "DELEGATION_DEPTH"
 	// CodeProvider: the model provider failed.
 	CodeProvider agui.Code = "PROVIDER_ERROR"
@@ -23,6 +23,15 @@ const (
 	CodeCheckpoint agui.Code = "CHECKPOINT_ERROR"
 	// CodeTool: a hook or tool stopped the run with a propagating error.
 	CodeTool agui.Code = "TOOL_ERROR"
+	// CodeApprovalExpired: a resume approved a call after its approval's
+	// deadline (ApprovalTimeout); the call got a rejected result instead.
+	CodeApprovalExpired agui.Code = "APPROVAL_EXPIRED"
+	// CodeToolNameClash: a frontend tool of the input has the name of an
+	// agent tool or of another frontend tool.
+	CodeToolNameClash agui.Code = "TOOL_NAME_CLASH"
+	// CodeUnsupportedContent: a message holds a content part (an image, a
+	// document, audio…) that the provider cannot take.
+	CodeUnsupportedContent agui.Code = "UNSUPPORTED_CONTENT"
 )
 
 // PropagatingError marks a tool or hook error that must fail the whole run
@@ -39,24 +48,53 @@ func Propagate(err error) error {
 	return &PropagatingError{Err: err}
 }
 
-func (e *PropagatingError) Error() string { return e.Err.Error() }
+func (e *PropagatingError) Error() string { return agui.ErrorText(e.Err) }
 
 // Unwrap returns the marked error.
 func (e *PropagatingError) Unwrap() error { return e.Err }
 
 // isPropagating reports whether err was marked with Propagate.
-func isPropagating(err error) bool {
+func isPropagating(err error) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false // an Unwrap or As method of err panicked
+		}
+	}()
 	var p *PropagatingError
 	return errors.As(err, &p)
 }
 
 // runError converts a run failure to the *agui.Error a RUN_ERROR reports,
 // keeping codes already set (a depth error inside a propagating one keeps
-// DELEGATION_DEPTH).
-func runError(code agui.Code, err error) *agui.Error {
+// DELEGATION_DEPTH). Any other error gets a fixed message for its code
+// (see publicMessage) and is kept as the cause, for errors.Is and for the
+// runner's log: provider, tool and store errors carry internal addresses,
+// keys and paths that a browser must not see.
+//
+// It never panics and never returns a nil *agui.Error: a nil pointer inside
+// err or an error method that panics gives code with a fixed message.
+func runError(code agui.Code, err error) (out *agui.Error) {
+	defer func() {
+		if recover() != nil || out == nil {
+			out = &agui.Error{Code: code, Message: publicMessage(code), Err: err}
+		}
+	}()
 	var ce *agui.Error
 	if errors.As(err, &ce) {
 		return ce
 	}
-	return &agui.Error{Code: code, Message: err.Error(), Err: err}
+	return &agui.Error{Code: code, Message: publicMessage(code), Err: err}
+}
+
+// publicMessage is the client-facing message of a failure with code.
+func publicMessage(code agui.Code) string {
+	switch code {
+	case CodeProvider:
+		return "the model provider failed"
+	case CodeTool:
+		return "a tool or tool hook stopped the run"
+	case CodeCheckpoint:
+		return "the checkpoint store failed"
+	}
+	return "the run failed"
 }

@@ -3,6 +3,7 @@ package loop_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
@@ -34,7 +35,7 @@ func ExampleAgent_Execute() {
 		}},
 		loop.Turn{Text: "Both are at 21°C."},
 	)
-	agent, err := loop.New(model, loop.Tools(getWeather), loop.ToolConcurrency(4))
+	agent, err := loop.New(model, loop.WithTools(getWeather), loop.WithToolConcurrency(4))
 	if err != nil {
 		panic(err)
 	}
@@ -60,13 +61,13 @@ func ExampleAgent_Execute() {
 	// Both are at 21°C.
 }
 
-// MaxSteps ends a run that keeps calling tools: a success that says so.
-func ExampleMaxSteps() {
+// WithMaxSteps ends a run that keeps calling tools: a success that says so.
+func ExampleWithMaxSteps() {
 	echo, _ := loop.NewTool("echo", "echoes", func(ctx context.Context, in cityIn) (string, error) { return in.City, nil })
 	call := func(id string) loop.Turn {
 		return loop.Turn{Calls: []loop.ScriptedCall{{ID: id, Name: "echo", Args: `{"city":"x"}`}}}
 	}
-	agent, _ := loop.New(loop.Script(call("a"), call("b"), call("c")), loop.Tools(echo), loop.MaxSteps(2))
+	agent, _ := loop.New(loop.Script(call("a"), call("b"), call("c")), loop.WithTools(echo), loop.WithMaxSteps(2))
 	res, err := agent.Execute(context.Background(), loop.Input{Messages: []agui.Message{loop.UserText("research")}})
 	fmt.Println(res.FinishReason, res.Steps, err)
 	// Output: max-steps 2 <nil>
@@ -74,7 +75,7 @@ func ExampleMaxSteps() {
 
 // A call that needs approval pauses the run; the next run's resume
 // answers it and the loop goes on.
-func ExampleNeedsApproval() {
+func ExampleWithNeedsApproval() {
 	book, _ := loop.NewTool("book", "books a flight", func(ctx context.Context, in cityIn) (string, error) {
 		return "booked " + in.City, nil
 	})
@@ -82,7 +83,7 @@ func ExampleNeedsApproval() {
 		loop.Turn{Calls: []loop.ScriptedCall{{ID: "call-1", Name: "book", Args: `{"city":"Oslo"}`}}},
 		loop.Turn{Text: "Done."},
 	)
-	agent, _ := loop.New(model, loop.Tools(book), loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book" }))
+	agent, _ := loop.New(model, loop.WithTools(book), loop.WithNeedsApproval(func(c loop.Call) bool { return c.Name == "book" }))
 	ctx := context.Background()
 	res, _ := agent.Execute(ctx, loop.Input{ThreadID: "t1", Messages: []agui.Message{loop.UserText("Book Oslo")}})
 	fmt.Println(res.FinishReason, res.Interrupt.Reason, res.Interrupt.ToolCallID)
@@ -93,4 +94,18 @@ func ExampleNeedsApproval() {
 	// Output:
 	// awaiting-approval tool_approval call-1
 	// stop
+}
+
+// A bounded in-memory store: at most two threads; the least recently
+// saved finished thread makes room for a new one.
+func ExampleNewMemoryStore() {
+	store := loop.NewMemoryStore(loop.MemoryMaxThreads(2), loop.MemoryMaxBytes(64<<20), loop.MemoryIdleTTL(time.Hour))
+	agent, _ := loop.New(loop.Script(loop.Turn{Text: "hi"}), loop.WithCheckpoints(store))
+	for _, thread := range []string{"a", "b", "c"} {
+		_, _ = agent.Execute(context.Background(), loop.Input{ThreadID: thread, Messages: []agui.Message{loop.UserText("hello")}})
+	}
+	threads, _ := store.Len()
+	_, _, err := store.Load(context.Background(), "a")
+	fmt.Println(threads, err)
+	// Output: 2 loop: checkpoint not found
 }

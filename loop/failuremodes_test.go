@@ -1,6 +1,6 @@
 package loop
 
-// One test per failure mode of docs/agent-loop.md §b, each showing the loop
+// One test per failure mode that other agent loops are known for, each showing the loop
 // does not have it.
 
 import (
@@ -44,7 +44,7 @@ func TestFailureMode01NoDanglingCalls(t *testing.T) {
 	p := &requests{t: t, p: inner}
 	// The second user message replays the same script, whose call ids the
 	// loop renames (they are taken); the approval goes by arguments.
-	a := mustNew(t, p, Tools(b.tool(t)), ToolConcurrency(1), NeedsApproval(func(c Call) bool { return strings.Contains(string(c.Args), "c3") }))
+	a := mustNew(t, p, WithTools(b.tool(t)), WithToolConcurrency(1), WithNeedsApproval(func(c Call) bool { return strings.Contains(string(c.Args), "c3") }))
 	ctx, cancel := context.WithCancel(t.Context())
 	x := goExecute(ctx, a, user("one"))
 	<-b.started
@@ -83,7 +83,7 @@ func TestFailureMode02NoDetachedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "stubborn", Args: `{"id":"c1"}`}}}), Tools(stubborn))
+	a := mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "stubborn", Args: `{"id":"c1"}`}}}), WithTools(stubborn))
 	ctx, cancel := context.WithCancel(t.Context())
 	x := goExecute(ctx, a, user("go"))
 	<-started
@@ -114,7 +114,7 @@ func TestFailureMode03AbortReachesToolsAndSubagents(t *testing.T) {
 func TestFailureMode04ResultsInCallOrder(t *testing.T) {
 	b := newBlocker()
 	p := &requests{t: t, p: Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"})}
-	a := mustNew(t, p, Tools(b.tool(t)))
+	a := mustNew(t, p, WithTools(b.tool(t)))
 	rec := &recorder{results: make(chan string, 8)}
 	in := user("go")
 	in.OnEvent = rec.on
@@ -145,7 +145,7 @@ func TestFailureMode04ResultsInCallOrder(t *testing.T) {
 func TestFailureMode05FailureDoesNotCollapseBatch(t *testing.T) {
 	failing, _ := NewTool("fail", "", func(context.Context, workArgs) (string, error) { return "", errors.New("boom") })
 	calls := []ScriptedCall{{ID: "c1", Name: "echo", Args: `{"id":"c1"}`}, {ID: "c2", Name: "fail", Args: `{"id":"c2"}`}, {ID: "c3", Name: "echo", Args: `{"id":"c3"}`}}
-	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "answer"}), Tools(echoTool(t), failing))
+	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "answer"}), WithTools(echoTool(t), failing))
 	res, err := a.Execute(t.Context(), user("go"))
 	if err != nil || res.FinishReason != FinishStop || finalText(res.Messages) != "answer" {
 		t.Fatalf("%s %v", res.FinishReason, err)
@@ -175,7 +175,7 @@ func TestFailureMode06ResumeDoesNotRerun(t *testing.T) {
 			return Script(Turn{Text: "fine"}).Stream(ctx, req)
 		}
 		return first.Stream(ctx, req)
-	}), Tools(effect), ToolConcurrency(1))
+	}), WithTools(effect), WithToolConcurrency(1))
 	res, _ := a.Execute(ctx, user("go"))
 	if res.FinishReason != FinishAborted || runs.Load() != 2 {
 		t.Fatalf("%s after %d runs", res.FinishReason, runs.Load())

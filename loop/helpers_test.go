@@ -36,7 +36,7 @@ func assertPausedTranscript(t *testing.T, msgs []agui.Message) {
 // assertResult applies the transcript checker fitting res.
 func assertResult(t *testing.T, res Result) {
 	t.Helper()
-	if res.FinishReason == FinishAwaitingApproval {
+	if res.FinishReason == FinishAwaitingApproval || res.FinishReason == FinishAwaitingClient {
 		assertPausedTranscript(t, res.Messages)
 		return
 	}
@@ -297,7 +297,7 @@ type checkedStore struct {
 }
 
 func (s checkedStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
-	pendingOK := cp.Status == StatusRunning || cp.Status == StatusAwaitingApproval
+	pendingOK := cp.Status == StatusRunning || cp.Status == StatusAwaitingApproval || cp.Status == StatusAwaitingClient
 	if err := checkTranscript(cp.Messages, pendingOK); err != nil {
 		s.t.Errorf("saved %s transcript of thread %s is invalid: %v\n%s", cp.Status, cp.ThreadID, err, dump(cp.Messages))
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // Call is one tool call as hooks see it: a plain value; hooks must not
@@ -30,19 +32,41 @@ type config struct {
 	lease         time.Duration
 	instructions  string
 	tools         []Tool
+	toolSets      []ToolSet
 	onToolCall    func(ctx context.Context, c Call)
 	preToolCall   func(ctx context.Context, c Call) error
 	needsApproval func(c Call) bool
 	store         Store
+
+	// The hooks that shape calls (hooks.go).
+	beforeToolCall  func(ctx context.Context, c Call) (CallVerdict, error)
+	afterToolCall   func(ctx context.Context, c Call, r CallResult) (CallResult, error)
+	beforeModelCall func(ctx context.Context, req ModelRequest) (ModelRequest, error)
+	// approvalTimeout: see approvaledit.go.
+	approvalTimeout time.Duration
+	// noAdopt turns off taking a client's history as the transcript of
+	// an unknown thread (see AdoptHistory).
+	noAdopt bool
+	// renderState renders the shared state and the client's context
+	// for the model (see RenderContext).
+	renderState func(state json.RawMessage, items []agui.ContextItem) string
+	// predict maps tool names to the argument fields mirrored into state
+	// (see PredictState).
+	predict       map[string]map[string]string
+	settings      ModelSettings
+	output        *output
+	maxTranscript int
+	// toolTimeout bounds each tool call (see ToolTimeout).
+	toolTimeout time.Duration
 }
 
 func defaults() config {
 	return config{maxSteps: 10, concurrency: 4, maxDepth: 3, lease: 5 * time.Minute}
 }
 
-// MaxSteps caps the model turns of one run (default 10). A run that
+// WithMaxSteps caps the model turns of one run (default 10). A run that
 // reaches it ends successfully with FinishMaxSteps.
-func MaxSteps(n int) Option {
+func WithMaxSteps(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
 			return fmt.Errorf("loop: MaxSteps %d: must be at least 1", n)
@@ -52,9 +76,9 @@ func MaxSteps(n int) Option {
 	}
 }
 
-// ToolConcurrency caps the tool calls of one turn in flight (default 4);
+// WithToolConcurrency caps the tool calls of one turn in flight (default 4);
 // 1 runs them one after another.
-func ToolConcurrency(n int) Option {
+func WithToolConcurrency(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
 			return fmt.Errorf("loop: ToolConcurrency %d: must be at least 1", n)
@@ -64,10 +88,10 @@ func ToolConcurrency(n int) Option {
 	}
 }
 
-// MaxDelegationDepth caps how deep delegated runs nest (default 3): a
+// WithMaxDelegationDepth caps how deep delegated runs nest (default 3): a
 // delegation below it fails the whole run with CodeDepth. It bounds
 // nesting, not fan-out (see Delegate).
-func MaxDelegationDepth(n int) Option {
+func WithMaxDelegationDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
 			return fmt.Errorf("loop: MaxDelegationDepth %d: must be at least 1", n)
@@ -77,14 +101,16 @@ func MaxDelegationDepth(n int) Option {
 	}
 }
 
-// Lease is how long a run's claim on its thread lasts unless renewed
+// WithLease is how long a run's claim on its thread lasts unless renewed
 // (default 5 minutes). A run renews it every third of that while it waits
 // on the model or its tools, so it runs out when its holder died (or spent
 // longer than the lease in a hook or a store call): another run may then
-// take the thread over, and runs the calls that had no result again. A run
+// take the thread over, and runs the calls that had no result again (a
+// client retrying the resume that the dead run had claimed is accepted,
+// and the recorded decision is acted on). A run
 // whose renewal fails has lost its thread: it starts no new call and fails
 // with THREAD_BUSY. A run that ends releases its thread.
-func Lease(d time.Duration) Option {
+func WithLease(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
 			return fmt.Errorf("loop: Lease %v: must be positive", d)
@@ -94,13 +120,13 @@ func Lease(d time.Duration) Option {
 	}
 }
 
-// Instructions sets the system prompt (default none).
-func Instructions(s string) Option {
+// WithInstructions sets the system prompt (default none).
+func WithInstructions(s string) Option {
 	return func(c *config) error { c.instructions = s; return nil }
 }
 
-// Tools adds tools (default none). Names must be unique.
-func Tools(ts ...Tool) Option {
+// WithTools adds tools (default none). Names must be unique.
+func WithTools(ts ...Tool) Option {
 	return func(c *config) error {
 		for _, t := range ts {
 			if t.fn == nil {
@@ -112,30 +138,30 @@ func Tools(ts ...Tool) Option {
 	}
 }
 
-// OnToolCall is called just before each call's gate, one call at a time
+// WithOnToolCall is called just before each call's gate, one call at a time
 // (default none).
-func OnToolCall(f func(ctx context.Context, c Call)) Option {
+func WithOnToolCall(f func(ctx context.Context, c Call)) Option {
 	return func(c *config) error { c.onToolCall = f; return nil }
 }
 
-// PreToolCall is called after argument validation, just before a call
+// WithPreToolCall is called after argument validation, just before a call
 // would start, one call at a time (default none). An error stops the
 // batch: no new call starts, running ones finish, and the run fails with
 // it.
-func PreToolCall(f func(ctx context.Context, c Call) error) Option {
+func WithPreToolCall(f func(ctx context.Context, c Call) error) Option {
 	return func(c *config) error { c.preToolCall = f; return nil }
 }
 
-// NeedsApproval decides, just before a call would start, whether it waits
+// WithNeedsApproval decides, just before a call would start, whether it waits
 // for the user's approval (default: no call does). The first call that
 // needs it pauses the run.
-func NeedsApproval(f func(c Call) bool) Option {
+func WithNeedsApproval(f func(c Call) bool) Option {
 	return func(c *config) error { c.needsApproval = f; return nil }
 }
 
-// Checkpoints sets where thread checkpoints are kept (default a new
+// WithCheckpoints sets where thread checkpoints are kept (default a new
 // MemoryStore per Agent).
-func Checkpoints(s Store) Option {
+func WithCheckpoints(s Store) Option {
 	return func(c *config) error {
 		if s == nil {
 			return errors.New("loop: Checkpoints: nil store")

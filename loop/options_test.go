@@ -6,13 +6,13 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	p := Script()
 	echo := echoTool(t)
 	for name, opts := range map[string][]Option{
-		"max steps":   {MaxSteps(0)},
-		"concurrency": {ToolConcurrency(0)},
-		"depth":       {MaxDelegationDepth(0)},
-		"lease":       {Lease(0)},
-		"zero tool":   {Tools(Tool{})},
-		"dup tools":   {Tools(echo, echo)},
-		"nil store":   {Checkpoints(nil)},
+		"max steps":   {WithMaxSteps(0)},
+		"concurrency": {WithToolConcurrency(0)},
+		"depth":       {WithMaxDelegationDepth(0)},
+		"lease":       {WithLease(0)},
+		"zero tool":   {WithTools(Tool{})},
+		"dup tools":   {WithTools(echo, echo)},
+		"nil store":   {WithCheckpoints(nil)},
 	} {
 		if _, err := New(p, opts...); err == nil {
 			t.Errorf("%s: no error", name)

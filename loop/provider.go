@@ -37,6 +37,13 @@ type ModelRequest struct {
 	// every tool call answered in call order.
 	Messages []agui.Message
 	Tools    []ToolSpec
+	// Settings are the agent's model settings (see WithModelSettings); a
+	// provider maps what it supports and documents what it ignores.
+	Settings ModelSettings
+	// Output, when set, is the JSON the final answer must be (see Output):
+	// providers with a JSON mode ask for it; the loop validates the answer
+	// either way.
+	Output *OutputSpec
 }
 
 // Delta is one piece of a streamed model turn, a plain value. Any
@@ -44,6 +51,18 @@ type ModelRequest struct {
 type Delta struct {
 	Text      string
 	Reasoning string
+	// ReasoningEncrypted is an opaque value the provider needs back with
+	// the reasoning streamed so far (a signature, or reasoning the
+	// provider redacted). It ends the current reasoning message: the loop
+	// keeps that message, with this value, in the transcript just before
+	// the turn's assistant message, and emits it as
+	// REASONING_ENCRYPTED_VALUE.
+	ReasoningEncrypted string
+	// Finish, when set, is why the model ended the turn early: FinishLength
+	// (the output token limit) or FinishContentFilter (a refusal or the
+	// provider's content filter). A normal end is left empty; other values
+	// are ignored.
+	Finish FinishReason
 	// ToolCall is a fragment of a tool call.
 	ToolCall *ToolCallDelta
 	// Usage is added to the run's usage.

@@ -17,8 +17,8 @@ type retryConfig struct {
 	retryable func(error) bool
 }
 
-// Attempts sets how many times a turn is tried in all (default 3).
-func Attempts(n int) RetryOption {
+// WithAttempts sets how many times a turn is tried in all (default 3).
+func WithAttempts(n int) RetryOption {
 	return func(c *retryConfig) error {
 		if n < 1 {
 			return fmt.Errorf("loop: Attempts %d: must be at least 1", n)
@@ -28,9 +28,9 @@ func Attempts(n int) RetryOption {
 	}
 }
 
-// Backoff sets the wait before retry number attempt (1-based); the default
+// WithBackoff sets the wait before retry number attempt (1-based); the default
 // doubles from 250ms up to 8s.
-func Backoff(f func(attempt int) time.Duration) RetryOption {
+func WithBackoff(f func(attempt int) time.Duration) RetryOption {
 	return func(c *retryConfig) error {
 		if f == nil {
 			return errors.New("loop: Backoff: nil function")
@@ -40,9 +40,10 @@ func Backoff(f func(attempt int) time.Duration) RetryOption {
 	}
 }
 
-// RetryIf restricts retries to errors f accepts (default: every error).
+// WithRetryIf restricts retries to errors f accepts (default IsRetryable:
+// every error except those that say asking again cannot help).
 // An abort is never retried, whatever f says.
-func RetryIf(f func(error) bool) RetryOption {
+func WithRetryIf(f func(error) bool) RetryOption {
 	return func(c *retryConfig) error {
 		if f == nil {
 			return errors.New("loop: RetryIf: nil function")
@@ -64,7 +65,7 @@ func Retry(p Provider, opts ...RetryOption) (Provider, error) {
 	c := retryConfig{
 		attempts:  3,
 		backoff:   func(n int) time.Duration { return min(250*time.Millisecond<<(n-1), 8*time.Second) },
-		retryable: func(error) bool { return true },
+		retryable: IsRetryable,
 	}
 	for _, o := range opts {
 		if err := o(&c); err != nil {

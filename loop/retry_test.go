@@ -41,7 +41,7 @@ func collect(ctx context.Context, p Provider) (string, error) {
 func TestRetryRecoversWithBackoff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := &flaky{n: 2, err: errors.New("503")}
-		p, err := Retry(f, Attempts(3))
+		p, err := Retry(f, WithAttempts(3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,28 +58,28 @@ func TestRetryRecoversWithBackoff(t *testing.T) {
 
 func TestRetryGivesUp(t *testing.T) {
 	f := &flaky{n: 5, err: errors.New("503")}
-	p, _ := Retry(f, Attempts(2), Backoff(func(int) time.Duration { return 0 }))
+	p, _ := Retry(f, WithAttempts(2), WithBackoff(func(int) time.Duration { return 0 }))
 	if _, err := collect(t.Context(), p); err == nil || f.calls.Load() != 2 {
 		t.Fatalf("%v after %d", err, f.calls.Load())
 	}
-	p, _ = Retry(&flaky{n: 1, err: errors.New("400")}, RetryIf(func(error) bool { return false }))
+	p, _ = Retry(&flaky{n: 1, err: errors.New("400")}, WithRetryIf(func(error) bool { return false }))
 	if _, err := collect(t.Context(), p); err == nil {
 		t.Fatal("non-retryable error retried")
 	}
 }
 
-// Seed 001: "A rejection caused by the abort ... is not retried by the
+// "A rejection caused by the abort ... is not retried by the
 // provider retry and fallback wrappers" (failure mode 9), including an
 // abort during the backoff wait.
 func TestRetryNeverRetriesAnAbort(t *testing.T) {
 	f := &flaky{n: 5, err: context.Canceled}
-	p, _ := Retry(f, Attempts(5))
+	p, _ := Retry(f, WithAttempts(5))
 	if _, err := collect(t.Context(), p); !errors.Is(err, context.Canceled) || f.calls.Load() != 1 {
 		t.Fatalf("%v after %d calls", err, f.calls.Load())
 	}
 	synctest.Test(t, func(t *testing.T) {
 		f := &flaky{n: 5, err: errors.New("503")}
-		p, _ := Retry(f, Attempts(5), Backoff(func(int) time.Duration { return time.Hour }))
+		p, _ := Retry(f, WithAttempts(5), WithBackoff(func(int) time.Duration { return time.Hour }))
 		ctx, cancel := context.WithCancel(t.Context())
 		done := make(chan error)
 		go func() { _, err := collect(ctx, p); done <- err }()
@@ -119,7 +119,7 @@ func TestRetryInRunAbortsOnce(t *testing.T) {
 		calls.Add(1)
 		return inner.Stream(ctx, req)
 	})
-	p, _ := Retry(counting, Attempts(5))
+	p, _ := Retry(counting, WithAttempts(5))
 	a := mustNew(t, p)
 	ctx, cancel := context.WithCancel(t.Context())
 	x := goExecute(ctx, a, user("go"))

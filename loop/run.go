@@ -40,9 +40,29 @@ type run struct {
 	// lost is the error of a failed renewal during a model turn: another
 	// run may hold the thread, so this one must stop.
 	lost error
+	// tools is what the current model turn offered (nil before one).
+	tools *toolView
+	// runID names the run for its tools.
+	runID string
+	// frontend are the input's frontend tools by name, frontSpecs their
+	// specs for the model.
+	frontend   map[string]agui.Tool
+	frontSpecs []ToolSpec
+	// announce are the ids of parked "not-run" results whose events the
+	// batch sends when it reaches their calls.
+	announce map[string]bool
+	// context is the client's context for the model.
+	context []agui.ContextItem
+	// st is the run's shared state; nil for an agent without state.
+	st stateAccess
+	// turnFinish is why the provider ended the last model turn early ("" for
+	// a normal end).
+	turnFinish FinishReason
+	// structured is the progress towards a typed output.
+	structured structured
 }
 
-func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Result, error) {
+func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st stateAccess) (Result, error) {
 	thread := in.ThreadID
 	if thread == "" {
 		thread = s.newID("thread")
@@ -51,9 +71,19 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 		// Already aborted: touch neither the provider nor the store.
 		return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
 	}
+	frontend, frontSpecs, err := a.frontendTools(in.Tools)
+	if err != nil {
+		// Refused before anything runs: no claim, no model call.
+		return Result{ThreadID: thread, FinishReason: FinishError}, err
+	}
+	runID := in.RunID
+	if runID == "" {
+		runID = s.newID("run")
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, clientCalls: callIDs(in.Messages), cancel: cancel}
+	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, clientCalls: callIDs(in.Messages), cancel: cancel,
+		runID: runID, frontend: frontend, frontSpecs: frontSpecs, announce: map[string]bool{}, context: in.Context, st: st}
 	if err := r.claim(ctx, in); err != nil {
 		if ctx.Err() != nil {
 			return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
@@ -62,25 +92,35 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 	}
 	r.renewal = time.NewTicker(r.a.cfg.lease / 3)
 	defer r.renewal.Stop()
+	r.announceHistory(in.Messages)
 	reason, err := r.loop(ctx)
 	if reason == FinishError {
 		// Whatever failed, the transcript stays valid for the provider.
 		if msg, first := r.pendingTurn(); msg != nil {
 			for _, c := range msg.ToolCalls[first:] {
-				r.cp.Messages = append(r.cp.Messages, r.errorResult(c.ID, KindNotRun, "not run: the run failed first"))
+				res := r.takeParked(c.ID)
+				if res == nil {
+					res = r.errorResult(c.ID, KindNotRun, "not run: the run failed first")
+				}
+				r.cp.Messages = append(r.cp.Messages, res)
 			}
 		}
 		r.cp.Messages = append(r.cp.Messages, r.input...)
+		r.cp.Pending, r.cp.ClientCalls, r.cp.Parked = nil, nil, nil
 	}
 	status := StatusIdle
-	if reason == FinishAwaitingApproval {
+	switch reason {
+	case FinishAwaitingApproval:
 		status = StatusAwaitingApproval
+	case FinishAwaitingClient:
+		status = StatusAwaitingClient
 	}
 	// The final write must land even when the run was aborted.
 	if serr := r.save(context.WithoutCancel(ctx), status); serr != nil && err == nil {
 		reason, err = FinishError, serr
 	}
 	res := Result{ThreadID: thread, FinishReason: reason, Steps: r.cp.Steps, Messages: r.cp.Messages, Usage: r.usage.Add(r.delegated.total())}
+	res.Output = r.structured.result(reason)
 	switch reason {
 	case FinishAwaitingApproval:
 		p := r.cp.Pending
@@ -100,11 +140,16 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage) (Re
 func (r *run) claim(ctx context.Context, in Input) error {
 	store := r.a.cfg.store
 	cp, v, err := store.Load(ctx, r.thread)
+	adopt := false
 	switch {
 	case errors.Is(err, ErrNotFound):
 		cp, v = &Checkpoint{ThreadID: r.thread, Status: StatusIdle}, 0
+		adopt = !r.a.cfg.noAdopt
 	case err != nil:
 		return runError(CodeCheckpoint, err)
+	}
+	if err := claimOwner(ctx, cp); err != nil {
+		return err
 	}
 	if cp.Status == StatusRunning && time.Now().Before(cp.LeaseUntil) {
 		return agui.NewError(CodeBusy, "thread "+r.thread+" is busy with another run")
@@ -116,15 +161,43 @@ func (r *run) claim(ctx context.Context, in Input) error {
 			return err
 		}
 		cp.Pending.Decision = d
+	case cp.Status == StatusRunning && cp.Pending != nil && cp.Pending.Decision != nil && len(in.Resume) > 0:
+		// Taking over from a run that died after recording the answer: a
+		// client retrying its resume (the only request a client holding
+		// the interrupt may send) gets the recorded decision, once.
+		if _, err := decide(cp.Pending, in.Resume); err != nil {
+			return err
+		}
 	case len(in.Resume) > 0:
-		return agui.NewError(CodeBadResume, "resume given but no approval is pending on thread "+r.thread)
+		return agui.NewError(CodeBadResume, "resume given but no approval is pending on this thread")
 	}
 	r.cp, r.version = *cp, v
-	input := newInput(cp.Messages, in.Messages)
+	if cp.Status == StatusRunning {
+		// The holder's lease ran out: its calls may have started.
+		r.retryPending()
+	}
+	if r.st != nil {
+		// The client's state wins; without one the run starts from the
+		// saved state. A saved state that no longer decodes is dropped.
+		_ = r.st.restore(cp.State)
+	}
+	if adopt {
+		// A thread the store has never seen: the client's history is
+		// the transcript, and none of its calls is run.
+		if msgs := r.adopt(in.Messages); len(msgs) > 0 {
+			r.cp.Messages, r.cp.Steps = msgs, 0
+		}
+		return r.save(ctx, StatusRunning)
+	}
+	r.acceptClientResults(in.Messages)
+	input := newInput(cp.Messages, sinceTranscriptStart(cp.Messages, in.Messages))
+	if err := r.checkDecision(time.Now()); err != nil {
+		return err
+	}
 	if msg, _ := r.pendingTurn(); msg != nil {
 		r.input = input
 	} else if len(input) > 0 {
-		r.cp.Messages = append(slices.Clip(r.cp.Messages), input...)
+		r.cp.Messages = trimTranscript(append(slices.Clip(r.cp.Messages), input...), r.a.cfg.maxTranscript)
 		r.cp.Steps = 0
 	}
 	return r.save(ctx, StatusRunning)
@@ -159,7 +232,7 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		}
 	}
 	if len(r.input) > 0 {
-		r.cp.Messages = append(slices.Clip(r.cp.Messages), r.input...)
+		r.cp.Messages = trimTranscript(append(slices.Clip(r.cp.Messages), r.input...), r.a.cfg.maxTranscript)
 		r.cp.Steps = 0
 		r.input = nil
 	}
@@ -182,13 +255,18 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		}
 		r.cp.Steps++
 		r.cp.Messages = append(slices.Clip(r.cp.Messages), msg)
+		r.cp.Attempts = nil // they counted the previous turn's calls
+		reason, end := r.endOfTurn(msg)
 		// The turn is checkpointed before any of its calls starts, so a
 		// resumed run never asks the model for it again.
 		if err := r.checkpoint(ctx); err != nil {
 			return FinishError, err
 		}
+		if end {
+			return reason, nil
+		}
 		if len(msg.ToolCalls) == 0 {
-			return FinishStop, nil
+			continue
 		}
 		if reason, err, stop := r.batch(ctx, msg, 0); stop {
 			return reason, err
@@ -206,6 +284,8 @@ func (r *run) batch(ctx context.Context, msg *agui.AssistantMessage, first int) 
 		return FinishAborted, nil, true
 	case batchPaused:
 		return FinishAwaitingApproval, nil, true
+	case batchClient:
+		return FinishAwaitingClient, nil, true
 	}
 	return "", nil, false
 }
@@ -249,6 +329,9 @@ func (r *run) callByID(id string) agui.ToolCall {
 // running one.
 func (r *run) save(ctx context.Context, status Status) error {
 	r.cp.Status = status
+	if r.st != nil {
+		r.cp.State = r.st.snapshot()
+	}
 	r.cp.LeaseUntil = time.Time{}
 	if status == StatusRunning {
 		r.cp.LeaseUntil = time.Now().Add(r.a.cfg.lease)

@@ -13,6 +13,10 @@ type scope struct {
 	thread     string
 	// delegated receives the usage of runs the call delegates to.
 	delegated *usageBox
+	// call is what CallFrom returns.
+	call CallInfo
+	// st is the run's shared state (nil without one).
+	st stateAccess
 }
 
 type scopeKey struct{}

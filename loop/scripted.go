@@ -17,6 +17,9 @@ type Turn struct {
 	Text      string
 	Calls     []ScriptedCall
 	Usage     Usage
+	// Finish, when set, is reported as the provider's reason for ending
+	// the turn early (see Delta.Finish).
+	Finish FinishReason
 	// Err, when set, is returned instead of the turn.
 	Err error
 }
@@ -90,6 +93,9 @@ func (s *Scripted) Stream(ctx context.Context, req ModelRequest) iter.Seq2[Delta
 		if t.Usage != (Usage{}) {
 			u := t.Usage
 			ds = append(ds, Delta{Usage: &u})
+		}
+		if t.Finish != "" {
+			ds = append(ds, Delta{Finish: t.Finish})
 		}
 		for _, d := range ds {
 			if err := ctx.Err(); err != nil {

@@ -72,7 +72,7 @@ func (s *funcSubSink) finish(result any) error {
 }
 
 func (s *funcSubSink) fail(err error) error {
-	return s.emitRaw(&agui.SubagentError{SubagentRunID: s.attr, Message: err.Error(), Code: string(agui.CodeOf(err))})
+	return s.emitRaw(&agui.SubagentError{SubagentRunID: s.attr, Message: agui.ErrorText(err), Code: string(agui.CodeOf(err))})
 }
 
 // emitRaw emits without attribution: SUBAGENT_FINISHED names its invocation

@@ -24,15 +24,24 @@ type turnCall struct {
 // The streamed argument fragments are kept in r.argDeltas for that.
 func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 	req := ModelRequest{
-		Instructions: r.a.cfg.instructions,
+		Instructions: r.instructions(),
 		Messages:     slices.Clip(r.cp.Messages),
-		Tools:        r.a.specs,
+		Tools:        r.toolSpecs(),
+		Settings:     r.settings(),
+		Output:       r.outputSpec(),
 	}
+	req, err := r.prepareRequest(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	r.turnFinish = ""
 	msgID := r.sink.newID("msg")
 	var (
 		text                strings.Builder
 		textOpen, reasoning bool
 		reasoningID         string
+		reasoningText       strings.Builder
+		kept                []agui.Message
 		calls               = map[int]*turnCall{}
 	)
 	closeReasoning := func() {
@@ -74,14 +83,26 @@ read:
 			streamErr = err
 			break
 		}
-		if d.Reasoning != "" {
+		if d.Reasoning != "" || d.ReasoningEncrypted != "" {
 			if !reasoning {
 				reasoningID = r.sink.newID("reasoning")
 				r.emit(&agui.ReasoningStart{MessageID: reasoningID})
 				r.emit(&agui.ReasoningMessageStart{MessageID: reasoningID})
 				reasoning = true
+				reasoningText.Reset()
 			}
-			r.emit(&agui.ReasoningMessageContent{MessageID: reasoningID, Delta: d.Reasoning})
+			if d.Reasoning != "" {
+				r.emit(&agui.ReasoningMessageContent{MessageID: reasoningID, Delta: d.Reasoning})
+				reasoningText.WriteString(d.Reasoning)
+			}
+		}
+		if d.ReasoningEncrypted != "" {
+			closeReasoning()
+			r.emit(&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedMessage, EntityID: reasoningID, EncryptedValue: d.ReasoningEncrypted})
+			kept = append(kept, &agui.ReasoningMessage{ID: reasoningID, Content: reasoningText.String(), EncryptedValue: d.ReasoningEncrypted})
+		}
+		if d.Finish != "" {
+			r.turnFinish = d.Finish
 		}
 		if d.Text != "" {
 			closeReasoning()
@@ -107,6 +128,7 @@ read:
 			if tc.Args != "" {
 				c.args.WriteString(tc.Args)
 				c.deltas = append(c.deltas, tc.Args)
+				r.predict(c)
 			}
 		}
 		if d.Usage != nil {
@@ -118,6 +140,10 @@ read:
 	closeText()
 	if streamErr != nil {
 		return nil, streamErr
+	}
+	if len(kept) > 0 {
+		// Reasoning the provider needs back precedes its turn.
+		r.cp.Messages = append(slices.Clip(r.cp.Messages), kept...)
 	}
 	msg := &agui.AssistantMessage{ID: msgID, Content: text.String()}
 	ordered := make([]*turnCall, 0, len(calls))

@@ -31,7 +31,7 @@ func TestTurnAssemblesCalls(t *testing.T) {
 			}
 		}
 	})
-	a := mustNew(t, p, Tools(echoTool(t)))
+	a := mustNew(t, p, WithTools(echoTool(t)))
 	res, err := a.Execute(t.Context(), user("go"))
 	if err != nil {
 		t.Fatal(err)

@@ -7,21 +7,26 @@ import (
 )
 
 // Usage counts the tokens a run spent; a plain value. Zero means none
-// reported.
+// reported. InputTokens and OutputTokens are totals; ReasoningTokens is
+// part of OutputTokens, and CachedInputTokens (read from the provider's
+// prompt cache) and CacheWriteInputTokens (written to it) are disjoint
+// parts of InputTokens.
 type Usage struct {
-	InputTokens       int64
-	OutputTokens      int64
-	ReasoningTokens   int64
-	CachedInputTokens int64
+	InputTokens           int64
+	OutputTokens          int64
+	ReasoningTokens       int64
+	CachedInputTokens     int64
+	CacheWriteInputTokens int64
 }
 
 // Add returns u plus v.
 func (u Usage) Add(v Usage) Usage {
 	return Usage{
-		InputTokens:       u.InputTokens + v.InputTokens,
-		OutputTokens:      u.OutputTokens + v.OutputTokens,
-		ReasoningTokens:   u.ReasoningTokens + v.ReasoningTokens,
-		CachedInputTokens: u.CachedInputTokens + v.CachedInputTokens,
+		InputTokens:           u.InputTokens + v.InputTokens,
+		OutputTokens:          u.OutputTokens + v.OutputTokens,
+		ReasoningTokens:       u.ReasoningTokens + v.ReasoningTokens,
+		CachedInputTokens:     u.CachedInputTokens + v.CachedInputTokens,
+		CacheWriteInputTokens: u.CacheWriteInputTokens + v.CacheWriteInputTokens,
 	}
 }
 
@@ -33,15 +38,18 @@ func (u Usage) IsZero() bool { return u == Usage{} }
 // providers do not report them.
 func (u Usage) Token() agui.TokenUsage {
 	t := agui.TokenUsage{
-		InputTokens:  agui.Tokens(u.InputTokens),
-		OutputTokens: agui.Tokens(u.OutputTokens),
-		TotalTokens:  agui.Tokens(u.InputTokens + u.OutputTokens),
+		InputTokens:  new(int64(u.InputTokens)),
+		OutputTokens: new(int64(u.OutputTokens)),
+		TotalTokens:  new(int64(u.InputTokens + u.OutputTokens)),
 	}
 	if u.ReasoningTokens > 0 {
-		t.ReasoningTokens = agui.Tokens(u.ReasoningTokens)
+		t.ReasoningTokens = new(int64(u.ReasoningTokens))
 	}
 	if u.CachedInputTokens > 0 {
-		t.CachedInputTokens = agui.Tokens(u.CachedInputTokens)
+		t.CachedInputTokens = new(int64(u.CachedInputTokens))
+	}
+	if u.CacheWriteInputTokens > 0 {
+		t.CacheWriteInputTokens = new(u.CacheWriteInputTokens)
 	}
 	return t
 }

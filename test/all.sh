@@ -2,19 +2,56 @@
 # The whole test suite, from a fresh clone on a fresh machine: the README's
 # test command, and what .ci/run calls. It installs what the tests need
 # (Node packages with npm ci from committed lock files; Debian's chromium
-# for the browser tests) and needs nothing installed by hand beyond Go and
-# Node.js.
+# for the browser tests; Debian's redis-server for the Redis tests) and
+# needs nothing installed by hand beyond Go and Node.js.
 #
 # AGUI_SHORT=1 skips the CopilotKit interop test (a 475 MB npm install).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n=== %s\n' "$*"; }
+# Each stage prints its name as it starts and its time as it ends, and
+# the run ends with the total, so a newcomer sees where the minutes go.
+stage="" stage_start=0
+end_stage() {
+  if [[ -n "$stage" ]]; then
+    printf -- '--- %s: %ds (total %dm%02ds)\n' "$stage" $((SECONDS - stage_start)) $((SECONDS / 60)) $((SECONDS % 60))
+  fi
+}
+step() {
+  end_stage
+  stage="$*" stage_start=$SECONDS
+  printf '\n=== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"
+}
+finish() {
+  local rc=$?
+  end_stage
+  if [[ $rc == 0 ]]; then
+    printf '\n=== all stages passed in %dm%02ds\n' $((SECONDS / 60)) $((SECONDS % 60))
+  else
+    printf '\n=== FAILED in stage "%s" after %dm%02ds\n' "$stage" $((SECONDS / 60)) $((SECONDS % 60))
+  fi
+}
+trap finish EXIT
 
 step "go vet"
 go vet ./...
 go vet -tags agui_noverify . ./core/...
 go vet -tags agui_debug . ./core/...
+
+step "staticcheck"
+go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+
+step "redis-server for the Redis store and replicas tests (installs Debian's redis-server when missing)"
+if ! command -v redis-server >/dev/null; then
+  if [ "$(id -u)" != "0" ]; then
+    echo "redis-server is missing and this is not root: install it (sudo apt-get install -y --no-install-recommends redis-server)," >&2
+    echo "or the Redis tests skip (and fail under CI=true)." >&2
+    if [ "${CI:-}" = "true" ]; then exit 1; fi
+  else
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server
+  fi
+fi
 
 step "go test -race (every package: unit, examples, fuzz seeds, official-client conformance, faults, load short mode)"
 go test -race -count=1 ./...
@@ -26,7 +63,7 @@ go test -count=1 -tags agui_debug . ./core/...
 step "fuzzing: every fuzz target for a few seconds (FUZZTIME=60s bash test/fuzz.sh is the long mode)"
 FUZZTIME="${FUZZTIME:-3s}" bash test/fuzz.sh
 
-step "bench module: fixture shape and one pass of every benchmark"
+step "bench module: fixture shape, one pass of every benchmark, the end-to-end short mode (every server once at C = 1)"
 # -mod=mod: bench/ replaces the main module, whose requirements it must follow.
 (cd bench && go vet -mod=mod ./... && go test -mod=mod -count=1 -run . -bench . -benchtime 1x ./...)
 

@@ -18,7 +18,7 @@ func BenchmarkBuiltins(b *testing.B) {
 	}
 	for _, bc := range []struct {
 		name string
-		nt   core.NewTransformer
+		nt   core.TransformerFactory
 	}{
 		{"Filter", DenyToolCalls("delegate")},
 		{"ToolResultToState", toState},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/jsonpatch"
 )
 
 // TestCompositionOrder shows that a chain's order is its meaning: a filter
@@ -56,7 +57,7 @@ func TestCompositionAll(t *testing.T) {
 // NewTransformers (run with -race): each run's output depends on its own
 // input only.
 func TestRunsShareNoState(t *testing.T) {
-	factories := []core.NewTransformer{
+	factories := []core.TransformerFactory{
 		DenyToolCalls("secret"),
 		mustToState(t, StateMapping{Tool: "search", Path: "/results", Merge: func(cur, res any) (any, error) {
 			list, _ := cur.([]any)
@@ -102,16 +103,16 @@ func TestRunsShareNoState(t *testing.T) {
 
 // replay is clientState for goroutines: it reports instead of failing.
 func replay(in *agui.RunAgentInput, out []agui.Event) (any, error) {
-	state, err := normalize(in.State)
+	state, err := jsonpatch.Normalize(in.State)
 	if err != nil {
 		return nil, err
 	}
 	for _, ev := range out {
 		switch e := ev.(type) {
 		case *agui.StateSnapshot:
-			state, err = normalize(e.Snapshot)
+			state, err = jsonpatch.Normalize(e.Snapshot)
 		case *agui.StateDelta:
-			state, err = applyPatch(state, e.Delta)
+			state, err = jsonpatch.Apply(state, e.Delta)
 		}
 		if err != nil {
 			return nil, err

@@ -3,7 +3,7 @@
 // which everything that observes or rewrites a run's events on their way
 // to the client passes. There is no callback API beside it.
 //
-// Each constructor returns a core.NewTransformer, which builds one
+// Each constructor returns a core.TransformerFactory, which builds one
 // transformer per run: register it once and serve any number of
 // concurrent runs. Pass them to a run, in order:
 //
@@ -37,7 +37,8 @@
 //     events, for clients older than 1.0) or hidden (the parent's own
 //     events only).
 //   - Log logs each event through log/slog; Metrics reports run and event
-//     counts and run durations to a MetricsSink the application implements.
+//     counts and run durations, labelled with the run's route and agent, to
+//     a MetricsSink (package aguiprom ships one for Prometheus).
 //
 // Order matters: each transformer sees what the ones before it emit. A
 // filter before ToolResultToState keeps hidden tools' results out of the

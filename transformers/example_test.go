@@ -170,8 +170,10 @@ func ExampleLog() {
 // Prometheus or OpenTelemetry, and must be safe for concurrent use.
 type printSink struct{}
 
-func (printSink) RunStarted(threadID, runID string) { fmt.Println("started", threadID, runID) }
-func (printSink) Event(t agui.EventType)            { fmt.Println("event", t) }
+func (printSink) RunStarted(run transformers.RunInfo) {
+	fmt.Println("started", run.ThreadID, run.RunID)
+}
+func (printSink) Event(_ transformers.RunInfo, t agui.EventType) { fmt.Println("event", t) }
 func (printSink) RunEnded(end transformers.RunEnd) {
 	fmt.Println("ended", end.Outcome, end.Events, "events")
 }

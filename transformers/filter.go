@@ -26,7 +26,7 @@ import (
 //
 // keep is called with a tool name and must be safe for concurrent use; nil
 // keeps every call. Each run gets its own filter state.
-func FilterToolCalls(keep func(name string) bool) core.NewTransformer {
+func FilterToolCalls(keep func(name string) bool) core.TransformerFactory {
 	if keep == nil {
 		keep = func(string) bool { return true }
 	}
@@ -37,14 +37,14 @@ func FilterToolCalls(keep func(name string) bool) core.NewTransformer {
 
 // AllowToolCalls returns a FilterToolCalls that shows only the calls of the
 // named tools. With no names, it hides every tool call.
-func AllowToolCalls(names ...string) core.NewTransformer {
+func AllowToolCalls(names ...string) core.TransformerFactory {
 	set := nameSet(names)
 	return FilterToolCalls(func(name string) bool { return set[name] })
 }
 
 // DenyToolCalls returns a FilterToolCalls that hides the calls of the named
 // tools and shows every other call.
-func DenyToolCalls(names ...string) core.NewTransformer {
+func DenyToolCalls(names ...string) core.TransformerFactory {
 	set := nameSet(names)
 	return FilterToolCalls(func(name string) bool { return !set[name] })
 }

@@ -27,7 +27,7 @@ func noLeak(t *testing.T, out []agui.Event, id string) {
 func TestFilterToolCalls(t *testing.T) {
 	tests := []struct {
 		name   string
-		filter core.NewTransformer
+		filter core.TransformerFactory
 		in     []agui.Event
 		want   []string
 		hidden string // an id that must appear nowhere in the output

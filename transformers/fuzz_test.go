@@ -36,7 +36,7 @@ func FuzzTransformers(f *testing.F) {
 		f.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	factories := []core.NewTransformer{
+	factories := []core.TransformerFactory{
 		DenyToolCalls("secret", "delegate"), toState,
 		SubagentVisibility(VisibilityHidden), SubagentVisibility(VisibilityInline),
 		Log(logger, slog.LevelInfo), Metrics(&recordingSink{}),

@@ -1,6 +1,7 @@
 package transformers
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // runChain passes events through a chain built from factories for in,
 // finishing the chain just before the terminal event as the runner does,
 // and returns what leaves it. Every output stream must pass the verifier.
-func runChain(t *testing.T, in *agui.RunAgentInput, events []agui.Event, factories ...core.NewTransformer) []agui.Event {
+func runChain(t *testing.T, in *agui.RunAgentInput, events []agui.Event, factories ...core.TransformerFactory) []agui.Event {
 	t.Helper()
 	out, err := pass(in, events, factories...)
 	if err != nil {
@@ -25,8 +26,8 @@ func runChain(t *testing.T, in *agui.RunAgentInput, events []agui.Event, factori
 }
 
 // pass is runChain without the checks, for tests expecting an error.
-func pass(in *agui.RunAgentInput, events []agui.Event, factories ...core.NewTransformer) ([]agui.Event, error) {
-	chain := make(core.Chain, len(factories))
+func pass(in *agui.RunAgentInput, events []agui.Event, factories ...core.TransformerFactory) ([]agui.Event, error) {
+	chain := make(chain, len(factories))
 	for i, f := range factories {
 		chain[i] = f(in)
 	}
@@ -46,6 +47,33 @@ func pass(in *agui.RunAgentInput, events []agui.Event, factories ...core.NewTran
 		}
 	}
 	return out, nil
+}
+
+// chain passes events through its transformers in order, finishing them
+// in order too, each one's output going through the rest: what the runner
+// does with a run's transformers, without its guards.
+type chain []core.Transformer
+
+func (c chain) Transform(ev agui.Event, emit func(agui.Event) error) error {
+	return c.from(0, emit)(ev)
+}
+
+func (c chain) Finish(emit func(agui.Event) error) error {
+	for i, t := range c {
+		if err := t.Finish(c.from(i+1, emit)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// from returns the emit function feeding element i and what follows.
+func (c chain) from(i int, emit func(agui.Event) error) func(agui.Event) error {
+	if i == len(c) {
+		return emit
+	}
+	next, t := c.from(i+1, emit), c[i]
+	return func(ev agui.Event) error { return t.Transform(ev, next) }
 }
 
 func isTerminal(ev agui.Event) bool {
@@ -137,4 +165,14 @@ func sameList(t *testing.T, got, want []string) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("events:\n got:\n  %s\n want:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
+}
+
+// doc decodes test JSON into its decoded-JSON form.
+func doc(t *testing.T, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("bad test JSON %s: %v", s, err)
+	}
+	return v
 }

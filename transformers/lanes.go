@@ -19,7 +19,7 @@ type chunkStream struct {
 	id   string
 }
 
-// chunkLanes follows the client's chunk lanes (protocol 1.0 §4.4), so that
+// chunkLanes follows the client's chunk lanes (AG-UI 1.0 chunk events), so that
 // a chunk without an id can be traced to the message or tool call it
 // continues. Each owner (subagent run id, "" for the parent) has one lane,
 // holding at most one pending chunk stream.

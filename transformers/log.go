@@ -16,16 +16,18 @@ import (
 // logs no content: no text, arguments, results or state.
 //
 // A nil logger logs through slog.Default() as it is when the run starts.
-// Put Log last in a chain to log what the client receives. Each run gets a
+// Put Log last to log what the client receives: last in core.WithTransformers
+// or ginagui.Transform (both run in the order written), or on the outermost
+// Gin group. Each run gets a
 // logger carrying its ids; nothing else is kept.
-func Log(logger *slog.Logger, level slog.Level) core.NewTransformer {
+func Log(logger *slog.Logger, level slog.Level) core.TransformerFactory {
 	return func(in *agui.RunAgentInput) core.Transformer {
 		l := logger
 		if l == nil {
 			l = slog.Default()
 		}
 		if in != nil {
-			l = l.With(slog.String("thread_id", in.ThreadID), slog.String("run_id", in.RunID))
+			l = l.With(slog.String("thread_id", core.LogID(in.ThreadID)), slog.String("run_id", core.LogID(in.RunID)))
 		}
 		return core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {
 			// A transformer has no context of its own; the record needs one.

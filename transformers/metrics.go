@@ -1,6 +1,7 @@
 package transformers
 
 import (
+	"context"
 	"time"
 
 	"github.com/agui-go/agui"
@@ -8,26 +9,35 @@ import (
 )
 
 // MetricsSink receives the run and event counts and run durations that
-// Metrics measures. The application implements it to feed Prometheus,
-// OpenTelemetry or anything else; this package depends on none of them.
+// Metrics measures, each labelled with its run's RunInfo. Package aguiprom
+// implements it for Prometheus; an application implements it to feed
+// anything else. This package depends on no metrics library.
 //
 // One sink serves every run: its methods are called from many goroutines
 // at once and must be safe for concurrent use. They are called on the
 // event path, so they should be quick.
 type MetricsSink interface {
 	// RunStarted is called once per run, at its first event.
-	RunStarted(threadID, runID string)
+	RunStarted(run RunInfo)
 	// Event is called for every event, the first and the terminal one
 	// included.
-	Event(t agui.EventType)
+	Event(run RunInfo, t agui.EventType)
 	// RunEnded is called once per run, at its terminal event.
 	RunEnded(end RunEnd)
 }
 
+// RunInfo names a run for a MetricsSink. Route and Agent are the
+// application's names for what served the run (core.RouteFrom on the
+// run's context; "" outside a core.Handler), bounded in number and safe as
+// metric labels; ThreadID and RunID come from the client and are not.
+type RunInfo struct {
+	ThreadID, RunID string
+	Route, Agent    string
+}
+
 // RunEnd describes how a run ended.
 type RunEnd struct {
-	ThreadID string
-	RunID    string
+	RunInfo
 	// Outcome is "success", "interrupt" or "cancelled" for a RUN_FINISHED,
 	// and "error" for a RUN_ERROR.
 	Outcome string
@@ -53,11 +63,16 @@ const OutcomeError = "error"
 // consumer stops reading early it gets RunEnded with DISCONNECTED. The
 // sink gets no RunEnded only when the chain's own output breaks a protocol
 // rule: the RUN_ERROR then bypasses the whole chain.
-func Metrics(sink MetricsSink) core.NewTransformer {
+//
+// Each run's RunInfo carries the route and agent that core.RouteFrom finds
+// on the run's context (see core.RunStarter): the names a core.Handler
+// (and ginagui's routes) give it with core.WithRoute and
+// core.WithAgentName.
+func Metrics(sink MetricsSink) core.TransformerFactory {
 	return func(in *agui.RunAgentInput) core.Transformer {
 		m := &runMetrics{sink: sink}
 		if in != nil {
-			m.threadID, m.runID = in.ThreadID, in.RunID
+			m.run.ThreadID, m.run.RunID = in.ThreadID, in.RunID
 		}
 		return m
 	}
@@ -67,7 +82,7 @@ func Metrics(sink MetricsSink) core.NewTransformer {
 // by one goroutine at a time.
 type runMetrics struct {
 	sink             MetricsSink
-	threadID, runID  string
+	run              RunInfo
 	start            time.Time
 	events           int
 	started, stopped bool
@@ -82,17 +97,24 @@ func (m *runMetrics) Transform(ev agui.Event, emit func(agui.Event) error) error
 
 func (*runMetrics) Finish(func(agui.Event) error) error { return nil }
 
+// StartRun takes the run's route and agent from its context.
+func (m *runMetrics) StartRun(ctx context.Context) {
+	if ri, ok := core.RouteFrom(ctx); ok {
+		m.run.Route, m.run.Agent = ri.Route, ri.Agent
+	}
+}
+
 func (m *runMetrics) observe(ev agui.Event) {
 	if !m.started {
 		m.started, m.start = true, time.Now()
 		if rs, ok := ev.(*agui.RunStarted); ok {
-			m.threadID, m.runID = rs.ThreadID, rs.RunID
+			m.run.ThreadID, m.run.RunID = rs.ThreadID, rs.RunID
 		}
-		m.sink.RunStarted(m.threadID, m.runID)
+		m.sink.RunStarted(m.run)
 	}
 	m.events++
-	m.sink.Event(ev.Type())
-	end := RunEnd{ThreadID: m.threadID, RunID: m.runID}
+	m.sink.Event(m.run, ev.Type())
+	end := RunEnd{RunInfo: m.run}
 	switch e := ev.(type) {
 	case *agui.RunFinished:
 		end.Outcome = string(agui.OutcomeSuccess)

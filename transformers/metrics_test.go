@@ -3,6 +3,10 @@ package transformers
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -20,13 +24,13 @@ type recordingSink struct {
 	ended   []RunEnd
 }
 
-func (s *recordingSink) RunStarted(threadID, runID string) {
+func (s *recordingSink) RunStarted(run RunInfo) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.started = append(s.started, threadID+"/"+runID)
+	s.started = append(s.started, run.ThreadID+"/"+run.RunID)
 }
 
-func (s *recordingSink) Event(t agui.EventType) {
+func (s *recordingSink) Event(_ RunInfo, t agui.EventType) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.events == nil {
@@ -56,7 +60,7 @@ func TestMetrics(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				sink := &recordingSink{}
-				chain := core.Chain{Metrics(sink)(input())}
+				chain := chain{Metrics(sink)(input())}
 				emit := func(agui.Event) error { return nil }
 				for _, ev := range stream(evs(started()), call("tc1", "search", "{}", "x")) {
 					if err := chain.Transform(ev, emit); err != nil {
@@ -72,7 +76,8 @@ func TestMetrics(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := tt.want
-				want.ThreadID, want.RunID, want.Duration, want.Events = "thread-1", "run-1", 5*time.Second, 6
+				want.RunInfo = RunInfo{ThreadID: "thread-1", RunID: "run-1"}
+				want.Duration, want.Events = 5*time.Second, 6
 				if len(sink.ended) != 1 || sink.ended[0] != want {
 					t.Errorf("ended = %+v, want [%+v]", sink.ended, want)
 				}
@@ -146,3 +151,41 @@ func TestMetricsSeesConsumerLeave(t *testing.T) {
 		t.Errorf("ended %+v, want an error with DISCONNECTED", e)
 	}
 }
+
+// Served by a core.Handler, each run's RunInfo carries the handler's route
+// and agent names, from RunStarted to RunEnded.
+func TestMetricsLabelsRouteAndAgent(t *testing.T) {
+	sink := &labelSink{}
+	h, err := core.NewHandler[core.NoState](core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), rc.Say("hi")
+	}), core.WithRoute("/agents/hi"), core.WithAgentName("hi"), core.WithHandlerLogger(slog.New(slog.DiscardHandler)),
+		core.WithTransformers(Metrics(sink)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodPost, "/agents/hi", strings.NewReader(`{"threadId":"t","runId":"r","protocolVersion":"1.0","messages":[]}`))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("answer %d %s", rec.Code, rec.Body.String())
+	}
+	want := RunInfo{ThreadID: "t", RunID: "r", Route: "/agents/hi", Agent: "hi"}
+	if len(sink.runs) != 7 {
+		t.Fatalf("sink saw %d calls: %+v", len(sink.runs), sink.runs)
+	}
+	for i, run := range sink.runs {
+		if run != want {
+			t.Errorf("call %d: %+v, want %+v", i, run, want)
+		}
+	}
+}
+
+// labelSink records the RunInfo of every call; the handler's run is the
+// only one, so it needs no lock beyond the race detector's view of the
+// handler joining its run.
+type labelSink struct{ runs []RunInfo }
+
+func (s *labelSink) RunStarted(run RunInfo)              { s.runs = append(s.runs, run) }
+func (s *labelSink) Event(run RunInfo, _ agui.EventType) { s.runs = append(s.runs, run) }
+func (s *labelSink) RunEnded(end RunEnd)                 { s.runs = append(s.runs, end.RunInfo) }

@@ -8,10 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/wI2L/jsondiff"
-
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/jsonpatch"
 )
 
 // StateMapping routes one tool's results into the shared state. It is a
@@ -59,13 +58,13 @@ type StateMapping struct {
 // Each run gets its own instance, holding that run's copy of the state;
 // the returned NewTransformer is safe for concurrent use. It fails when a
 // mapping has no tool name or a malformed path.
-func ToolResultToState(mappings ...StateMapping) (core.NewTransformer, error) {
+func ToolResultToState(mappings ...StateMapping) (core.TransformerFactory, error) {
 	byTool := map[string][]stateRoute{}
 	for _, m := range mappings {
 		if m.Tool == "" {
 			return nil, errors.New("transformers: a StateMapping needs a tool name")
 		}
-		toks, err := parsePointer(m.Path)
+		toks, err := jsonpatch.ParsePointer(m.Path)
 		if err != nil {
 			return nil, fmt.Errorf("transformers: tool %q: %w", m.Tool, err)
 		}
@@ -79,6 +78,11 @@ func ToolResultToState(mappings ...StateMapping) (core.NewTransformer, error) {
 		return t
 	}, nil
 }
+
+// smallState is the JSON size under which a write diffs the whole state
+// (cheap at that size, and it finds the finest patch) instead of deriving
+// the patch from the written paths.
+const smallState = 64 << 10
 
 // stateRoute is one validated StateMapping.
 type stateRoute struct {
@@ -96,6 +100,8 @@ type resultToState struct {
 	// when the client was given a state that would not encode.
 	state   any
 	unknown bool
+	// size estimates the JSON size of state (see smallerUpdate).
+	size int
 	// written holds what this run wrote at each path, oldest first, to put
 	// back into later snapshots (see keepWritten).
 	written []writtenValue
@@ -109,8 +115,12 @@ type writtenValue struct {
 
 // baseline sets the state the client holds to v.
 func (t *resultToState) baseline(v any) {
-	s, err := normalize(v)
-	t.state, t.unknown = s, err != nil
+	if s, n, ok := jsonpatch.DecodedCopy(v, 0); ok {
+		t.state, t.size, t.unknown = s, n, false
+		return
+	}
+	s, n, err := jsonpatch.NormalizeSized(v)
+	t.state, t.size, t.unknown = s, n, err != nil
 }
 
 func (t *resultToState) Transform(ev agui.Event, emit func(agui.Event) error) error {
@@ -122,7 +132,7 @@ func (t *resultToState) Transform(ev agui.Event, emit func(agui.Event) error) er
 	case *agui.StateSnapshot:
 		ev = t.keepWritten(e)
 	case *agui.StateDelta:
-		if s, err := applyPatch(t.state, e.Delta); err == nil {
+		if s, err := jsonpatch.Apply(t.state, e.Delta); err == nil {
 			t.state = s
 		}
 	case *agui.ToolCallStart:
@@ -161,24 +171,50 @@ func (t *resultToState) write(res *agui.ToolCallResult, emit func(agui.Event) er
 	if t.unknown {
 		return fmt.Errorf("transformers: the client's state is not JSON; cannot write the result of %q", name)
 	}
+	// A large state is written in place (it is this run's own copy) and
+	// the operations come from the mapped paths, not from a diff of the
+	// whole state: a write costs its path and value, not the state's
+	// size. A failed write ends the run, so a half-applied update is never
+	// used. A small state is diffed whole, which finds the finest patch.
+	var prev any
+	small := t.size < smallState
+	if small {
+		prev = jsonpatch.DeepCopy(t.state)
+	}
 	next := t.state
+	var ops []agui.PatchOp
 	for _, r := range t.routes[name] {
 		v, err := r.value(next, res.Content)
 		if err != nil {
 			return fmt.Errorf("transformers: tool %q: %w", name, err)
 		}
-		if next, err = setPath(next, r.path, v); err != nil {
+		rops := jsonpatch.PathOps(next, r.path, v)
+		if next, err = jsonpatch.SetPathInPlace(next, r.path, v); err != nil {
 			return fmt.Errorf("transformers: tool %q: writing the result: %w", name, err)
 		}
-		t.remember(r.path, v)
+		ops = append(ops, rops...)
+		t.remember(r.path, jsonpatch.DeepCopy(v))
 	}
-	ev, err := stateUpdate(t.state, next, res.SubagentRunID)
+	var ev agui.Event
+	var err error
+	switch {
+	case small:
+		ev, err = stateUpdate(prev, next, res.SubagentRunID)
+	case len(ops) > 0:
+		ev, err = jsonpatch.UpdateFromOps(ops, next, t.size)
+		if a, ok := ev.(agui.Attributed); ok {
+			a.SetSubagent(res.SubagentRunID)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("transformers: tool %q: %w", name, err)
 	}
 	t.state = next
-	if ev == nil {
+	switch e := ev.(type) {
+	case nil:
 		return nil
+	case *agui.StateDelta:
+		t.size += len(e.Delta) * 16 // a rough account of the growth
 	}
 	return emit(ev)
 }
@@ -207,7 +243,7 @@ func (t *resultToState) keepWritten(e *agui.StateSnapshot) agui.Event {
 	snap := t.state
 	kept := t.written[:0]
 	for _, w := range t.written {
-		next, err := setPath(snap, w.path, w.value)
+		next, err := jsonpatch.SetPath(snap, w.path, w.value)
 		if err != nil {
 			continue
 		}
@@ -220,7 +256,7 @@ func (t *resultToState) keepWritten(e *agui.StateSnapshot) agui.Event {
 	}
 	t.state = snap
 	cp := *e
-	cp.Snapshot = deepCopy(snap)
+	cp.Snapshot = jsonpatch.DeepCopy(snap)
 	return &cp
 }
 
@@ -234,15 +270,15 @@ func (r stateRoute) value(state any, content agui.Content) (any, error) {
 	if r.merge == nil {
 		return result, nil
 	}
-	current, err := lookup(state, r.path)
+	current, err := jsonpatch.Lookup(state, r.path)
 	if err != nil {
 		current = nil
 	}
-	merged, err := r.merge(deepCopy(current), result)
+	merged, err := r.merge(jsonpatch.DeepCopy(current), result)
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}
-	if merged, err = normalize(merged); err != nil {
+	if merged, err = jsonpatch.Normalize(merged); err != nil {
 		return nil, fmt.Errorf("merge result: %w", err)
 	}
 	return merged, nil
@@ -251,39 +287,9 @@ func (r stateRoute) value(state any, content agui.Content) (any, error) {
 // stateUpdate returns the smaller of a STATE_DELTA and a STATE_SNAPSHOT
 // taking the client from prev to next, or nil when they are equal.
 func stateUpdate(prev, next any, subagent string) (agui.Event, error) {
-	ops, err := patchOps(prev, next)
-	if err != nil || len(ops) == 0 {
-		return nil, err
+	ev, err := jsonpatch.Update(prev, true, next)
+	if a, ok := ev.(agui.Attributed); ok {
+		a.SetSubagent(subagent)
 	}
-	delta := &agui.StateDelta{Delta: ops}
-	delta.SubagentRunID = subagent
-	snap := &agui.StateSnapshot{Snapshot: deepCopy(next)}
-	snap.SubagentRunID = subagent
-	db, err := delta.AppendJSON(nil)
-	if err != nil {
-		return nil, err
-	}
-	sb, err := snap.AppendJSON(nil)
-	if err != nil {
-		return nil, err
-	}
-	if len(db) < len(sb) {
-		return delta, nil
-	}
-	return snap, nil
-}
-
-// patchOps returns the RFC 6902 operations taking prev to next.
-func patchOps(prev, next any) ([]agui.PatchOp, error) {
-	patch, err := jsondiff.CompareWithoutMarshal(prev, next)
-	if err != nil {
-		return nil, err
-	}
-	ops := make([]agui.PatchOp, len(patch))
-	for i, op := range patch {
-		// Copies, so that whoever rewrites the event downstream cannot
-		// reach the state this transformer keeps.
-		ops[i] = agui.PatchOp{Op: op.Type, Path: op.Path, From: op.From, Value: deepCopy(op.Value)}
-	}
-	return ops, nil
+	return ev, err
 }

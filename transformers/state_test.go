@@ -10,6 +10,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/jsonpatch"
 )
 
 // clientState replays out's STATE_* events on the state the client sent,
@@ -18,14 +19,14 @@ import (
 // that fail: the client then keeps its state.
 func clientState(t *testing.T, in *agui.RunAgentInput, out []agui.Event, allowBad int) any {
 	t.Helper()
-	state, err := normalize(in.State)
+	state, err := jsonpatch.Normalize(in.State)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ev := range out {
 		switch e := ev.(type) {
 		case *agui.StateSnapshot:
-			if state, err = normalize(e.Snapshot); err != nil {
+			if state, err = jsonpatch.Normalize(e.Snapshot); err != nil {
 				t.Fatal(err)
 			}
 		case *agui.StateDelta:
@@ -38,7 +39,7 @@ func clientState(t *testing.T, in *agui.RunAgentInput, out []agui.Event, allowBa
 			if err := json.Unmarshal(b, &wire); err != nil {
 				t.Fatal(err)
 			}
-			next, err := applyPatch(state, wire.Delta)
+			next, err := jsonpatch.Apply(state, wire.Delta)
 			if err != nil {
 				if allowBad == 0 {
 					t.Fatalf("the client cannot apply %s: %v", b, err)
@@ -58,7 +59,7 @@ func withState(state string) *agui.RunAgentInput {
 	return in
 }
 
-func mustToState(t *testing.T, ms ...StateMapping) core.NewTransformer {
+func mustToState(t *testing.T, ms ...StateMapping) core.TransformerFactory {
 	t.Helper()
 	nt, err := ToolResultToState(ms...)
 	if err != nil {
@@ -245,11 +246,11 @@ func TestToolResultToStateSmaller(t *testing.T) {
 	}
 	for _, state := range []string{`{}`, `null`, big, `{"a":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]}`} {
 		prev := doc(t, state)
-		next, err := setPath(prev, []string{"a"}, []any{1.0})
+		next, err := jsonpatch.SetPath(prev, []string{"a"}, []any{1.0})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ops, err := patchOps(prev, next)
+		ops, err := jsonpatch.Diff(prev, next)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -55,7 +55,7 @@ func (v Visibility) String() string {
 // VisibilityEmitted and VisibilityInline keep no state and share one
 // transformer between runs; VisibilityHidden gives each run its own, which
 // follows who owns each message, tool call, reasoning block and activity.
-func SubagentVisibility(mode Visibility) core.NewTransformer {
+func SubagentVisibility(mode Visibility) core.TransformerFactory {
 	switch mode {
 	case VisibilityEmitted:
 		return core.Stateless(core.TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error {

@@ -15,8 +15,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/core/coretest"
 	"github.com/agui-go/agui/core/redislog"
 )
 
@@ -31,7 +31,7 @@ func (w *discardWriter) Flush()                      {}
 // fixtureAgent emits the standard fixture (1,018 events with the
 // runner's RUN_STARTED and RUN_FINISHED).
 func fixtureAgent() core.Agent[core.NoState] {
-	fixture := coretest.StandardFixture()
+	fixture := aguitest.StandardFixture()
 	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		for _, ev := range fixture[1 : len(fixture)-1] {
 			if err := rc.Emit(ev); err != nil {
@@ -56,7 +56,7 @@ func fixtureRequest(run string) *http.Request {
 // redis-server over loopback. ns/event is the cost per event; the ratio
 // of memory and redis to plain is the price of resumability.
 func BenchmarkServeFixtureLog(b *testing.B) {
-	events := float64(len(coretest.StandardFixture()))
+	events := float64(len(aguitest.StandardFixture()))
 	logger := slog.New(slog.DiscardHandler)
 	h, err := core.NewHandler(fixtureAgent(), core.WithHandlerLogger(logger))
 	if err != nil {

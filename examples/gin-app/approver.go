@@ -10,7 +10,7 @@ import (
 // approvalID names the one interrupt the approver waits on.
 const approvalID = "delete-everything"
 
-// approverAgent is seed 003's human in the loop: the first run pauses on
+// approverAgent is the human in the loop: the first run pauses on
 // an interrupt; the next run, whose input resumes it, acts on the answer.
 func approverAgent() core.Agent[core.NoState] {
 	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {

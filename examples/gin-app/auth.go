@@ -2,23 +2,77 @@ package main
 
 import (
 	"crypto/subtle"
+	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/loop"
 )
+
+// demoToken is the demo's one bearer token; it names the user "demo".
+const demoToken = "demo"
+
+// bearerToken returns the token of an "Authorization: Bearer <token>"
+// header. The scheme is matched case-insensitively, as RFC 9110 §11.1
+// requires of authentication schemes; the token is compared as it is.
+func bearerToken(r *http.Request) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(r.Header.Get("Authorization")), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	return strings.TrimSpace(token), true
+}
+
+// hasToken reports whether r carries token as its bearer token, in
+// constant time.
+func hasToken(r *http.Request, token string) bool {
+	got, ok := bearerToken(r)
+	return ok && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
+}
 
 // bearer is ordinary Gin middleware that requires "Authorization: Bearer
 // <token>". It answers before the agent route runs, so a refused client
 // gets a plain 401 and never a stream.
 func bearer(token string) gin.HandlerFunc {
-	want := []byte("Bearer " + token)
 	return func(c *gin.Context) {
-		got := []byte(c.GetHeader("Authorization"))
-		if subtle.ConstantTimeCompare(got, want) != 1 {
+		if !hasToken(c.Request, token) {
 			c.Header("WWW-Authenticate", `Bearer realm="agents"`)
 			c.AbortWithStatusJSON(http.StatusUnauthorized, gin.H{"error": "a bearer token is required", "code": "UNAUTHENTICATED"})
 			return
 		}
 		c.Next()
+	}
+}
+
+// principal names the caller of the loop route, whose threads belong to
+// the principal that created them: callers without credentials are all
+// "anonymous" (one principal, so the README's curl lines work without a
+// token), the demo token is the user "user:demo", and any other
+// credentials are refused (401).
+func principal(r *http.Request) (string, error) {
+	switch {
+	case r.Header.Get("Authorization") == "":
+		return "anonymous", nil
+	case hasToken(r, demoToken):
+		return "user:" + demoToken, nil
+	}
+	return "", errors.New("unknown credentials")
+}
+
+// ownerGuard is Gin middleware putting a's thread ownership check (see
+// loop.Agent.OwnerGuard) in front of the rest of the chain.
+func ownerGuard(a *loop.Agent) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		passed := false
+		a.OwnerGuard(principal, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			passed = true
+			c.Request = r
+			c.Next()
+		})).ServeHTTP(c.Writer, c.Request)
+		if !passed {
+			c.Abort()
+		}
 	}
 }

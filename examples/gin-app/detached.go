@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/gin-gonic/gin"
@@ -38,28 +39,28 @@ func (rs *resumables) Close(ctx context.Context) error {
 // on: POST /agents/detached for anyone, and POST /agents/users/detached
 // where a run belongs to the user who started it (see users), so bob
 // can neither rejoin nor stop alice's run. Each route has its own log.
-func registerDetached(agents gin.IRouter, cfg config, opts []ginagui.Option) error {
-	ropts := []core.ResumeOption{core.WithDetach(cfg.detachGrace)}
+func registerDetached(agents gin.IRouter, cfg config, opts []core.Option) error {
+	opts = append(slices.Clip(opts), core.WithDetach(cfg.detachGrace))
 	if cfg.replica != "" {
-		ropts = append(ropts, core.WithReplicaID(cfg.replica))
+		opts = append(opts, core.WithReplicaID(cfg.replica))
 	}
 	if cfg.leaseTTL > 0 {
-		ropts = append(ropts, core.WithLeaseTTL(cfg.leaseTTL))
+		opts = append(opts, core.WithLeaseTTL(cfg.leaseTTL))
 	}
 	for _, route := range []struct {
 		group gin.IRouter
 		name  string
-		extra []core.ResumeOption
+		extra []core.Option
 	}{
 		{agents, "detached", nil},
-		{agents.Group("/users", users()), "users-detached", []core.ResumeOption{core.WithRunOwner(userOf)}},
+		{agents.Group("/users", users()), "users-detached", []core.Option{core.WithRunOwner(userOf)}},
 	} {
 		lg, err := cfg.runLog(route.name)
 		if err != nil {
 			return err
 		}
 		rh, err := ginagui.RegisterResumable(route.group, "/detached",
-			slowAgent(cfg.slowInterval, cfg.slowTotal), lg, append(ropts, route.extra...), opts...)
+			slowAgent(cfg.slowInterval, cfg.slowTotal), lg, append(slices.Clip(opts), route.extra...)...)
 		if err != nil {
 			return err
 		}

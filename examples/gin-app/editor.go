@@ -13,7 +13,7 @@ type Draft struct {
 	Title    string `json:"title"`
 }
 
-// editorAgent is seed 003's draft editor: inside a step it reasons, streams
+// editorAgent is the draft editor: inside a step it reasons, streams
 // a message and publishes the updated draft.
 func editorAgent() core.Agent[Draft] {
 	return core.AgentFunc[Draft](func(ctx context.Context, rc *core.RunContext[Draft]) (agui.Outcome, error) {

@@ -8,7 +8,7 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// flakyAgent is seed 000's failing agent: it starts answering, then its
+// flakyAgent is the failing agent: it starts answering, then its
 // backend fails, and the run ends with RUN_ERROR (AGENT_ERROR).
 func flakyAgent() core.Agent[core.NoState] {
 	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {

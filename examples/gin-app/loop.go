@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/aguiotel"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -15,7 +15,13 @@ import (
 // run ends with a tool_approval interrupt. The resume (approved or not)
 // records book_trip's result and turn 2 answers. opts come after the
 // demo's own options (tests set the checkpoint store with them).
-func newLoopAgent(opts ...loop.Option) (core.Agent[core.NoState], error) {
+func newLoopAgent(opts ...loop.Option) (*loop.Agent, error) {
+	return newLoopAgentWith(loopDemo{}, opts...)
+}
+
+// newLoopAgentWith is newLoopAgent whose tools log each start to
+// demo.logger and whose booking takes demo.bookDelay.
+func newLoopAgentWith(demo loopDemo, opts ...loop.Option) (*loop.Agent, error) {
 	type cityIn struct {
 		City string `json:"city" jsonschema:"the city"`
 	}
@@ -25,6 +31,7 @@ func newLoopAgent(opts ...loop.Option) (core.Agent[core.NoState], error) {
 	}
 	weather, err := loop.NewTool("get_weather", "Current weather for a city",
 		func(ctx context.Context, in cityIn) (map[string]any, error) {
+			demo.started(ctx, "get_weather")
 			return map[string]any{"city": in.City, "tempC": 21, "sky": "sunny"}, nil
 		})
 	if err != nil {
@@ -32,6 +39,10 @@ func newLoopAgent(opts ...loop.Option) (core.Agent[core.NoState], error) {
 	}
 	book, err := loop.NewTool("book_trip", "Books a hotel; needs the user's approval",
 		func(ctx context.Context, in tripIn) (string, error) {
+			demo.started(ctx, "book_trip")
+			if err := demo.book(ctx); err != nil {
+				return "", err
+			}
 			return fmt.Sprintf("booked %d nights in %s", in.Nights, in.City), nil
 		})
 	if err != nil {
@@ -52,9 +63,15 @@ func newLoopAgent(opts ...loop.Option) (core.Agent[core.NoState], error) {
 			Usage: loop.Usage{InputTokens: 200, OutputTokens: 20},
 		},
 	)
-	return loop.New(model, append([]loop.Option{
-		loop.Instructions("You are a travel assistant."),
-		loop.Tools(weather, book),
-		loop.NeedsApproval(func(c loop.Call) bool { return c.Name == "book_trip" }),
+	if weather, err = aguiotel.Tool(weather); err != nil {
+		return nil, err
+	}
+	if book, err = aguiotel.Tool(book); err != nil {
+		return nil, err
+	}
+	return loop.New(aguiotel.Provider(model, "scripted-travel", aguiotel.WithProviderName("scripted")), append([]loop.Option{
+		loop.WithInstructions("You are a travel assistant."),
+		loop.WithTools(weather, book),
+		loop.WithNeedsApproval(func(c loop.Call) bool { return c.Name == "book_trip" }),
 	}, opts...)...)
 }

@@ -16,7 +16,7 @@ import (
 // at the tail of a running or paused thread.
 func testLoopAgent(t *testing.T) core.Agent[core.NoState] {
 	t.Helper()
-	a, err := newLoopAgent(loop.Checkpoints(checkedStore{loop.NewMemoryStore(), t}))
+	a, err := newLoopAgent(loop.WithCheckpoints(checkedStore{loop.NewMemoryStore(), t}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,9 +107,10 @@ func TestLoopAgentApprovalRoundTrip(t *testing.T) {
 	}
 }
 
-// A resumed run sends the approved call's arguments again only to a client
-// that does not hold them: the official client appends repeated
-// TOOL_CALL_ARGS to the arguments it already has.
+// A resumed run never sends the approved call's arguments again: the
+// official client appends repeated TOOL_CALL_ARGS to the arguments it
+// already has. A client that lacks the call is sent the thread's history
+// (MESSAGES_SNAPSHOT, which holds it) first.
 func TestLoopResumeSendsArgumentsOnce(t *testing.T) {
 	for _, clientHasCall := range []bool{false, true} {
 		a := testLoopAgent(t)
@@ -125,9 +126,11 @@ func TestLoopResumeSendsArgumentsOnce(t *testing.T) {
 			}}})
 		}
 		resume.Resume = []agui.ResumeEntry{{InterruptID: intr.ID, Status: agui.ResumeResolved, Payload: json.RawMessage(`{"approved":true}`)}}
-		var started, args int
+		var started, args, snapshots int
 		for _, ev := range runLoop(t, a, resume) {
 			switch e := ev.(type) {
+			case *agui.MessagesSnapshot:
+				snapshots++
 			case *agui.ToolCallStart:
 				if e.ToolCallID == intr.ToolCallID {
 					started++
@@ -141,8 +144,11 @@ func TestLoopResumeSendsArgumentsOnce(t *testing.T) {
 		if started != 1 {
 			t.Errorf("client holds the call: %v: %d TOOL_CALL_START, want 1", clientHasCall, started)
 		}
-		if got := args > 0; got == clientHasCall {
-			t.Errorf("client holds the call: %v: %d TOOL_CALL_ARGS", clientHasCall, args)
+		if args != 0 {
+			t.Errorf("client holds the call: %v: %d TOOL_CALL_ARGS, want 0", clientHasCall, args)
+		}
+		if !clientHasCall && snapshots != 1 {
+			t.Errorf("a client without the call got %d MESSAGES_SNAPSHOT, want 1", snapshots)
 		}
 	}
 }

@@ -2,6 +2,11 @@
 //
 //	go run ./examples/gin-app -addr 127.0.0.1:8080
 //
+// With -redis redis://host:6379/0 (or AGUI_REDIS_URL) the loop route keeps
+// its threads in Redis and the resumable routes (/agents/detached) their
+// run logs, so several replicas share them and any replica serves a
+// rejoin; without it they live in memory.
+//
 // See "The example app" in the repository's README.md for the routes and a
 // curl line for each.
 package main
@@ -20,16 +25,40 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/loop"
 )
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
+	otelExport := flag.String("otel", "", `export the loop route's OpenTelemetry spans: "stdout" prints them as JSON`)
+	redisURL := flag.String("redis", os.Getenv("AGUI_REDIS_URL"), "Redis URL for the loop route's checkpoints and the resumable routes' run logs (default $AGUI_REDIS_URL; none: in memory)")
+	lease := flag.Duration("lease", 5*time.Minute, "how long a dead replica's run keeps its loop thread")
+	bookDelay := flag.Duration("book-delay", 0, "how long the loop route's book_trip tool takes")
 	var f flags
 	f.register(flag.CommandLine)
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(*addr, logger, f); err != nil {
+	shutdownTracing, err := setupTracing(*otelExport, os.Stdout)
+	if err != nil {
+		logger.Error("gin-app", slog.Any("error", err))
+		os.Exit(2)
+	}
+	cfg := defaultConfig(logger)
+	if err := f.apply(&cfg); err != nil {
+		logger.Error("gin-app", slog.Any("error", err))
+		os.Exit(2)
+	}
+	cfg.loop.bookDelay = *bookDelay
+	cfg.loopOptions = append(cfg.loopOptions, loop.WithLease(*lease))
+	closeStore, err := useRedis(&cfg, *redisURL)
+	if err == nil {
+		err = run(*addr, cfg)
+		err = errors.Join(err, closeStore())
+	}
+	err = errors.Join(err, shutdownTracing(context.Background()))
+	if err != nil {
 		logger.Error("gin-app", slog.Any("error", err))
 		os.Exit(1)
 	}
@@ -37,29 +66,49 @@ func main() {
 
 // run serves until SIGINT or SIGTERM, then drains: new runs get 503,
 // in-flight runs end with RUN_ERROR (CANCELLED), and the server closes
-// within ten seconds.
-func run(addr string, logger *slog.Logger, f flags) error {
+// within ten seconds; a second signal ends every stream at once.
+func run(addr string, cfg config) error {
 	gin.SetMode(gin.ReleaseMode)
-	cfg := defaultConfig(logger)
-	closeLogs, err := f.apply(&cfg)
-	if err != nil {
-		return err
-	}
-	defer closeLogs()
+	logger := cfg.logger
 	router, err := newRouter(cfg)
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	// Listen first, so that -addr 127.0.0.1:0 works and the log line
 	// names the port actually bound (the conformance suite reads it).
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
+	err = serve(ln, newServer(router), cfg.gate, sigs, 10*time.Second, logger)
+	// The detached runs of the resumable routes have no stream that
+	// Shutdown could end: cancel them and wait.
+	closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return errors.Join(err, cfg.resumables.Close(closeCtx))
+}
+
+// newServer is the example's http.Server: every phase of a connection is
+// bounded. Request bodies are bounded by the agent handlers' own read
+// timeout (core.WithReadTimeout), and streams by their write timeout, so
+// the server sets no ReadTimeout or WriteTimeout that would cut a long
+// run.
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+}
+
+// serve serves on ln until the first signal on sigs, then shuts down
+// within grace (see ginagui.Shutdown). A second signal cuts the grace
+// short: every stream still open gets its RUN_ERROR (CANCELLED) at once.
+// It returns nil when every stream got its terminal event.
+func serve(ln net.Listener, srv *http.Server, gate *core.Gate, sigs <-chan os.Signal, grace time.Duration, logger *slog.Logger) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	logger.Info("listening", slog.String("url", "http://"+ln.Addr().String()))
@@ -67,13 +116,24 @@ func run(addr string, logger *slog.Logger, f flags) error {
 	select {
 	case err := <-served:
 		return err
-	case <-ctx.Done():
+	case <-sigs:
 	}
-	logger.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	logger.Info("shutting down; a second signal ends every stream now")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	err = ginagui.Shutdown(shutdownCtx, srv, cfg.gate)
-	err = errors.Join(err, cfg.resumables.Close(shutdownCtx))
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-sigs:
+			logger.Info("second signal: ending every stream now")
+			cancel()
+		case <-shutdownCtx.Done():
+		}
+	}()
+	err := ginagui.Shutdown(shutdownCtx, srv, gate)
+	cancel()
+	<-watched
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(err, serveErr)
 	}

@@ -45,13 +45,14 @@ func TestMetricsEndpoint(t *testing.T) {
 	}
 	body := rec.Body.String()
 	for _, want := range []string{
-		"agui_runs_started_total 3",
-		"agui_runs_in_flight 0",
-		`agui_events_total{type="RUN_STARTED"} 3`,
-		`agui_events_total{type="TEXT_MESSAGE_CONTENT"} 2`,
-		`agui_runs_ended_total{code="",outcome="success"} 2`,
-		`agui_runs_ended_total{code="AGENT_ERROR",outcome="error"} 1`,
-		`agui_run_duration_seconds_count{outcome="success"} 2`,
+		// Run outside a handler, the runs have no route or agent.
+		`agui_runs_started_total{agent="",route=""} 3`,
+		`agui_runs_in_flight{agent="",route=""} 0`,
+		`agui_events_total{agent="",route="",type="RUN_STARTED"} 3`,
+		`agui_events_total{agent="",route="",type="TEXT_MESSAGE_CONTENT"} 2`,
+		`agui_runs_ended_total{agent="",code="",outcome="success",route=""} 2`,
+		`agui_runs_ended_total{agent="",code="AGENT_ERROR",outcome="error",route=""} 1`,
+		`agui_run_duration_seconds_count{agent="",outcome="success",route=""} 2`,
 	} {
 		if !strings.Contains(body, want+"\n") {
 			t.Errorf("/metrics lacks %q", want)

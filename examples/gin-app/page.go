@@ -35,7 +35,18 @@ func registerPage(r *gin.Engine, routes []string) {
 	r.GET("/", serve("web/index.html", "text/html; charset=utf-8"))
 	r.GET("/app.js", serve("web/dist/app.js", "text/javascript; charset=utf-8"))
 	listed := append([]string(nil), routes...)
-	r.GET("/agents", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"routes": listed}) })
+	r.GET("/agents", func(c *gin.Context) {
+		// Only the routes this caller may use: the private group needs
+		// the demo token.
+		visible := make([]string, 0, len(listed))
+		for _, route := range listed {
+			if strings.HasPrefix(route, "/agents/private/") && !hasToken(c.Request, demoToken) {
+				continue
+			}
+			visible = append(visible, route)
+		}
+		c.JSON(http.StatusOK, gin.H{"routes": visible})
+	})
 }
 
 // agentRoutes lists the POST routes under /agents that r serves, sorted:

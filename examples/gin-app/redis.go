@@ -1,35 +1,48 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"fmt"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/core/redislog"
+	"github.com/agui-go/agui/loop"
+	"github.com/agui-go/agui/loop/redisstore"
 )
 
-// redisRunLogs puts the resumable routes' logs on the Redis at addr, one
-// key prefix per route, so that replicas sharing it serve each other's
-// runs. The returned function closes the client.
-func redisRunLogs(cfg *config, addr string) (func(), error) {
-	rdb := redis.NewClient(&redis.Options{Addr: addr})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := rdb.Ping(ctx).Err(); err != nil {
-		rdb.Close()
-		return nil, fmt.Errorf("-redis %s: %w", addr, err)
+// useRedis points the loop route's checkpoints and the resumable routes'
+// run logs at the Redis of url (redis://[user:password@]host:port/db, or
+// rediss:// for TLS), so that replicas sharing it serve each other's
+// threads and runs; an empty url leaves them in memory. It returns what
+// closes the clients.
+func useRedis(cfg *config, url string) (func() error, error) {
+	if url == "" {
+		return func() error { return nil }, nil
 	}
-	// Followers wait in XREAD BLOCK on connections of their own, so that
-	// many open streams cannot take the connections appends need.
-	readers := redis.NewClient(&redis.Options{Addr: addr, PoolSize: 512})
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		return nil, fmt.Errorf("-redis: %w", err)
+	}
+	// Let each run's deadline and cancellation bound its Redis calls.
+	opts.ContextTimeoutEnabled = true
+	client := redis.NewClient(opts)
+	store, err := redisstore.New(client, redisstore.KeyPrefix("agui:gin-app:"))
+	if err != nil {
+		_ = client.Close()
+		return nil, err
+	}
+	cfg.loopOptions = append(cfg.loopOptions, loop.WithCheckpoints(store))
+	// Followers of a run log wait in XREAD BLOCK on connections of their
+	// own, so that many open streams cannot take the connections appends
+	// need. One key prefix per route.
+	readOpts := *opts
+	readOpts.PoolSize = 512
+	readers := redis.NewClient(&readOpts)
 	cfg.runLog = func(route string) (core.RunLog, error) {
-		return redislog.New(rdb, redislog.WithPrefix("agui:"+route+":"), redislog.WithReadClient(readers))
+		return redislog.New(client, redislog.WithPrefix("agui:"+route+":"), redislog.WithReadClient(readers))
 	}
-	return func() {
-		readers.Close()
-		rdb.Close()
-	}, nil
+	cfg.logger.Info("loop checkpoints and run logs in Redis", "addr", opts.Addr)
+	return func() error { return errors.Join(readers.Close(), client.Close()) }, nil
 }

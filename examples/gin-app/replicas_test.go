@@ -35,7 +35,7 @@ func TestReplicasOnOneRedis(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	redisAddr := startProcessRedis(t, redisBin, dir)
-	args := []string{"-redis", redisAddr, "-lease", "1s", "-slow-interval", "5ms", "-slow-total", "1s"}
+	args := []string{"-redis", "redis://" + redisAddr, "-run-lease", "1s", "-slow-interval", "5ms", "-slow-total", "1s"}
 	a, killA := startReplica(t, bin, append(args, "-replica", "a")...)
 	b, _ := startReplica(t, bin, append(args, "-replica", "b")...)
 	ctx := context.Background()

@@ -3,13 +3,16 @@ package main
 import (
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/agui-go/agui/aguiotel"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/transformers"
 )
 
@@ -28,6 +31,12 @@ type config struct {
 	replica     string
 	leaseTTL    time.Duration
 	resumables  *resumables
+	// loop is the loop route's demo settings, loopOptions its extra
+	// options (the checkpoint store, the lease); see main's flags.
+	loop        loopDemo
+	loopOptions []loop.Option
+	// slowMaxRuns caps the slow agent's concurrent runs.
+	slowMaxRuns int
 }
 
 // defaultConfig is the app's configuration as served by main.
@@ -40,6 +49,8 @@ func defaultConfig(logger *slog.Logger) config {
 		runLog:       memoryRunLogs,
 		detachGrace:  30 * time.Second,
 		resumables:   new(resumables),
+		loop:         loopDemo{logger: logger},
+		slowMaxRuns:  32,
 	}
 }
 
@@ -48,15 +59,25 @@ func defaultConfig(logger *slog.Logger) config {
 func newRouter(cfg config) (*gin.Engine, error) {
 	r := gin.New()
 	r.Use(gin.Recovery())
+	// A caller's traceparent header joins the runs' spans to its trace
+	// (see -otel).
+	r.Use(func(c *gin.Context) { c.Request = aguiotel.Extract(c.Request); c.Next() })
 	r.GET("/healthz", func(c *gin.Context) { c.String(http.StatusOK, "ok") })
 
-	opts := []ginagui.Option{ginagui.WithHandlerOptions(
-		core.WithGate(cfg.gate),
-		core.WithHandlerLogger(cfg.logger),
-	)}
 	sink, metrics, err := newMetrics(prometheus.NewRegistry())
 	if err != nil {
 		return nil, err
+	}
+	opts := []core.Option{
+		core.WithGate(cfg.gate),
+		core.WithHandlerLogger(cfg.logger),
+		// Refused requests (4xx, 429, 503) are counted per route too.
+		core.WithRefusalHook(sink.Refused),
+	}
+	// named gives a route's agent its name in log lines and metric labels,
+	// with the route's limits.
+	named := func(name string, more ...core.Option) []core.Option {
+		return append(append(slices.Clip(opts), more...), core.WithAgentName(name))
 	}
 	r.GET("/metrics", metrics)
 	// Metrics is the outermost transformer, so it counts the events after
@@ -64,7 +85,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	// client it also counts events the downgrade then drops.
 	agents := r.Group("/agents", ginagui.Transform(transformers.Metrics(sink)))
 	// Authentication stays ordinary Gin middleware on a group.
-	private := agents.Group("/private", bearer("demo"))
+	private := agents.Group("/private", bearer(demoToken))
 	// The same supervisor, shown three ways: the group's transformer
 	// middleware picks how much of the subagents' work clients see.
 	compat := agents.Group("/compat",
@@ -77,30 +98,73 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	tools := agents.Group("", ginagui.Transform(transformers.DenyToolCalls("audit_log"), toState))
+	// In the order written: the search result becomes state, then the audit
+	// tool's calls are dropped before they reach the client.
+	tools := agents.Group("", ginagui.Transform(toState, transformers.DenyToolCalls("audit_log")))
 
 	for _, reg := range []func() error{
-		func() error { return ginagui.Register(agents, "/echo", echoAgent(), opts...) },
-		func() error { return ginagui.Register(private, "/echo", echoAgent(), opts...) },
-		func() error { return ginagui.Register(agents, "/editor", editorAgent(), opts...) },
-		func() error { return ginagui.Register(agents, "/flaky", flakyAgent(), opts...) },
-		func() error { return ginagui.Register(agents, "/approver", approverAgent(), opts...) },
-		func() error { return ginagui.Register(agents, "/supervisor", supervisorAgent(), opts...) },
-		func() error { return ginagui.Register(compat, "/supervisor", supervisorAgent(), opts...) },
-		func() error { return ginagui.Register(hidden, "/supervisor", supervisorAgent(), opts...) },
-		func() error { return ginagui.Register(tools, "/tools", toolsAgent(), opts...) },
+		func() error { return ginagui.Register(agents, "/echo", echoAgent(), named("echo")...) },
+		func() error { return ginagui.Register(private, "/echo", echoAgent(), named("echo")...) },
+		func() error { return ginagui.Register(agents, "/editor", editorAgent(), named("editor")...) },
+		func() error { return ginagui.Register(agents, "/flaky", flakyAgent(), named("flaky")...) },
+		func() error { return ginagui.Register(agents, "/approver", approverAgent(), named("approver")...) },
 		func() error {
-			return ginagui.Register(agents, "/slow", slowAgent(cfg.slowInterval, cfg.slowTotal), opts...)
+			return ginagui.Register(agents, "/supervisor", supervisorAgent(), named("supervisor")...)
 		},
-		func() error { return registerDetached(agents, cfg, opts) },
+		func() error {
+			return ginagui.Register(compat, "/supervisor", supervisorAgent(), named("supervisor")...)
+		},
+		func() error {
+			return ginagui.Register(hidden, "/supervisor", supervisorAgent(), named("supervisor")...)
+		},
+		func() error { return ginagui.Register(tools, "/tools", toolsAgent(), named("tools")...) },
+		func() error {
+			return ginagui.Register(agents, "/slow", slowAgent(cfg.slowInterval, cfg.slowTotal),
+				// At most slowMaxRuns streams at once; more get a 429
+				// with Retry-After.
+				named("slow", core.WithMaxConcurrentRuns(cfg.slowMaxRuns, time.Second))...)
+		},
+		func() error { return registerDetached(agents, cfg, named("detached")) },
 		func() error {
 			// The agent loop with a scripted model: two tools, one of
 			// which needs approval (an AG-UI interrupt).
-			a, err := newLoopAgent()
+			a, err := newLoopAgentWith(cfg.loop, cfg.loopOptions...)
 			if err != nil {
 				return err
 			}
-			return ginagui.Register(agents, "/loop", a, opts...)
+			// Its threads belong to their creator (see principal):
+			// Input decodes the request with the route's limits, then
+			// the guard answers a foreign caller 403 before any stream.
+			// Traced: a run, its model turns and its tool calls are
+			// spans (exported with -otel; a no-op otherwise).
+			owned := agents.Group("", ginagui.Input(opts...), ownerGuard(a))
+			if err := ginagui.Register(owned, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")),
+				// A run gets two minutes, then ends DEADLINE_EXCEEDED.
+				named("loop", core.WithRunTimeout(2*time.Minute))...); err != nil {
+				return err
+			}
+			// A reloaded page reads the thread back, behind the same
+			// group (and so the same middleware and owner check) as the
+			// agent.
+			owned.GET("/loop/threads/:threadId", gin.WrapH(loop.HistoryHandler(a)))
+			return nil
+		},
+		func() error {
+			// The loop on the tools of an MCP server.
+			return ginagui.Register(agents, "/mcp", mcpAgent(), opts...)
+		},
+		func() error {
+			// The loop on the client's tools (frontend tools), with
+			// shared state.
+			a, err := newFrontendAgent()
+			if err != nil {
+				return err
+			}
+			if err := ginagui.Register(agents, "/frontend", a, named("frontend")...); err != nil {
+				return err
+			}
+			agents.GET("/frontend/threads/:threadId", gin.WrapH(loop.HistoryHandler(a.Loop())))
+			return nil
 		},
 	} {
 		if err := reg(); err != nil {

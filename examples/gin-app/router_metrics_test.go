@@ -8,11 +8,21 @@ import (
 )
 
 // TestRouterServesMetrics checks that the app's agent routes feed the
-// Prometheus endpoint through the Metrics transformer on the /agents group.
+// Prometheus endpoint through the Metrics transformer on the /agents group,
+// labelled with each route and agent, and that refused requests are
+// counted too.
 func TestRouterServesMetrics(t *testing.T) {
 	srv := newTestServer(t)
 	stream(t, srv.URL+"/agents/echo", input("count me", ""))
 	stream(t, srv.URL+"/agents/flaky", input("weather?", ""))
+	refused, err := http.Post(srv.URL+"/agents/echo", "text/plain", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused.Body.Close()
+	if refused.StatusCode != http.StatusUnsupportedMediaType {
+		t.Fatalf("refusal answered %d", refused.StatusCode)
+	}
 
 	resp, err := http.Get(srv.URL + "/metrics")
 	if err != nil {
@@ -24,11 +34,13 @@ func TestRouterServesMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"agui_runs_started_total 2",
-		`agui_runs_ended_total{code="",outcome="success"} 1`,
-		`agui_runs_ended_total{code="AGENT_ERROR",outcome="error"} 1`,
-		`agui_events_total{type="TEXT_MESSAGE_CONTENT"}`,
-		"agui_runs_in_flight 0",
+		`agui_runs_started_total{agent="echo",route="/agents/echo"} 1`,
+		`agui_runs_started_total{agent="flaky",route="/agents/flaky"} 1`,
+		`agui_runs_ended_total{agent="echo",code="",outcome="success",route="/agents/echo"} 1`,
+		`agui_runs_ended_total{agent="flaky",code="AGENT_ERROR",outcome="error",route="/agents/flaky"} 1`,
+		`agui_events_total{agent="echo",route="/agents/echo",type="TEXT_MESSAGE_CONTENT"}`,
+		`agui_runs_in_flight{agent="echo",route="/agents/echo"} 0`,
+		`agui_requests_refused_total{agent="echo",code="UNSUPPORTED_MEDIA_TYPE",route="/agents/echo",status="415"} 1`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %q:\n%s", want, body)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 )
 
 func newTestServer(t *testing.T) *httptest.Server {
@@ -67,36 +67,11 @@ func stream(t *testing.T, url, body string, header ...string) []agui.Event {
 		b, _ := io.ReadAll(resp.Body)
 		t.Fatalf("POST %s: %d %s", url, resp.StatusCode, b)
 	}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, agui.MaxEventSize+64)
-	v := agui.NewVerifier()
-	var evs []agui.Event
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
-		ev, err := agui.DecodeEvent([]byte(data))
-		if err != nil {
-			t.Fatalf("%s: frame %q: %v", url, data, err)
-		}
-		if err := v.Observe(ev); err != nil {
-			t.Fatalf("%s: verifier: %v", url, err)
-		}
-		evs = append(evs, ev)
-	}
+	evs := aguitest.ReadSSE(t, resp.Body)
 	if len(evs) == 0 {
 		t.Fatalf("%s: empty stream", url)
 	}
 	return evs
-}
-
-func types(evs []agui.Event) []agui.EventType {
-	out := make([]agui.EventType, len(evs))
-	for i, ev := range evs {
-		out[i] = ev.Type()
-	}
-	return out
 }
 
 // text concatenates every text delta of the stream.
@@ -168,7 +143,7 @@ func TestEditor(t *testing.T) {
 		agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageContent, agui.TypeTextMessageEnd,
 		agui.TypeStateSnapshot, agui.TypeStepFinished, agui.TypeRunFinished,
 	}
-	if got := types(evs); !slices.Equal(got, want) {
+	if got := aguitest.Types(evs); !slices.Equal(got, want) {
 		t.Fatalf("types = %v\nwant    %v", got, want)
 	}
 	snap, _ := json.Marshal(evs[11].(*agui.StateSnapshot).Snapshot)
@@ -304,7 +279,7 @@ func TestCapabilitiesForEveryRoute(t *testing.T) {
 	srv := newTestServer(t)
 	for _, route := range []string{
 		"/agents/echo", "/agents/editor", "/agents/flaky", "/agents/approver", "/agents/supervisor",
-		"/agents/compat/supervisor", "/agents/hidden/supervisor", "/agents/tools", "/agents/slow",
+		"/agents/compat/supervisor", "/agents/hidden/supervisor", "/agents/tools", "/agents/slow", "/agents/loop",
 	} {
 		resp, err := http.Get(srv.URL + route + "/capabilities")
 		if err != nil {
@@ -335,7 +310,7 @@ func TestLoop(t *testing.T) {
 	evs := stream(t, srv.URL+"/agents/loop", input("Plan a weekend in Oslo", ""))
 	fin := finished(t, evs)
 	if fin.Outcome == nil || fin.Outcome.Type != agui.OutcomeInterrupt {
-		t.Fatalf("first run: %v, want an interrupt", types(evs))
+		t.Fatalf("first run: %v, want an interrupt", aguitest.Types(evs))
 	}
 	intr := fin.Outcome.Interrupts[0]
 	if intr.Reason != "tool_approval" || intr.ToolCallID == "" {
@@ -345,7 +320,7 @@ func TestLoop(t *testing.T) {
 		strconv.Quote(intr.ID) + `,"status":"resolved","payload":{"approved":true}}]}`
 	evs = stream(t, srv.URL+"/agents/loop", resume)
 	if fin := finished(t, evs); fin.Outcome == nil || fin.Outcome.Type != agui.OutcomeSuccess {
-		t.Fatalf("resume: %v, want success", types(evs))
+		t.Fatalf("resume: %v, want success", aguitest.Types(evs))
 	}
 	var booked bool
 	for _, ev := range evs {
@@ -354,6 +329,6 @@ func TestLoop(t *testing.T) {
 		}
 	}
 	if !booked {
-		t.Fatalf("book_trip has no result after approval: %v", types(evs))
+		t.Fatalf("book_trip has no result after approval: %v", aguitest.Types(evs))
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// supervisorAgent is seed 003's delegating agent: a planner subagent with
+// supervisorAgent is the delegating agent: a planner subagent with
 // a nested estimator, then the supervisor's own answer. Routes choose how
 // much of the subagents' work their clients see (see router.go).
 func supervisorAgent() core.Agent[core.NoState] {

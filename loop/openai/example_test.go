@@ -37,7 +37,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	agent, err := loop.New(p, loop.Instructions("You are a travel assistant."))
+	agent, err := loop.New(p, loop.WithInstructions("You are a travel assistant."))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -31,7 +31,7 @@ func TestLoopOverRecordedServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := loop.New(newProvider(t, s), loop.Tools(weather, clock), loop.Instructions("You are a travel assistant."))
+	a, err := loop.New(newProvider(t, s), loop.WithTools(weather, clock), loop.WithInstructions("You are a travel assistant."))
 	if err != nil {
 		t.Fatal(err)
 	}

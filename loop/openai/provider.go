@@ -52,7 +52,7 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 			}
 		}
 		if err := s.Err(); err != nil {
-			yield(loop.Delta{}, err)
+			yield(loop.Delta{}, wrap(err))
 		}
 	}
 }
@@ -71,7 +71,7 @@ func forward(c oai.ChatCompletionChunk, yield func(loop.Delta, error) bool) bool
 		if d.Content != "" && !yield(loop.Delta{Text: d.Content}, nil) {
 			return false
 		}
-		if d.Refusal != "" && !yield(loop.Delta{Text: d.Refusal}, nil) {
+		if d.Refusal != "" && !yield(loop.Delta{Text: d.Refusal, Finish: loop.FinishContentFilter}, nil) {
 			return false
 		}
 		for _, tc := range d.ToolCalls {
@@ -79,6 +79,9 @@ func forward(c oai.ChatCompletionChunk, yield func(loop.Delta, error) bool) bool
 			if !yield(loop.Delta{ToolCall: td}, nil) {
 				return false
 			}
+		}
+		if f := finishOf(ch.FinishReason); f != "" && !yield(loop.Delta{Finish: f}, nil) {
+			return false
 		}
 	}
 	if u := c.Usage; u.TotalTokens > 0 || u.PromptTokens > 0 || u.CompletionTokens > 0 {
@@ -117,11 +120,19 @@ func (p *Provider) params(req loop.ModelRequest) (oai.ChatCompletionNewParams, e
 		Model:         shared.ChatModel(p.model),
 		StreamOptions: oai.ChatCompletionStreamOptionsParam{IncludeUsage: oai.Bool(true)},
 	}
+	settings(&params, req)
+	if err := responseFormat(&params, req.Output); err != nil {
+		return params, err
+	}
 	if req.Instructions != "" {
 		params.Messages = append(params.Messages, oai.SystemMessage(req.Instructions))
 	}
 	for _, m := range req.Messages {
-		if mp, ok := message(m); ok {
+		mp, ok, err := message(m)
+		if err != nil {
+			return params, err
+		}
+		if ok {
 			params.Messages = append(params.Messages, mp)
 		}
 	}
@@ -140,17 +151,20 @@ func (p *Provider) params(req loop.ModelRequest) (oai.ChatCompletionNewParams, e
 }
 
 // message converts one transcript message; reasoning and activity
-// messages are not sent back to the model.
-func message(m agui.Message) (oai.ChatCompletionMessageParamUnion, bool) {
+// messages are not sent back to the model. A content part the API cannot
+// take fails with loop.CodeUnsupportedContent (see userMessage).
+func message(m agui.Message) (oai.ChatCompletionMessageParamUnion, bool, error) {
 	switch m := m.(type) {
 	case *agui.SystemMessage:
-		return oai.SystemMessage(m.Content), true
+		return oai.SystemMessage(m.Content), true, nil
 	case *agui.DeveloperMessage:
-		return oai.DeveloperMessage(m.Content), true
+		return oai.DeveloperMessage(m.Content), true, nil
 	case *agui.UserMessage:
-		return oai.UserMessage(m.Content.String()), true
+		u, err := userMessage(m)
+		return u, err == nil, err
 	case *agui.ToolMessage:
-		return oai.ToolMessage(m.Content.String(), m.ToolCallID), true
+		text, err := toolText(m)
+		return oai.ToolMessage(text, m.ToolCallID), err == nil, err
 	case *agui.AssistantMessage:
 		var a oai.ChatCompletionAssistantMessageParam
 		if m.Content != "" {
@@ -164,7 +178,7 @@ func message(m agui.Message) (oai.ChatCompletionMessageParamUnion, bool) {
 				},
 			})
 		}
-		return oai.ChatCompletionMessageParamUnion{OfAssistant: &a}, true
+		return oai.ChatCompletionMessageParamUnion{OfAssistant: &a}, true, nil
 	}
-	return oai.ChatCompletionMessageParamUnion{}, false
+	return oai.ChatCompletionMessageParamUnion{}, false, nil
 }

@@ -218,7 +218,7 @@ func TestStreamCancelReachesRequest(t *testing.T) {
 		close(entered)
 		<-r.Context().Done()
 	})
-	p, err := loop.Retry(newProvider(t, s), loop.Attempts(3))
+	p, err := loop.Retry(newProvider(t, s), loop.WithAttempts(3))
 	if err != nil {
 		t.Fatal(err)
 	}

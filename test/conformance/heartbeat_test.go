@@ -48,10 +48,10 @@ func TestHeartbeatsIgnoredByOfficialClient(t *testing.T) {
 	})
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
-	if err := ginagui.Register(r, "/quiet", quiet, ginagui.WithHandlerOptions(
+	if err := ginagui.Register(r, "/quiet", quiet,
 		core.WithHeartbeat(20*time.Millisecond),
 		core.WithHandlerLogger(slog.New(slog.DiscardHandler)),
-	)); err != nil {
+	); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)

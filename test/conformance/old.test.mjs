@@ -45,7 +45,7 @@ function assertOldClean(agent, out) {
   }
   // The downgrade (agui.Downgrade) drops SUBAGENT_* events, which 0.0.58
   // rejects; subagentRunId tags and RUN_STARTED.protocolVersion stay, as
-  // 0.0.58 passes them through (protocol-1.0.md §6.3).
+  // 0.0.58 passes them through (AG-UI 1.0).
   assert.ok(!out.raw.some((e) => e.type.startsWith("SUBAGENT_")), "SUBAGENT_* reached a pre-subagent client");
 }
 

@@ -38,7 +38,7 @@ before(async () => {
   redisDir = mkdtempSync(join(tmpdir(), "agui-redis-"));
   redis = spawn(redisBin, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", redisDir], { stdio: "ignore" });
   await waitListening(port);
-  const args = ["-redis", `127.0.0.1:${port}`, "-lease", "2s", "-slow-interval", "2ms", "-slow-total", "400ms"];
+  const args = ["-redis", `redis://127.0.0.1:${port}`, "-run-lease", "2s", "-slow-interval", "2ms", "-slow-total", "400ms"];
   apps = await Promise.all(["a", "b"].map((r) => startApp([...args, "-replica", r])));
   proxy = await roundRobinCutter(apps.map((a) => new URL(a.url)));
 });

@@ -310,8 +310,8 @@ test("slow: abortRun mid-stream ends the run, and the server sees the disconnect
   // A follow-up request sees it too: the app's Prometheus metrics count
   // the run as ended by a disconnect, and nothing is left in flight.
   const metrics = await (await fetch(`${app.url}/metrics`)).text();
-  assert.match(metrics, /^agui_runs_ended_total\{code="DISCONNECTED",outcome="error"\} [1-9]/m);
-  assert.match(metrics, /^agui_runs_in_flight 0$/m);
+  assert.match(metrics, /^agui_runs_ended_total\{agent="slow",code="DISCONNECTED",outcome="error",route="\/agents\/slow"\} [1-9]/m);
+  assert.match(metrics, /^agui_runs_in_flight\{agent="slow",route="\/agents\/slow"\} 0$/m);
 });
 
 test("loop: the agent loop with a scripted model, its approval interrupt and resume", async () => {
@@ -367,7 +367,7 @@ test("loop: the agent loop with a scripted model, its approval interrupt and res
 });
 
 test("capabilities: every route answers the official 1.0 shape", async () => {
-  const routes = ["echo", "editor", "flaky", "approver", "supervisor", "compat/supervisor", "hidden/supervisor", "tools", "slow", "loop"];
+  const routes = ["echo", "editor", "flaky", "approver", "supervisor", "compat/supervisor", "hidden/supervisor", "tools", "slow", "loop", "frontend"];
   for (const r of routes) {
     const caps = await capabilities(app.url, r);
     assert.equal(caps.status, 200, r);
@@ -376,6 +376,7 @@ test("capabilities: every route answers the official 1.0 shape", async () => {
     assert.equal(caps.body.transport?.streaming, true, r);
   }
   assert.equal((await capabilities(app.url, "editor")).body.state?.deltas, true);
+  assert.equal((await capabilities(app.url, "frontend")).body.state?.deltas, true, "the loop over state declares state");
 });
 
 test("concurrency: 60 simultaneous runs over every route, each rebuilt exactly", async () => {

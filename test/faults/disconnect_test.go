@@ -100,7 +100,7 @@ func TestRandomDisconnects(t *testing.T) {
 	r := gin.New()
 	// A transformer on the group, so that transformed runs are covered.
 	g := r.Group("/agents", ginagui.Transform(transformers.DenyToolCalls("internal")))
-	if err := ginagui.Register(g, "/endless", endlessAgent(tr), quiet()); err != nil {
+	if err := ginagui.Register(g, "/endless", endlessAgent(tr), quiet()...); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)

@@ -2,31 +2,26 @@
 // ginagui) through the faults a production server meets: clients that
 // disconnect at random points, a client that never reads, a panicking
 // agent, and malformed, oversized, wrongly typed and truncated requests.
-// The decoders and the verifier are fuzzed in package core (FuzzDecodeEvent,
-// FuzzDecodeRunAgentInput, FuzzDecodeProto, FuzzVerifier).
+// The decoders and the verifier are fuzzed in package agui, the request
+// surface in test/inputfuzz (a package without Gin, for fast fuzzing).
 package faults_test
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/ginagui"
 )
 
 func init() { gin.SetMode(gin.ReleaseMode) }
 
 // quiet keeps the per-run log lines out of the test output.
-func quiet(opts ...core.HandlerOption) ginagui.Option {
-	return ginagui.WithHandlerOptions(append([]core.HandlerOption{core.WithHandlerLogger(slog.New(slog.DiscardHandler))}, opts...)...)
+func quiet(opts ...core.Option) []core.Option {
+	return append([]core.Option{core.WithHandlerLogger(slog.New(slog.DiscardHandler))}, opts...)
 }
 
 // runBody is a valid 1.0 RunAgentInput for run id id.
@@ -48,28 +43,4 @@ func post(t *testing.T, c *http.Client, url string, body []byte) *http.Response 
 		t.Fatal(err)
 	}
 	return res
-}
-
-// sseEvents reads an SSE body to its end and returns the events' JSON
-// objects.
-func sseEvents(t *testing.T, r io.Reader) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
-		var ev map[string]any
-		if err := json.Unmarshal([]byte(data), &ev); err != nil {
-			t.Fatalf("bad SSE data %q: %v", data, err)
-		}
-		out = append(out, ev)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

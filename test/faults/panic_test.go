@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 )
@@ -26,6 +27,7 @@ func TestPanickingAgent(t *testing.T) {
 			return agui.Outcome{}, err
 		}
 		var nilMap map[string]int
+		//lint:ignore SA5000 the agent panics on purpose
 		nilMap["boom"]++ // a genuine runtime panic, not a chosen value
 		return agui.Success(), nil
 	})
@@ -34,7 +36,7 @@ func TestPanickingAgent(t *testing.T) {
 	})
 	r := gin.New()
 	for path, a := range map[string]core.Agent[core.NoState]{"/boom": boom, "/ok": ok} {
-		if err := ginagui.Register(r, path, a, quiet()); err != nil {
+		if err := ginagui.Register(r, path, a, quiet()...); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -48,23 +50,18 @@ func TestPanickingAgent(t *testing.T) {
 		if res.StatusCode != http.StatusOK {
 			t.Fatalf("#%d: status %d", i, res.StatusCode)
 		}
-		evs := sseEvents(t, res.Body)
+		evs := aguitest.ReadSSE(t, res.Body) // the verifier allows one terminal event, last
 		res.Body.Close()
-		last := evs[len(evs)-1]
-		if last["type"] != "RUN_ERROR" || last["code"] != string(agui.CodePanic) {
-			t.Fatalf("#%d: the stream ends with %v, want RUN_ERROR %s", i, last, agui.CodePanic)
-		}
-		for _, ev := range evs[:len(evs)-1] {
-			if ev["type"] == "RUN_ERROR" || ev["type"] == "RUN_FINISHED" {
-				t.Fatalf("#%d: terminal event before the end: %v", i, evs)
-			}
+		last, ok := evs[len(evs)-1].(*agui.RunError)
+		if !ok || last.Code != string(agui.CodePanic) {
+			t.Fatalf("#%d: the stream ends with %v, want RUN_ERROR %s", i, aguitest.Types(evs), agui.CodePanic)
 		}
 
 		res = post(t, client, srv.URL+"/ok", runBody("ok"))
-		evs = sseEvents(t, res.Body)
+		evs = aguitest.ReadSSE(t, res.Body)
 		res.Body.Close()
-		if last := evs[len(evs)-1]; last["type"] != "RUN_FINISHED" {
-			t.Fatalf("#%d: after a panic the next run ends with %v", i, last)
+		if last := evs[len(evs)-1]; last.Type() != agui.TypeRunFinished {
+			t.Fatalf("#%d: after a panic the next run ends with %s", i, last.Type())
 		}
 	}
 }

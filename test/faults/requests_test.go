@@ -29,10 +29,10 @@ func TestBadRequests(t *testing.T) {
 		return agui.Success(), nil
 	})
 	r := gin.New()
-	if err := ginagui.Register(r, "/agent", agent, quiet(core.WithMaxBodyBytes(limit))); err != nil {
+	if err := ginagui.Register(r, "/agent", agent, quiet(core.WithMaxBodyBytes(limit))...); err != nil {
 		t.Fatal(err)
 	}
-	if err := ginagui.Register(r, "/default-limit", agent, quiet()); err != nil {
+	if err := ginagui.Register(r, "/default-limit", agent, quiet()...); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)
@@ -51,7 +51,7 @@ func TestBadRequests(t *testing.T) {
 		contentType string
 		body        string
 		status      int
-		code        string
+		code        core.RequestCode
 		field       string
 	}{
 		// Method and media type.
@@ -142,7 +142,7 @@ func TestBadRequests(t *testing.T) {
 			if err := json.Unmarshal(body, &got); err != nil {
 				t.Fatalf("body %q is not the JSON error shape: %v", body, err)
 			}
-			if got.Code != tc.code || got.Error == "" {
+			if got.Code != string(tc.code) || got.Error == "" {
 				t.Errorf("body %s: want code %s and a message", body, tc.code)
 			}
 			field := ""
@@ -168,7 +168,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		return agui.Success(), nil
 	})
 	r := gin.New()
-	r.Any("/agent", ginagui.Handler(agent, quiet()))
+	r.Any("/agent", ginagui.Handler(agent, quiet()...))
 	srv := httptest.NewServer(r)
 	defer srv.Close()
 	client := srv.Client()
@@ -185,7 +185,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
 		if res.StatusCode != http.StatusMethodNotAllowed || res.Header.Get("Allow") != http.MethodPost ||
-			!strings.Contains(string(body), `"code":"`+core.CodeMethodNotAllowed+`"`) {
+			!strings.Contains(string(body), `"code":"`+string(core.CodeMethodNotAllowed)+`"`) {
 			t.Errorf("%s: %d Allow=%q %s", method, res.StatusCode, res.Header.Get("Allow"), body)
 		}
 	}

@@ -43,7 +43,7 @@ func TestReaderThatNeverReads(t *testing.T) {
 	})
 	r := gin.New()
 	// No write deadline: only the client's going away may end the run.
-	if err := ginagui.Register(r, "/fast", agent, quiet(core.WithWriteTimeout(0))); err != nil {
+	if err := ginagui.Register(r, "/fast", agent, quiet(core.WithWriteTimeout(0))...); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)
@@ -144,7 +144,7 @@ func TestReaderThatNeverReadsNorLeaves(t *testing.T) {
 		}
 	})
 	r := gin.New()
-	if err := ginagui.Register(r, "/fast", agent, quiet(core.WithWriteTimeout(200*time.Millisecond))); err != nil {
+	if err := ginagui.Register(r, "/fast", agent, quiet(core.WithWriteTimeout(200*time.Millisecond))...); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)

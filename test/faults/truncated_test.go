@@ -29,7 +29,7 @@ func TestBodyCutShort(t *testing.T) {
 		return agui.Success(), nil
 	})
 	r := gin.New()
-	if err := ginagui.Register(r, "/agent", agent, quiet()); err != nil {
+	if err := ginagui.Register(r, "/agent", agent, quiet()...); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)
@@ -58,7 +58,7 @@ func TestBodyCutShort(t *testing.T) {
 	if err := json.NewDecoder(res.Body).Decode(&got); err != nil {
 		t.Fatal(err)
 	}
-	if res.StatusCode != http.StatusBadRequest || got.Code != core.CodeMalformedInput {
+	if res.StatusCode != http.StatusBadRequest || got.Code != string(core.CodeMalformedInput) {
 		t.Errorf("got %d %q, want 400 %s", res.StatusCode, got.Code, core.CodeMalformedInput)
 	}
 	select {

@@ -34,7 +34,7 @@ func startServer(interval time.Duration, extra int) (*server, error) {
 	r := gin.New()
 	quiet := slog.New(slog.DiscardHandler)
 	if err := ginagui.Register(r, tickerPath, tickerAgent(interval, extra, s.release),
-		ginagui.WithHandlerOptions(core.WithHandlerLogger(quiet))); err != nil {
+		core.WithHandlerLogger(quiet)); err != nil {
 		return nil, err
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

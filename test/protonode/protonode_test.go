@@ -25,8 +25,8 @@ import (
 	"testing"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/test/internal/nodetest"
-	"github.com/agui-go/agui/test/samples"
 )
 
 func TestOfficialDecoderReadsOurFrames(t *testing.T) {
@@ -34,7 +34,7 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 
 	dir := t.TempDir()
 	var frames, lines []byte
-	events := append(samples.Events(), fixtureEvents(t)...)
+	events := append(aguitest.Samples(), fixtureEvents(t)...)
 	for _, ev := range events {
 		var err error
 		if frames, err = agui.AppendProto(frames, ev); err != nil {

@@ -118,7 +118,7 @@ func supervisorAgent() core.Agent[core.NoState] {
 }
 
 // encode runs a on in with ts and returns the stream as JSON events.
-func encode[S any](t *testing.T, a core.Agent[S], in *agui.RunAgentInput, ts ...core.NewTransformer) []json.RawMessage {
+func encode[S any](t *testing.T, a core.Agent[S], in *agui.RunAgentInput, ts ...core.TransformerFactory) []json.RawMessage {
 	t.Helper()
 	var out []json.RawMessage
 	for ev, err := range core.Run(t.Context(), a, in, core.WithTransformers(ts...)) {
@@ -348,9 +348,9 @@ type endSink struct {
 	ended  []transformers.RunEnd
 }
 
-func (*endSink) RunStarted(string, string) {}
+func (*endSink) RunStarted(transformers.RunInfo) {}
 
-func (s *endSink) Event(agui.EventType) {
+func (s *endSink) Event(transformers.RunInfo, agui.EventType) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.events++

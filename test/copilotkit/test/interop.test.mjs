@@ -1,5 +1,6 @@
 // CopilotKit v2 (its pre-1.0 @ag-ui/client inside) completes a chat round
-// trip with the Go example app's echo agent in headless Chromium.
+// trip with the Go example app's echo agent, and a useFrontendTool round
+// trip with its loop agent on the client's tools, in headless Chromium.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { once } from "node:events";
@@ -133,6 +134,39 @@ test("CopilotChat completes two round trips with the echo agent", async () => {
   assert.equal(shown.split(text).length - 1, 2, `the first reply changed:\n${shown}`);
   assert.ok(!shown.includes(text + second), `the second reply was appended to the first:\n${shown}`);
   await page.screenshot({ path: join(artifactsDir, "copilotkit-echo.png"), fullPage: true });
+  assert.deepEqual(errors, [], "the page logged errors");
+  await page.close();
+});
+
+test("useFrontendTool: the loop agent calls the page's tool, CopilotKit runs it and the agent answers with its result", async () => {
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") errors.push(`console: ${msg.text()}`);
+  });
+  page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+  const runs = [];
+  page.on("request", (r) => {
+    if (r.method() === "POST" && r.url().endsWith("/agents/frontend")) runs.push(r.postDataJSON());
+  });
+  const { port } = site.address();
+  await page.goto(`http://127.0.0.1:${port}/?agent=frontend`);
+
+  const input = page.getByPlaceholder("Message");
+  await input.fill("make the page teal");
+  await input.press("Enter");
+
+  // The tool ran in the page, and the agent's answer quotes its result.
+  await page.waitForFunction(() => document.body.dataset.theme === "teal");
+  await page.waitForFunction(() => document.body.innerText.includes("The page's tool answered: The theme colour is now teal."));
+  assert.ok(runs.length >= 2, `${runs.length} runs`);
+  assert.deepEqual(
+    runs[0].tools.map((t) => t.name),
+    ["set_theme_color"],
+  );
+  const result = runs[1].messages.find((m) => m.role === "tool");
+  assert.equal(result?.content, "The theme colour is now teal.");
+  await page.screenshot({ path: join(artifactsDir, "copilotkit-frontend-tool.png"), fullPage: true });
   assert.deepEqual(errors, [], "the page logged errors");
   await page.close();
 });

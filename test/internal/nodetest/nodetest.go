@@ -4,9 +4,12 @@
 package nodetest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -15,11 +18,16 @@ import (
 // for the same node_modules at the same time.
 var installing sync.Mutex
 
+// stampFile is written beside the installed packages, in node_modules,
+// and holds the SHA-256 of the package-lock.json they were installed from;
+// test/lib.sh writes and reads the same file.
+const stampFile = ".agui-lock-sha256"
+
 // Node returns the path of node once the test package's pinned Node
 // packages are installed: it runs npm ci in the current directory (the test
-// package's) when node_modules is missing or older than package-lock.json.
-// It skips the test when node is not on PATH, and fails it when npm is
-// missing or npm ci fails.
+// package's) unless node_modules was installed from a package-lock.json of
+// the same content (see fresh). It skips the test when node is not on
+// PATH, and fails it when npm is missing or npm ci fails.
 func Node(t testing.TB) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
@@ -28,7 +36,7 @@ func Node(t testing.TB) string {
 	}
 	installing.Lock()
 	defer installing.Unlock()
-	if fresh() {
+	if fresh(".") {
 		return node
 	}
 	npm, err := exec.LookPath("npm")
@@ -41,16 +49,40 @@ func Node(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("npm ci: %v\n%s", err, out)
 	}
+	if err := writeStamp("."); err != nil {
+		t.Fatal(err)
+	}
 	return node
 }
 
-// fresh reports whether node_modules holds what package-lock.json pins:
-// npm writes node_modules/.package-lock.json on every install.
-func fresh() bool {
-	lock, err := os.Stat("package-lock.json")
+// lockHash is the hex SHA-256 of dir's package-lock.json.
+func lockHash(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// fresh reports whether dir's node_modules was installed from a
+// package-lock.json of the content dir holds now. Content, not mtime: a
+// fresh checkout or a branch switch gives the lock a new mtime without
+// changing what it pins, and a reinstall costs minutes.
+func fresh(dir string) bool {
+	want, err := lockHash(dir)
 	if err != nil {
 		return false
 	}
-	installed, err := os.Stat(filepath.Join("node_modules", ".package-lock.json"))
-	return err == nil && !installed.ModTime().Before(lock.ModTime())
+	got, err := os.ReadFile(filepath.Join(dir, "node_modules", stampFile))
+	return err == nil && strings.TrimSpace(string(got)) == want
+}
+
+// writeStamp records that dir's node_modules holds what its lock pins.
+func writeStamp(dir string) error {
+	h, err := lockHash(dir)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "node_modules", stampFile), []byte(h+"\n"), 0o644)
 }

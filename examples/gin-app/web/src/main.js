@@ -19,6 +19,8 @@ const ui = {
 };
 
 let agent;
+// route is the agent route of the conversation shown.
+let route;
 // Subagents by subagentRunId ({name, parent}); messages carry only the id.
 let subagents = new Map();
 let stopping = false;
@@ -95,8 +97,17 @@ function subagentPath(id) {
   return names.join(" › ") || "subagent";
 }
 
+// renderState shows the shared state; a theme in it (the frontend agent
+// predicts one while the model streams its call) colours the page.
 function renderState(state) {
   ui.state.textContent = JSON.stringify(state ?? {}, null, 2);
+  if (typeof state?.theme === "string") applyTheme(state.theme);
+}
+
+function applyTheme(color) {
+  if (!themeColors.includes(color)) return;
+  document.documentElement.style.setProperty("--theme", color);
+  document.body.dataset.theme = color;
 }
 
 // interruptLine describes one interrupt: its message, and for a tool
@@ -115,11 +126,83 @@ function renderInterrupts() {
   ui.interruptText.textContent = pending.map(interruptLine).join("\n");
 }
 
-function selectAgent(route) {
+// Frontend tools: the page offers them with every run (RunAgentInput.tools);
+// the agent's model may call them, and the page runs the call and sends the
+// result with the next run.
+const themeColors = ["teal", "tomato", "rebeccapurple", "goldenrod"];
+const frontendTools = {
+  set_theme_color: {
+    tool: {
+      name: "set_theme_color",
+      description: "Changes the colour of the page's theme.",
+      parameters: {
+        type: "object",
+        properties: { color: { type: "string", enum: themeColors, description: "a CSS colour name" } },
+        required: ["color"],
+      },
+    },
+    run(args) {
+      const color = themeColors.includes(args.color) ? args.color : themeColors[0];
+      applyTheme(color);
+      return `The page's theme colour is now ${color}.`;
+    },
+  },
+};
+const offered = Object.values(frontendTools).map((t) => t.tool);
+
+// unansweredCalls returns the calls of the conversation's last assistant
+// message that name a frontend tool and have no result yet.
+function unansweredCalls(messages) {
+  const last = messages.findLast((m) => m.role === "assistant");
+  if (!last?.toolCalls) return [];
+  const answered = new Set(messages.filter((m) => m.role === "tool").map((m) => m.toolCallId));
+  return last.toolCalls.filter((c) => frontendTools[c.function.name] && !answered.has(c.id));
+}
+
+// runFrontendCalls runs the model's calls of the page's tools and appends
+// their results; it reports whether there were any.
+function runFrontendCalls() {
+  const calls = unansweredCalls(agent.messages);
+  for (const call of calls) {
+    let content;
+    try {
+      content = frontendTools[call.function.name].run(JSON.parse(call.function.arguments || "{}"));
+    } catch (err) {
+      content = `error: ${err.message}`;
+    }
+    agent.addMessage({ id: randomUUID(), role: "tool", toolCallId: call.id, content });
+  }
+  return calls.length > 0;
+}
+
+// remember puts the route and thread in the page's address, so that a
+// reload opens the same thread.
+function remember() {
+  const q = new URLSearchParams({ agent: route, thread: agent.threadId });
+  history.replaceState(null, "", `?${q}`);
+}
+
+// loadThread fills the conversation from GET <route>/threads/{threadId},
+// which the agent loop's routes serve; other routes keep an empty one.
+async function loadThread(threadId) {
+  try {
+    const res = await fetch(`${route}/threads/${encodeURIComponent(threadId)}`, { headers: { Accept: "application/json" } });
+    if (!res.ok) return;
+    const thread = await res.json();
+    agent.setMessages(thread.messages ?? []);
+    if (thread.state) agent.setState(thread.state);
+    setStatus("thread loaded");
+  } catch {
+    // No history: the thread starts empty.
+  }
+}
+
+function selectAgent(to, threadId) {
   agent?.abortRun();
+  route = to;
   // resumableFetch rejoins a resumable route's run (/agents/detached)
   // when the network drops mid-answer; other routes pass through it.
-  agent = new HttpAgent({ url: route, fetch: resumableFetch() });
+  agent = new HttpAgent({ url: route, fetch: resumableFetch(), ...(threadId ? { threadId } : {}) });
   subagents = new Map();
   // Tool calls already ended; their arguments are final. A resumed run
   // announces the call it resumes again (START, ARGS, END), so that its
@@ -154,7 +237,14 @@ async function run(params) {
   setRunning(true);
   setStatus("running…");
   try {
-    await agent.runAgent(params);
+    // A run whose model called the page's tools continues with their
+    // results, a few times at most.
+    for (let turn = 0; turn < 5; turn++) {
+      await agent.runAgent({ tools: offered, ...params });
+      remember();
+      params = {};
+      if (stopping || agent.pendingInterrupts.length > 0 || ui.status.className === "error" || !runFrontendCalls()) break;
+    }
     if (stopping) setStatus("stopped");
     else if (agent.pendingInterrupts.length > 0) setStatus("waiting for approval");
     else if (ui.status.className !== "error") setStatus("done");
@@ -201,7 +291,10 @@ for (const [id, approved] of [["approve", true], ["reject", false]]) {
   });
 }
 
-ui.picker.addEventListener("change", () => selectAgent(ui.picker.value));
+ui.picker.addEventListener("change", () => {
+  selectAgent(ui.picker.value);
+  history.replaceState(null, "", location.pathname);
+});
 
 async function start() {
   // GET /agents lists every agent route the app serves.
@@ -212,10 +305,14 @@ async function start() {
   } catch {
     // Keep the default: the page still works against the echo agent.
   }
-  ui.picker.replaceChildren(
-    ...routes.map((r) => new Option(r.replace(/^\/agents\//, ""), r, false, r === "/agents/echo")),
-  );
-  selectAgent(ui.picker.value);
+  // ?agent=<route>&thread=<id> reopens a thread (see remember).
+  const q = new URLSearchParams(location.search);
+  const wanted = routes.includes(q.get("agent")) ? q.get("agent") : "/agents/echo";
+  ui.picker.replaceChildren(...routes.map((r) => new Option(r.replace(/^\/agents\//, ""), r, false, r === wanted)));
+  ui.picker.value = wanted;
+  const thread = q.get("thread");
+  selectAgent(ui.picker.value, thread || undefined);
+  if (thread) await loadThread(thread);
 }
 
 start();

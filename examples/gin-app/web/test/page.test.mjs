@@ -75,9 +75,11 @@ describe("chat page", () => {
   test("offers every agent route with echo selected", async () => {
     const p = await open();
     const options = await p.page.locator("#agent option").evaluateAll((os) => os.map((o) => o.value));
-    for (const route of ["/agents/echo", "/agents/slow", "/agents/approver", "/agents/flaky", "/agents/supervisor", "/agents/editor", "/agents/tools", "/agents/loop"]) {
+    for (const route of ["/agents/echo", "/agents/slow", "/agents/approver", "/agents/flaky", "/agents/supervisor", "/agents/editor", "/agents/tools", "/agents/loop", "/agents/frontend"]) {
       assert.ok(options.includes(route), `picker lacks ${route}: ${options}`);
     }
+    // GET /agents lists only the routes this caller may use: no token here.
+    assert.ok(!options.includes("/agents/private/echo"), `picker offers the private route: ${options}`);
     assert.equal(await p.page.getByLabel("Agent").inputValue(), "/agents/echo");
     await p.finish("start");
   });
@@ -239,6 +241,42 @@ describe("chat page", () => {
     await p.finish("loop-rejected");
   });
 
+  test("frontend: the page's tool runs on the model's call, the next turn uses its result, a reload shows the thread", async () => {
+    const p = await open("/agents/frontend");
+    await p.send("make the page colourful");
+    await p.status.filter({ hasText: /^done$/ }).waitFor();
+    await p.settled();
+    // The model called set_theme_color; the page ran it and sent the
+    // result on a second run, whose answer quotes it.
+    assert.equal(await p.page.evaluate(() => document.body.dataset.theme), "teal");
+    assert.equal(p.runs.length, 2);
+    const first = p.runs[0].postDataJSON();
+    assert.deepEqual(first.tools.map((t) => t.name), ["set_theme_color"]);
+    const second = p.runs[1].postDataJSON();
+    const result = second.messages.find((m) => m.role === "tool");
+    assert.equal(result.content, "The page's theme colour is now teal.");
+    const before = await conversation(p);
+    assert.equal(before.length, 4);
+    assert.match(before[1], /→ set_theme_color\(\{"color":"teal"\}\)/);
+    assert.equal(before[2], "← The page's theme colour is now teal.");
+    assert.match(before[3], /The page's theme colour is now teal\./);
+    // The colour was mirrored into the shared state while it streamed.
+    assert.deepEqual(JSON.parse(await p.page.locator("#state").textContent()), { theme: "teal" });
+    await p.page.screenshot({ path: join(artifactsDir, "web-frontend-tool.png"), fullPage: true });
+
+    // The address names the thread: a reload reads it back from the server.
+    const url = new URL(p.page.url());
+    assert.equal(url.searchParams.get("agent"), "/agents/frontend");
+    assert.equal(url.searchParams.get("thread"), first.threadId);
+    await p.page.reload();
+    await p.status.filter({ hasText: /^thread loaded$/ }).waitFor();
+    assert.equal(await p.page.getByLabel("Agent").inputValue(), "/agents/frontend");
+    assert.deepEqual(await conversation(p), before);
+    assert.deepEqual(JSON.parse(await p.page.locator("#state").textContent()), { theme: "teal" });
+    assert.equal(await p.page.evaluate(() => document.body.dataset.theme), "teal", "the reloaded state colours the page");
+    await p.finish("frontend-reloaded");
+  });
+
   test("flaky: RUN_ERROR is shown, the partial reply stays", async () => {
     const p = await open("/agents/flaky");
     await p.send("weather?");
@@ -251,7 +289,11 @@ describe("chat page", () => {
   });
 
   test("private echo without a token: the transport failure is shown", async () => {
-    const p = await open("/agents/private/echo");
+    const p = await open();
+    // The picker does not offer the private route to a caller without the
+    // token; add it as a stale page or a typed URL would.
+    await p.page.locator("#agent").evaluate((s) => s.add(new Option("/agents/private/echo", "/agents/private/echo")));
+    await p.page.getByLabel("Agent").selectOption("/agents/private/echo");
     await p.send("let me in");
     await p.status.filter({ hasText: /^failed: / }).waitFor();
     await p.settled();

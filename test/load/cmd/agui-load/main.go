@@ -1,18 +1,24 @@
 // Command agui-load sweeps the number of concurrent AG-UI streaming runs
 // and prints one line per step (see package load):
 //
-//	go run ./test/load/cmd/agui-load -n 500,1000,2000,3000
+//	go run ./test/load/cmd/agui-load -n 500,1000,2000,3000,10000
 //
 // By default it serves the ticker agent in-process on a loopback listener;
 // -url targets a running server's route instead, for example
 // http://127.0.0.1:8080/agents/echo from examples/gin-app; with
 // -url …/agents/slow -leave 10 -pid <server pid> it holds N of the example
 // app's own long streams open and reports the server's RSS growth per
-// stream. The sweep stops
+// stream. With -split it serves the ticker agent in a fresh child process
+// of its own per step and has each stream leave -extra events after all
+// are open: client and server then each get the whole open-file limit (10,000
+// streams need about 20,000 descriptors in one process), and the server's
+// RSS growth per stream is reported; cpu is then the client's alone. The
+// sweep stops
 // at the first step with a failure or a p99 time to first event above
 // -max-p99, and the exit status is 1 when no step passed. Each process
-// needs about two file descriptors per stream in-process: raise the limit
-// with `ulimit -n` first.
+// needs about two file descriptors per stream in-process: the command
+// raises its soft limit on open files to the hard one (and both to 65,536
+// when run as root).
 package main
 
 import (
@@ -29,12 +35,17 @@ import (
 	"github.com/agui-go/agui/test/load"
 )
 
-func main() { os.Exit(run()) }
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == serveFlag {
+		os.Exit(serveTicker(os.Args[2:]))
+	}
+	os.Exit(run())
+}
 
 // run is the command; it returns the exit status, so that deferred calls
 // (the profile's end) run before the process exits.
 func run() int {
-	ns := flag.String("n", "500,1000,2000,3000", "comma-separated stream counts to sweep")
+	ns := flag.String("n", "500,1000,2000,3000,4000,5000,6000,8000,10000", "comma-separated stream counts to sweep")
 	target := flag.String("url", "", "route to load (default: an in-process ticker agent)")
 	rate := flag.Float64("rate", 1000, "streams opened per second")
 	interval := flag.Duration("interval", 100*time.Millisecond, "the in-process agent's pace")
@@ -44,6 +55,8 @@ func run() int {
 	leave := flag.Int("leave", 0, "with -url: leave each stream this many events after all are open (for long routes)")
 	pid := flag.Int("pid", 0, "with -url on Linux: the server's process id, to report its RSS growth per open stream")
 	all := flag.Bool("all", false, "run every step, even after one misses the target")
+	split := flag.Bool("split", false, "serve the ticker agent in a fresh child process per step (streams leave after -extra events once all are open); "+
+		"client and server then each have the whole open-file limit, and the server's RSS growth per stream is reported")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole sweep to this file")
 	flag.Parse()
 	if *cpuProfile != "" {
@@ -62,6 +75,9 @@ func run() int {
 		}()
 	}
 
+	if err := raiseFileLimit(); err != nil {
+		fmt.Fprintln(os.Stderr, "agui-load: raising the open file limit:", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	best := 0
@@ -73,13 +89,28 @@ func run() int {
 		}
 		cfg := load.Config{URL: *target, Streams: n, Rate: *rate, Interval: *interval, Extra: *extra,
 			Deadline: *deadline, Leave: *leave}
+		serverPid := *pid
+		var server *child
+		if *split {
+			var err error
+			if server, err = startChild(*interval); err != nil {
+				fmt.Fprintln(os.Stderr, "agui-load:", err)
+				return 1
+			}
+			cfg.URL, cfg.Leave, serverPid = server.url, *extra, server.pid
+		}
 		var before, open int64
-		if *pid > 0 {
-			before = rss(*pid)
-			cfg.AllOpen = func() { open = rss(*pid) }
+		if serverPid > 0 {
+			before = rss(serverPid)
+			cfg.AllOpen = func() { open = rss(serverPid) }
 		}
 		res, err := load.Run(ctx, cfg)
-		if *pid > 0 {
+		if server != nil {
+			if serr := server.stop(); serr != nil {
+				fmt.Fprintln(os.Stderr, "agui-load: the server process:", serr)
+			}
+		}
+		if serverPid > 0 {
 			fmt.Printf("%s server_rss_growth/stream=%.1fKiB\n", res, float64(open-before)/float64(n)/1024)
 		} else {
 			fmt.Println(res)

@@ -1,0 +1,148 @@
+// Command e2e runs the end-to-end comparison of AG-UI servers (package
+// github.com/agui-go/agui/bench/e2e) and prints its figures as markdown:
+//
+//	cd bench && go run ./cmd/e2e -c 1,16,256 -rounds 3 -duration 5s
+//
+// Each server runs in a process of its own (this binary with -serve, or
+// node); the load client is this process. Besides the comparison of
+// servers streaming the standard fixture, it measures the resident memory
+// per idle open stream (-idle), one stream of one-byte deltas through Gin
+// (-deltas) and the time from a client's hang-up to its run's
+// cancellation (-hangups); 0 skips a part.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agui-go/agui/bench/e2e"
+)
+
+func main() {
+	// A server process: see e2e.ServeMain.
+	if len(os.Args) > 1 && os.Args[1] == "-serve" {
+		os.Exit(e2e.ServeMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(run())
+}
+
+func run() int {
+	cs := flag.String("c", "1,16,256", "comma-separated numbers of concurrent streams")
+	rounds := flag.Int("rounds", 3, "rounds per concurrency; every server takes one turn per round")
+	duration := flag.Duration("duration", 5*time.Second, "each server's turn in a round")
+	warmup := flag.Duration("warmup", time.Second, "each fresh server's warm-up at the same concurrency")
+	servers := flag.String("servers", strings.Join(e2e.Servers(), ","), "servers to compare")
+	idle := flag.Int("idle", 4000, "idle open streams per server for the memory figure (0: skip)")
+	deltas := flag.Int("deltas", 1_000_000, "one-byte deltas in the single Gin stream (0: skip)")
+	hangups := flag.Int("hangups", 1000, "hang-ups timed for disconnect to cancel (0: skip)")
+	nodeDir := flag.String("node-dir", e2e.NodeDir(), "directory of the Node server (server.mjs)")
+	flag.Parse()
+
+	conc, err := ints(*cs)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 2
+	}
+	if err := raiseFileLimit(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: raising the open file limit:", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	self := func(args ...string) *exec.Cmd { return exec.Command(exe, args...) }
+	launch := e2e.NewLauncher(self, *nodeDir, max(*deltas, 1))
+	names := strings.Split(*servers, ",")
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	out := os.Stdout
+	fmt.Fprintf(out, "Command (from bench/): `go run ./cmd/e2e %s`\n\nLoad average at the start: %s\n\n", strings.Join(os.Args[1:], " "), loadavg())
+
+	status := 0
+	fail := func(what string, err error) {
+		fmt.Fprintf(os.Stderr, "e2e: %s: %v\n", what, err)
+		status = 1
+	}
+	if len(conc) > 0 && *duration > 0 {
+		rows, err := e2e.Compare{Servers: names, Concurrency: conc, Rounds: *rounds, Duration: *duration,
+			Warmup: *warmup, Launch: launch, Stderr: os.Stderr, Progress: os.Stderr}.Run(ctx)
+		e2e.WriteComparison(out, rows)
+		if err != nil {
+			fail("comparison", err)
+		}
+	}
+	if *idle > 0 {
+		var res []e2e.NamedIdle
+		for _, name := range names {
+			r, err := e2e.IdleServer(ctx, launch, name, *idle, os.Stderr)
+			res = append(res, e2e.NamedIdle{Server: name, IdleResult: r})
+			if err != nil {
+				fail("idle streams of "+name, err)
+			}
+		}
+		e2e.WriteIdle(out, res)
+	}
+	if *deltas > 0 {
+		var res []e2e.DeltasResult
+		for range max(*rounds, 1) {
+			r, err := e2e.Deltas(ctx, launch, *deltas, os.Stderr)
+			if err != nil {
+				fail("deltas", err)
+				break
+			}
+			res = append(res, r)
+		}
+		e2e.WriteDeltas(out, res)
+	}
+	if *hangups > 0 {
+		var res []e2e.NamedDisconnect
+		for _, useGin := range []bool{true, false} {
+			r, err := e2e.Disconnect(ctx, useGin, *hangups)
+			name := e2e.ServerNetHTTP
+			if useGin {
+				name = e2e.ServerGin
+			}
+			res = append(res, e2e.NamedDisconnect{Server: name, DisconnectResult: r})
+			if err != nil {
+				fail("disconnect of "+name, err)
+			}
+		}
+		e2e.WriteDisconnect(out, res)
+	}
+	fmt.Fprintf(out, "Load average at the end: %s\n", loadavg())
+	return status
+}
+
+func ints(s string) ([]int, error) {
+	var out []int
+	for f := range strings.SplitSeq(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("bad concurrency %q", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// loadavg is the first three fields of /proc/loadavg.
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	return strings.Join(f[:min(3, len(f))], " ")
+}

@@ -1,0 +1,76 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+)
+
+// The servers of the comparison, by name.
+const (
+	ServerGin       = "gin"       // ours: ginagui.Register on a Gin engine
+	ServerNetHTTP   = "nethttp"   // ours: core.NewHandler on a ServeMux
+	ServerCommunity = "community" // the Go community SDK on net/http
+	ServerNode      = "node"      // @ag-ui/encoder 1.0.0 on node:http
+)
+
+// Servers lists every server of the comparison, ours first.
+func Servers() []string { return []string{ServerGin, ServerNetHTTP, ServerCommunity, ServerNode} }
+
+// GoHandler returns the http.Handler of one of the Go servers. deltas is
+// how many one-byte deltas PathDeltas streams (ours only).
+func GoHandler(name string, deltas int) (http.Handler, error) {
+	switch name {
+	case ServerGin:
+		return oursGin(deltas)
+	case ServerNetHTTP:
+		return oursNetHTTP(deltas)
+	case ServerCommunity:
+		return community(), nil
+	}
+	return nil, fmt.Errorf("e2e: no Go server named %q", name)
+}
+
+// ServeMain is the body of a server process: args are its flags (-serve
+// NAME and -deltas N). It listens on 127.0.0.1 with a free port, writes
+// "listening HOST:PORT\n" to stdout, and serves until stdin reaches its end
+// (the harness closes it, or dies). It returns the process's exit status.
+func ServeMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	name := fs.String("serve", "", "the server to run: gin, nethttp or community")
+	deltas := fs.Int("deltas", 1_000_000, "one-byte deltas per "+PathDeltas+" stream")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	h, err := GoHandler(*name, *deltas)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "listening %s\n", ln.Addr())
+	_, _ = io.Copy(io.Discard, stdin)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		_ = srv.Close()
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,171 @@
+package core
+
+import (
+	"context"
+	"sync"
+
+	"github.com/agui-go/agui"
+)
+
+// driver is the consumer side of one started run: the run's queue, the
+// sink that takes what comes out of it, and the agent's goroutine. Whoever
+// consumes the run (the iterator of Runner.Events, or the HTTP writer)
+// receives from queue itself, on its own goroutine, and hands each event
+// to take: one queue, one hand-off per event, and no goroutine besides the
+// agent's.
+//
+// A driver is used by the consumer's goroutine only.
+type driver struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	out    *sink
+	s      *stream
+	// q is the generation of the run's queue the consumer reads (see
+	// queue).
+	q *queue
+	// agent is the agent's goroutine (none when the run ended before the
+	// agent started).
+	agent sync.WaitGroup
+	// ended is set once the stream is over for the consumer: the terminal
+	// event was delivered, the consumer left, or the chain failed.
+	ended bool
+	// cause is what the run is cancelled with when the consumer stops
+	// early.
+	cause error
+	// taking is set while an event is handed to the sink: close finding
+	// it set means the consumer panicked mid-delivery.
+	taking bool
+}
+
+var _ runQueue = (*driver)(nil)
+
+// begin is drive for the transport.
+func (r *Runner[S]) begin(ctx context.Context, yield func(agui.Event) bool) (runQueue, error) {
+	d, err := r.drive(ctx, yield)
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// drive starts the run under ctx and delivers RUN_STARTED to yield; the
+// agent's goroutine is running when it returns, unless the run already
+// ended. It fails only when the run was started before.
+func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool) (*driver, error) {
+	ctx, cancel, err := r.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := newSink(yield, r.opts.logger, r.in)
+	chainErr := out.build(ctx, r.opts.transformers)
+	s := newStream(ctx, r.opts.queue)
+	r.rc.Emitter = &Emitter{s: s}
+	d := &driver{ctx: ctx, cancel: cancel, out: out, s: s, q: s.q,
+		cause: agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")}
+
+	started := &agui.RunStarted{
+		ThreadID:        r.in.ThreadID,
+		RunID:           r.in.RunID,
+		ParentRunID:     r.in.ParentRunID,
+		ProtocolVersion: agui.ProtocolVersion,
+	}
+	if err := s.observe(started); err != nil {
+		out.fail(err)
+		d.ended = true
+		return d, nil
+	}
+	if chainErr != nil {
+		// A factory panicked: the stream still starts and ends, bypassing
+		// a chain that was never built.
+		if out.deliver(started) {
+			out.fail(chainErr)
+		}
+		d.ended = true
+		return d, nil
+	}
+
+	// The agent starts before RUN_STARTED is delivered, so its first model
+	// call overlaps with the transport writing headers; RUN_STARTED still
+	// comes first, because the agent's events wait in the queue behind it.
+	d.agent.Add(1)
+	go func() {
+		defer d.agent.Done()
+		r.runAgent(ctx, s)
+	}()
+	if !out.deliver(started) {
+		d.stop()
+	}
+	return d, nil
+}
+
+// events returns the run's queue, or nil once the stream is over.
+func (d *driver) events() <-chan agui.Event {
+	if d.ended {
+		return nil
+	}
+	return d.q.ch
+}
+
+// take hands ev, received from the queue, to the sink; ok is false when
+// the queue was closed, and the run's terminal event is then delivered.
+func (d *driver) take(ev agui.Event, ok bool) {
+	if d.ended {
+		return
+	}
+	if !ok {
+		if next := d.q.next.Load(); next != nil {
+			d.q = next // the queue grew: the rest is in the next one
+			return
+		}
+		d.out.finish(d.ctx, d.s.terminal)
+		d.ended = true
+		return
+	}
+	d.taking = true
+	more := d.out.deliver(ev)
+	d.taking = false
+	if !more {
+		d.stop()
+	}
+}
+
+// stop ends a stream the consumer or the chain stopped early: it cancels
+// the run, joins the agent and ends the chain.
+func (d *driver) stop() {
+	out := d.out
+	if out.failure != nil {
+		d.cause = out.failure
+	} else if out.ended {
+		d.cause = agui.NewError(agui.CodeTransform, "core: a transformer ended the stream")
+	}
+	d.cancel(d.cause)
+	d.join()
+	out.stop(d.ctx)
+	d.ended = true
+}
+
+// close ends the run however the consumer stopped: a consumer that leaves
+// before the terminal event is taken as gone. After a panic in the
+// consumer's own code the chain is left as it is. The agent is cancelled
+// and joined, so no goroutine outlives close. It is idempotent.
+func (d *driver) close() {
+	if !d.ended && !d.taking {
+		d.out.gone = true
+		d.stop()
+	}
+	d.cancel(d.cause)
+	d.join()
+}
+
+func (d *driver) join() {
+	d.agent.Wait()
+}
+
+// abandon cancels the run without waiting for its agent: at a shutdown
+// deadline the agent has ignored its cancellation, and the stream has been
+// ended for it. The agent's goroutine returns on its own; every emit it
+// still makes fails, and nothing reads the queue again.
+func (d *driver) abandon() {
+	d.cancel(ErrShuttingDown)
+	d.ended = true
+}

@@ -1,0 +1,50 @@
+package core
+
+import (
+	"errors"
+	"net/http"
+	"os"
+	"time"
+)
+
+// DefaultReadTimeout is how long a Handler waits for a request's body
+// unless WithReadTimeout says otherwise.
+const DefaultReadTimeout = 30 * time.Second
+
+// CodeRequestTimeout is the code of the 408 a client gets when its body
+// does not arrive within the read timeout.
+const CodeRequestTimeout = "REQUEST_TIMEOUT"
+
+// WithReadTimeout bounds the time a Handler waits for a request's body
+// (default DefaultReadTimeout; 0 waits forever). A client that stalls
+// mid-upload gets a 408 once it passes, instead of holding the request,
+// its buffer and a graceful shutdown indefinitely. The deadline is set on
+// the connection when reading starts and cleared when the body is read,
+// so it never cuts the stream that follows; it needs a ResponseWriter
+// that supports read deadlines (net/http's does).
+func WithReadTimeout(d time.Duration) Option {
+	return optionFunc(func(s *settings) { s.handler.readTimeout = d })
+}
+
+// readDeadline sets w's read deadline readTimeout ahead and returns the
+// function clearing it, called once the body has been read whole.
+func (t *transport) readDeadline(w http.ResponseWriter) func() {
+	if t.cfg.readTimeout <= 0 {
+		return func() {}
+	}
+	rc := http.NewResponseController(w)
+	if rc.SetReadDeadline(time.Now().Add(t.cfg.readTimeout)) != nil {
+		return func() {}
+	}
+	return func() { _ = rc.SetReadDeadline(time.Time{}) }
+}
+
+// timeoutError maps a body read that hit the read deadline to a 408.
+func timeoutError(err error) error {
+	var re *RequestError
+	if errors.As(err, &re) && errors.Is(re.cause, os.ErrDeadlineExceeded) {
+		return &RequestError{Status: http.StatusRequestTimeout, Code: CodeRequestTimeout,
+			Message: "the request body did not arrive in time"}
+	}
+	return err
+}

@@ -1,0 +1,109 @@
+package core
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/agui-go/agui"
+)
+
+// maxEscape is the most bytes one byte of a Go string can take in JSON: an
+// invalid UTF-8 byte or a control character becomes a six-byte escape
+// (\ufffd, \u0001).
+const maxEscape = 6
+
+// sizer keeps every event a run emits within agui.MaxEventSize, the frame
+// limit of the SSE and protobuf encodings, so that no event is lost
+// between the agent and the wire (issue: an over-limit event used to
+// vanish in the transport while the run ended in success).
+//
+// Content deltas (text, reasoning, tool arguments) are split into several
+// deltas at character boundaries: their concatenation is the original, so
+// the split is lossless for every client. Any other event over the limit
+// is refused with a SERIALIZATION error. The sizer is used under the
+// stream's mutex; its buffer is reused between events.
+type sizer struct {
+	limit int
+	buf   []byte
+}
+
+// split returns the pieces ev must be sent as: nil when it fits as it is.
+// Only content deltas are ever split; a delta that fits in the worst case
+// (every byte escaped) costs one length check.
+func (z *sizer) split(ev agui.Event) ([]agui.Event, error) {
+	delta, plain, with := deltaOf(ev)
+	if with == nil || plain && len(delta)*maxEscape <= z.limit/2 {
+		return nil, nil
+	}
+	// The delta may not fit: measure what the event costs without it.
+	var err error
+	if z.buf, err = with("").AppendJSON(z.buf[:0]); err != nil {
+		return nil, err
+	}
+	room := (z.limit - len(z.buf)) / maxEscape
+	if len(delta) <= room {
+		return nil, nil
+	}
+	if room < utf8.UTFMax {
+		return nil, tooLarge(ev, len(z.buf))
+	}
+	var out []agui.Event
+	for len(delta) > room {
+		cut := room
+		// Back up to the start of a character, so no valid character is
+		// cut in two (a continuation byte run longer than a character is
+		// invalid anyway and encodes the same however it is cut).
+		for i := cut; i > cut-utf8.UTFMax && i > 0; i-- {
+			if utf8.RuneStart(delta[i]) {
+				cut = i
+				break
+			}
+		}
+		out = append(out, with(delta[:cut]))
+		delta = delta[cut:]
+	}
+	return append(out, with(delta)), nil
+}
+
+// check refuses an event, other than a content delta, whose JSON exceeds
+// the limit.
+func (z *sizer) check(ev agui.Event) error {
+	if delta, plain, with := deltaOf(ev); with != nil && plain && len(delta)*maxEscape <= z.limit/2 {
+		return nil // a plain delta that fits even fully escaped
+	}
+	var err error
+	if z.buf, err = ev.AppendJSON(z.buf[:0]); err != nil {
+		return err
+	}
+	n := len(z.buf)
+	if cap(z.buf) > 64<<10 {
+		z.buf = nil // keep no large buffer alive for the rest of the run
+	}
+	if n > z.limit {
+		return tooLarge(ev, n)
+	}
+	return nil
+}
+
+func tooLarge(ev agui.Event, n int) error {
+	return agui.NewError(agui.CodeSerialization, "core: "+string(ev.Type())+" event of "+strconv.Itoa(n)+
+		" bytes of JSON exceeds the "+strconv.Itoa(agui.MaxEventSize)+"-byte event limit")
+}
+
+// deltaOf returns the delta of a content-delta event, whether the event
+// is plain (no raw event or metadata, so its ids are all it carries
+// besides the delta) and a function building a copy of ev with another
+// delta; the function is nil for any other event.
+func deltaOf(ev agui.Event) (string, bool, func(string) agui.Event) {
+	switch e := ev.(type) {
+	case *agui.TextMessageContent:
+		return e.Delta, plain(e.Base), func(d string) agui.Event { c := *e; c.Delta = d; return &c }
+	case *agui.ReasoningMessageContent:
+		return e.Delta, plain(e.Base), func(d string) agui.Event { c := *e; c.Delta = d; return &c }
+	case *agui.ToolCallArgs:
+		return e.Delta, plain(e.Base), func(d string) agui.Event { c := *e; c.Delta = d; return &c }
+	}
+	return "", false, nil
+}
+
+func plain(b agui.Base) bool { return b.RawEvent == nil && b.Metadata == nil }

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// loopDemo is what the loop route's tools do besides their result: log
+// each start (so that tests and operators can count executions) and take
+// bookDelay to book. A plain value.
+type loopDemo struct {
+	logger    *slog.Logger
+	bookDelay time.Duration
+}
+
+// started logs that tool started running.
+func (d loopDemo) started(ctx context.Context, tool string) {
+	if d.logger != nil {
+		d.logger.InfoContext(ctx, "tool started", slog.String("tool", tool))
+	}
+}
+
+// book waits bookDelay, or until ctx ends.
+func (d loopDemo) book(ctx context.Context) error {
+	if d.bookDelay <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d.bookDelay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}

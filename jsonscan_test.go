@@ -1,0 +1,68 @@
+package agui
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// scanCases are documents whose validity and string values the scanner
+// must see as encoding/json does.
+var scanCases = []string{
+	`{}`, `[]`, ` { "a" : [ 1 , -0.5e+3 , true , false , null ] } `, `"\u00e9\ud83d\ude00"`,
+	`"\ud800"`, `"\ud800\u0041"`, `"\udc00\ud800"`, "\"\xff\xfe\"", `"a\/b\\c\"d\b\f\n\r\t"`,
+	`01`, `1.`, `.5`, `-`, `1e`, `1e+`, `+1`, `[1,]`, `{"a":1,}`, `{"a"}`, `{1:2}`, `"\x"`, `"\u12"`,
+	"\"a\x01\"", `tru`, `nul`, `[`, `{"a":[}`, `"`, ``, ` `, `1 2`, `{"a":1}x`, `[[[[]]]]`,
+	strings.Repeat("[", maxScanDepth) + strings.Repeat("]", maxScanDepth),
+	strings.Repeat("[", maxScanDepth+1) + strings.Repeat("]", maxScanDepth+1),
+}
+
+func TestScanAgreesWithEncodingJSON(t *testing.T) {
+	for _, c := range scanCases {
+		checkScan(t, []byte(c))
+	}
+}
+
+func FuzzScanAgreesWithEncodingJSON(f *testing.F) {
+	for _, c := range scanCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkScan(t, data) })
+}
+
+// checkScan checks scan's verdict on data against json.Valid and, for a
+// valid document, every plain value against json.Unmarshal with
+// UseNumber.
+func checkScan(t *testing.T, data []byte) {
+	t.Helper()
+	doc, ok := scan(data)
+	if ok != json.Valid(data) {
+		t.Fatalf("scan(%q) ok = %v, json.Valid = %v", data, ok, !ok)
+	}
+	if !ok {
+		return
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.UseNumber()
+	var want any
+	if err := dec.Decode(&want); err != nil {
+		t.Fatalf("json: %v", err)
+	}
+	if got := doc.plainValue(0); !reflect.DeepEqual(got, want) {
+		t.Fatalf("scan(%q) = %#v, encoding/json %#v", data, got, want)
+	}
+}
+
+func TestScanMarksCompactContainers(t *testing.T) {
+	doc, ok := scan([]byte(`{"a":[1,2],"b": [3]}`))
+	if !ok {
+		t.Fatal("not scanned")
+	}
+	if doc.nodes[0].plain {
+		t.Error("an object with a space inside is marked compact")
+	}
+	if !doc.nodes[2].plain { // [1,2]
+		t.Error("a compact array is not marked compact")
+	}
+}

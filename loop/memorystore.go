@@ -1,0 +1,335 @@
+package loop
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/agui-go/agui"
+)
+
+// ErrStoreFull: a MemoryStore at its cap has no thread it may evict to
+// make room for a new thread, or a checkpoint alone is over the byte cap.
+// The run fails with CHECKPOINT_ERROR before anything runs.
+var ErrStoreFull = errors.New("loop: checkpoint store full")
+
+// MemoryOption configures a MemoryStore. A limit of zero or less turns
+// that limit off.
+type MemoryOption func(*memoryConfig)
+
+type memoryConfig struct {
+	maxThreads  int
+	maxBytes    int64
+	idleTTL     time.Duration
+	awaitingTTL time.Duration
+}
+
+// MemoryMaxThreads caps the threads kept (default 10,000; 0 or less: no
+// cap).
+func MemoryMaxThreads(n int) MemoryOption { return func(c *memoryConfig) { c.maxThreads = n } }
+
+// MemoryMaxBytes caps the estimated size of the checkpoints kept: the
+// text of their messages, arguments and metadata plus a fixed overhead
+// per message (default 256 MiB; 0 or less: no cap). A single checkpoint
+// over it is refused with ErrStoreFull.
+func MemoryMaxBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.maxBytes = n } }
+
+// MemoryIdleTTL is how long a thread no run holds is kept after its last
+// save (default 1 hour; 0 or less: forever). It covers finished threads,
+// and running ones whose lease ran out (their run died) counted from the
+// lease's end.
+func MemoryIdleTTL(d time.Duration) MemoryOption { return func(c *memoryConfig) { c.idleTTL = d } }
+
+// MemoryAwaitingTTL is how long a thread waiting for an approval is kept
+// after its last save (default 24 hours; 0 or less: forever). After it
+// the approval can no longer be answered (BAD_RESUME).
+func MemoryAwaitingTTL(d time.Duration) MemoryOption {
+	return func(c *memoryConfig) { c.awaitingTTL = d }
+}
+
+// MemoryStore is the in-memory [Store], the default. It is safe for
+// concurrent use, and its memory is bounded: it keeps at most
+// [MemoryMaxThreads] threads and [MemoryMaxBytes] of checkpoints, and drops
+// threads nobody touched for their TTL ([MemoryIdleTTL],
+// [MemoryAwaitingTTL]) lazily, on its next call.
+//
+// To make room for a new thread it evicts the least recently saved
+// threads no run holds: finished ones, and running ones whose lease ran
+// out. It never evicts a thread a run holds within its lease (the run
+// would lose it mid-turn), nor one waiting for an approval before its
+// TTL; when only those are left, a new thread is refused with
+// [ErrStoreFull]. A thread that is kept may grow past the byte cap: each
+// run appends its input, every model turn and every tool result to the
+// transcript, so a thread grows with every run (bounded per run by
+// [WithMaxSteps]) unless [WithMaxTranscript] drops its oldest exchanges.
+type MemoryStore struct {
+	cfg memoryConfig
+
+	mu      sync.Mutex
+	entries map[string]*memoryEntry
+	// lru orders the entries by last save, most recent first.
+	lru       list.List
+	bytes     int64
+	nextSweep time.Time
+}
+
+type memoryEntry struct {
+	cp      Checkpoint
+	version int64
+	size    int64
+	saved   time.Time
+	elem    *list.Element
+}
+
+// NewMemoryStore returns an empty store.
+func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
+	cfg := memoryConfig{maxThreads: 10_000, maxBytes: 256 << 20, idleTTL: time.Hour, awaitingTTL: 24 * time.Hour}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return &MemoryStore{cfg: cfg, entries: map[string]*memoryEntry{}}
+}
+
+// Len returns the number of threads kept and their estimated size in
+// bytes (see MemoryMaxBytes).
+func (s *MemoryStore) Len() (threads int, bytes int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.entries), s.bytes
+}
+
+// Load implements Store.
+func (s *MemoryStore) Load(ctx context.Context, threadID string) (*Checkpoint, int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.live(threadID, time.Now())
+	if e == nil {
+		return nil, 0, ErrNotFound
+	}
+	cp := e.cp.clone()
+	return &cp, e.version, nil
+}
+
+// Save implements Store.
+func (s *MemoryStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	size := checkpointSize(cp)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	s.sweep(now)
+	e := s.live(cp.ThreadID, now)
+	var version, oldSize int64
+	if e != nil {
+		version, oldSize = e.version, e.size
+	}
+	if version != expect {
+		return 0, ErrConflict
+	}
+	if s.cfg.maxBytes > 0 && size > s.cfg.maxBytes {
+		return 0, ErrStoreFull
+	}
+	if !s.makeRoom(cp.ThreadID, e == nil, size-oldSize, now) && e == nil {
+		return 0, ErrStoreFull
+	}
+	if e == nil {
+		e = &memoryEntry{}
+		e.elem = s.lru.PushFront(cp.ThreadID)
+		s.entries[cp.ThreadID] = e
+	} else {
+		s.lru.MoveToFront(e.elem)
+	}
+	e.cp, e.version, e.saved = cp.clone(), expect+1, now
+	s.bytes += size - e.size
+	e.size = size
+	return e.version, nil
+}
+
+// Delete implements Store.
+func (s *MemoryStore) Delete(ctx context.Context, threadID string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.entries[threadID]; e != nil {
+		s.remove(threadID, e)
+	}
+	return nil
+}
+
+// live returns the thread's entry, dropping it when its TTL ran out.
+func (s *MemoryStore) live(threadID string, now time.Time) *memoryEntry {
+	e := s.entries[threadID]
+	if e != nil && s.expired(e, now) {
+		s.remove(threadID, e)
+		return nil
+	}
+	return e
+}
+
+func (s *MemoryStore) remove(threadID string, e *memoryEntry) {
+	delete(s.entries, threadID)
+	s.lru.Remove(e.elem)
+	s.bytes -= e.size
+}
+
+// expired reports whether e outlived its TTL.
+func (s *MemoryStore) expired(e *memoryEntry, now time.Time) bool {
+	switch e.cp.Status {
+	case StatusAwaitingApproval:
+		return s.cfg.awaitingTTL > 0 && now.Sub(e.saved) >= s.cfg.awaitingTTL
+	case StatusRunning:
+		return s.cfg.idleTTL > 0 && now.After(e.cp.LeaseUntil) && now.Sub(later(e.saved, e.cp.LeaseUntil)) >= s.cfg.idleTTL
+	default:
+		return s.cfg.idleTTL > 0 && now.Sub(e.saved) >= s.cfg.idleTTL
+	}
+}
+
+// evictable reports whether e may go to make room: no run holds it and
+// it waits for no approval.
+func evictable(e *memoryEntry, now time.Time) bool {
+	switch e.cp.Status {
+	case StatusAwaitingApproval:
+		return false
+	case StatusRunning:
+		return now.After(e.cp.LeaseUntil)
+	default:
+		return true
+	}
+}
+
+// sweep drops every expired entry, at most every quarter of the shortest
+// TTL, so that threads nobody asks for again go too.
+func (s *MemoryStore) sweep(now time.Time) {
+	ttl := s.cfg.idleTTL
+	if ttl <= 0 || (s.cfg.awaitingTTL > 0 && s.cfg.awaitingTTL < ttl) {
+		ttl = s.cfg.awaitingTTL
+	}
+	if ttl <= 0 || now.Before(s.nextSweep) {
+		return
+	}
+	s.nextSweep = now.Add(ttl / 4)
+	for id, e := range s.entries {
+		if s.expired(e, now) {
+			s.remove(id, e)
+		}
+	}
+}
+
+// makeRoom evicts least recently saved evictable threads other than
+// keep until one more thread (when adding) and grow more bytes fit. It
+// reports whether they fit.
+func (s *MemoryStore) makeRoom(keep string, adding bool, grow int64, now time.Time) bool {
+	fits := func() bool {
+		if adding && s.cfg.maxThreads > 0 && len(s.entries)+1 > s.cfg.maxThreads {
+			return false
+		}
+		return s.cfg.maxBytes <= 0 || s.bytes+grow <= s.cfg.maxBytes
+	}
+	for el := s.lru.Back(); el != nil && !fits(); {
+		prev := el.Prev()
+		id := el.Value.(string)
+		if e := s.entries[id]; id != keep && evictable(e, now) {
+			s.remove(id, e)
+		}
+		el = prev
+	}
+	return fits()
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// messageOverhead is the estimated size of a message apart from its
+// text: the Go values and the map entry that hold it.
+const messageOverhead = 256
+
+// checkpointSize estimates the memory a checkpoint holds: what its
+// messages carry, plus a fixed overhead per message.
+func checkpointSize(cp *Checkpoint) int64 {
+	n := int64(messageOverhead + len(cp.ThreadID))
+	for _, m := range cp.Messages {
+		n += messageOverhead + messageSize(m)
+	}
+	return n
+}
+
+func messageSize(m agui.Message) int64 {
+	switch m := m.(type) {
+	case *agui.UserMessage:
+		return strs(m.ID, m.Name, m.EncryptedValue, m.SubagentRunID) + contentSize(m.Content) + anySize(m.Metadata)
+	case *agui.AssistantMessage:
+		n := strs(m.ID, m.Content, m.Name, m.EncryptedValue, m.SubagentRunID) + anySize(m.Metadata)
+		for _, c := range m.ToolCalls {
+			n += 64 + strs(c.ID, c.Function.Name, c.Function.Arguments, c.EncryptedValue) + anySize(c.Metadata)
+		}
+		return n
+	case *agui.ToolMessage:
+		return strs(m.ID, m.ToolCallID, m.Error, m.EncryptedValue, m.SubagentRunID) + contentSize(m.Content) + anySize(m.Metadata)
+	case *agui.SystemMessage:
+		return strs(m.ID, m.Content, m.Name, m.EncryptedValue, m.SubagentRunID) + anySize(m.Metadata)
+	case *agui.DeveloperMessage:
+		return strs(m.ID, m.Content, m.Name, m.EncryptedValue, m.SubagentRunID) + anySize(m.Metadata)
+	case *agui.ActivityMessage:
+		return strs(m.ID, m.ActivityType, m.SubagentRunID) + anySize(m.Content) + anySize(m.Metadata)
+	case *agui.ReasoningMessage:
+		return strs(m.ID, m.Content, m.EncryptedValue, m.SubagentRunID) + anySize(m.Metadata)
+	}
+	return 0
+}
+
+func contentSize(c agui.Content) int64 {
+	n := int64(len(c.Text))
+	for _, p := range c.Parts {
+		n += 64 + int64(len(p.Text))
+		if p.Source != nil {
+			n += strs(p.Source.Value, p.Source.MimeType)
+		}
+		n += anySize(p.Metadata)
+	}
+	return n
+}
+
+func strs(ss ...string) int64 {
+	var n int64
+	for _, s := range ss {
+		n += int64(len(s))
+	}
+	return n
+}
+
+// anySize estimates a JSON-like value: strings by length, containers by
+// their elements plus 16 bytes each, anything else 16 bytes.
+func anySize(v any) int64 {
+	switch v := v.(type) {
+	case nil:
+		return 0
+	case string:
+		return int64(len(v))
+	case map[string]any:
+		var n int64
+		for k, x := range v {
+			n += 16 + int64(len(k)) + anySize(x)
+		}
+		return n
+	case []any:
+		var n int64
+		for _, x := range v {
+			n += 16 + anySize(x)
+		}
+		return n
+	}
+	return 16
+}

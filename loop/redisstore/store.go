@@ -1,0 +1,184 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/agui-go/agui/loop"
+)
+
+// ErrUnavailable: Redis could not be reached or refused a command. The
+// error a Store method returns wraps it and the client's error; its
+// message names neither addresses nor credentials, since a run reports it
+// to its client (as a CHECKPOINT_ERROR).
+var ErrUnavailable = errors.New("redisstore: redis unavailable")
+
+// Store is a [loop.Store] on Redis: one hash per thread, holding the
+// checkpoint (encoded with [loop.MarshalCheckpoint]) and its version. It is
+// safe for concurrent use, from any number of processes sharing one Redis.
+//
+// A versioned Save is one Lua script, atomic in Redis, so of several
+// processes saving over one version exactly one wins: that is how the
+// loop's claim on a thread, and its lease, work across processes. The
+// lease itself is the checkpoint's LeaseUntil, written by the holder's
+// clock and read by the claimer's, so replicas' clocks must agree to well
+// within the lease (NTP does).
+type Store struct {
+	client redis.UniversalClient
+	cfg    config
+}
+
+// New returns a Store on client: a *redis.Client, *redis.ClusterClient,
+// a Sentinel failover client or a *redis.Ring (any [redis.UniversalClient]).
+// The Store does not close the client.
+//
+// Every call passes its ctx to the client and fails at once when ctx is
+// already done. For a deadline to cut short a command Redis is slow to
+// answer, the client needs ContextTimeoutEnabled (go-redis otherwise
+// bounds it by its ReadTimeout and WriteTimeout only).
+func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
+	if client == nil {
+		return nil, errors.New("redisstore: nil client")
+	}
+	cfg := defaults()
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	return &Store{client: client, cfg: cfg}, nil
+}
+
+// Key returns the Redis key of a thread's checkpoint: the prefix, then
+// the thread id in braces, a Cluster hash tag that keeps every key of one
+// thread in one slot.
+func (s *Store) Key(threadID string) string { return s.cfg.prefix + "{" + threadID + "}" }
+
+// saveScript is the versioned write. KEYS[1] is the thread's hash;
+// ARGV: expected version, encoded checkpoint, expiry in milliseconds (0:
+// none). It returns the new version, or -1 when the stored version is
+// not the expected one (a missing hash has version 0).
+var saveScript = redis.NewScript(`
+local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+if cur ~= tonumber(ARGV[1]) then
+  return -1
+end
+local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
+redis.call('HSET', KEYS[1], 'cp', ARGV[2])
+local ttl = tonumber(ARGV[3])
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[1], ttl)
+else
+  redis.call('PERSIST', KEYS[1])
+end
+return v
+`)
+
+// Load implements [loop.Store]: one HMGET.
+func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	vals, err := s.client.HMGet(ctx, s.Key(threadID), "v", "cp").Result()
+	if err != nil {
+		return nil, 0, s.fail(ctx, "load", err)
+	}
+	if len(vals) != 2 || vals[0] == nil || vals[1] == nil {
+		return nil, 0, loop.ErrNotFound
+	}
+	vs, ok1 := vals[0].(string)
+	data, ok2 := vals[1].(string)
+	var v int64
+	if _, err := fmt.Sscan(vs, &v); !ok1 || !ok2 || err != nil {
+		return nil, 0, fmt.Errorf("%w: thread hash holds no valid version", loop.ErrCheckpointFormat)
+	}
+	cp, err := loop.UnmarshalCheckpoint([]byte(data))
+	if err != nil {
+		return nil, 0, err
+	}
+	return cp, v, nil
+}
+
+// Save implements [loop.Store]: the encoded checkpoint and its new version
+// are written by one script if the stored version is expect. An idle
+// checkpoint expires after [IdleTTL], one awaiting approval after
+// [AwaitingTTL], and a running one after its lease plus IdleTTL (so a
+// thread whose holder died goes too).
+func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	data, err := loop.MarshalCheckpoint(cp)
+	if err != nil {
+		return 0, err
+	}
+	v, err := saveScript.Run(ctx, s.client, []string{s.Key(cp.ThreadID)}, expect, data, s.expiry(cp).Milliseconds()).Int64()
+	if err != nil {
+		return 0, s.fail(ctx, "save", err)
+	}
+	if v < 0 {
+		return 0, loop.ErrConflict
+	}
+	return v, nil
+}
+
+// expiry is how long a saved checkpoint lives unless saved again; 0 is
+// forever.
+func (s *Store) expiry(cp *loop.Checkpoint) time.Duration {
+	switch cp.Status {
+	case loop.StatusAwaitingApproval:
+		return s.cfg.awaitingTTL
+	case loop.StatusRunning:
+		if s.cfg.idleTTL == 0 {
+			return 0
+		}
+		return max(time.Until(cp.LeaseUntil), 0) + s.cfg.idleTTL
+	default:
+		return s.cfg.idleTTL
+	}
+}
+
+// Delete implements [loop.Store].
+func (s *Store) Delete(ctx context.Context, threadID string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := s.client.Del(ctx, s.Key(threadID)).Err(); err != nil {
+		return s.fail(ctx, "delete", err)
+	}
+	return nil
+}
+
+// fail wraps a client error: the context's error when ctx ended (or its
+// deadline passed), ErrUnavailable otherwise.
+func (s *Store) fail(ctx context.Context, op string, err error) error {
+	if ctx.Err() != nil {
+		return &opError{op: op, kind: ctx.Err(), err: err}
+	}
+	// The connection's deadline is ctx's, and may fire just before ctx
+	// itself reports it.
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return &opError{op: op, kind: context.DeadlineExceeded, err: err}
+	}
+	return &opError{op: op, kind: ErrUnavailable, err: err}
+}
+
+// opError is a failed call: its message is the operation and kind only;
+// errors.Is finds kind and the client's error.
+type opError struct {
+	op   string
+	kind error
+	err  error
+}
+
+func (e *opError) Error() string {
+	if e.kind == ErrUnavailable {
+		return "redisstore: " + e.op + ": redis unavailable"
+	}
+	return "redisstore: " + e.op + ": " + e.kind.Error()
+}
+func (e *opError) Unwrap() []error { return []error{e.kind, e.err} }

@@ -1,0 +1,224 @@
+package redisstore_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/internal/redistest"
+	"github.com/agui-go/agui/loop"
+	"github.com/agui-go/agui/loop/redisstore"
+	"github.com/agui-go/agui/loop/storetest"
+)
+
+func client(t testing.TB, srv *redistest.Server) *redis.Client {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: srv.Addr(), MaxRetries: -1, DialTimeout: time.Second, ContextTimeoutEnabled: true, DialerRetries: 1})
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
+func newStore(t testing.TB, c redis.UniversalClient, opts ...redisstore.Option) *redisstore.Store {
+	t.Helper()
+	s, err := redisstore.New(c, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Every subtest gets its own key prefix on one real redis-server.
+func TestConformance(t *testing.T) {
+	c := client(t, redistest.Start(t))
+	var n atomic.Int64
+	storetest.Run(t, func(t *testing.T) loop.Store {
+		return newStore(t, c, redisstore.KeyPrefix(fmt.Sprintf("conf%d:", n.Add(1))))
+	})
+}
+
+func TestKeysAndExpiry(t *testing.T) {
+	c := client(t, redistest.Start(t))
+	s := newStore(t, c, redisstore.KeyPrefix("app:"), redisstore.IdleTTL(time.Hour), redisstore.AwaitingTTL(48*time.Hour))
+	ctx := t.Context()
+	ttl := func(thread string) time.Duration {
+		d, err := c.PTTL(ctx, "app:{"+thread+"}").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	near := func(got, want time.Duration) bool { return got <= want && got > want-time.Minute }
+	v, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusRunning, LeaseUntil: time.Now().Add(5 * time.Minute)}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := ttl("t"); !near(d, time.Hour+5*time.Minute) {
+		t.Fatalf("running thread expires in %v, want its lease plus the idle TTL", d)
+	}
+	if v, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusAwaitingApproval}, v); err != nil {
+		t.Fatal(err)
+	}
+	if d := ttl("t"); !near(d, 48*time.Hour) {
+		t.Fatalf("awaiting thread expires in %v, want 48h", d)
+	}
+	if _, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v); err != nil {
+		t.Fatal(err)
+	}
+	if d := ttl("t"); !near(d, time.Hour) {
+		t.Fatalf("idle thread expires in %v, want 1h", d)
+	}
+	forever := newStore(t, c, redisstore.KeyPrefix("app:"), redisstore.IdleTTL(0))
+	if _, err = forever.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v+1); err != nil {
+		t.Fatal(err)
+	}
+	if d := ttl("t"); d != -1 {
+		t.Fatalf("with IdleTTL(0) the thread expires in %v, want never (-1)", d)
+	}
+	keys, err := c.Keys(ctx, "*").Result()
+	if err != nil || len(keys) != 1 || keys[0] != "app:{t}" {
+		t.Fatalf("keys %v %v, want one hash per thread", keys, err)
+	}
+}
+
+// An expired thread is gone: the store answers ErrNotFound.
+func TestExpiredThreadIsGone(t *testing.T) {
+	srv := redistest.Start(t)
+	c := client(t, srv)
+	s := newStore(t, c, redisstore.IdleTTL(time.Hour))
+	ctx := t.Context()
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, 0); err != nil {
+		t.Fatal(err)
+	}
+	// Redis's clock cannot be moved: expire the key at a past instant.
+	if err := c.PExpireAt(ctx, s.Key("t"), time.Unix(1, 0)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Load(ctx, "t"); !errors.Is(err, loop.ErrNotFound) {
+		t.Fatalf("load of an expired thread: %v, want ErrNotFound", err)
+	}
+}
+
+// Redis down: every call fails with ErrUnavailable and a message without
+// the address; a loop run fails with CHECKPOINT_ERROR before its tool
+// runs; once Redis is back the next run works.
+func TestUnavailable(t *testing.T) {
+	srv := redistest.Start(t)
+	c := client(t, srv)
+	s := newStore(t, c)
+	var runs atomic.Int64
+	tool, err := loop.NewTool("act", "", func(ctx context.Context, in struct{}) (string, error) { runs.Add(1); return "done", nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := loop.New(loop.Script(loop.Turn{Calls: []loop.ScriptedCall{{ID: "c1", Name: "act", Args: `{}`}}}, loop.Turn{Text: "ok"}),
+		loop.WithTools(tool), loop.WithCheckpoints(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Stop()
+	ctx := t.Context()
+	_, _, err = s.Load(ctx, "t")
+	if !errors.Is(err, redisstore.ErrUnavailable) || strings.Contains(err.Error(), "127.0.0.1") {
+		t.Fatalf("load with Redis down: %v, want ErrUnavailable without the address", err)
+	}
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t"}, 0); !errors.Is(err, redisstore.ErrUnavailable) {
+		t.Fatalf("save with Redis down: %v", err)
+	}
+	if err := s.Delete(ctx, "t"); !errors.Is(err, redisstore.ErrUnavailable) {
+		t.Fatalf("delete with Redis down: %v", err)
+	}
+	in := loop.Input{ThreadID: "t", Messages: []agui.Message{loop.UserText("go")}}
+	_, err = agent.Execute(ctx, in)
+	var ce *agui.Error
+	if !errors.As(err, &ce) || ce.Code != loop.CodeCheckpoint || runs.Load() != 0 {
+		t.Fatalf("run with Redis down: %v, tool ran %d times; want CHECKPOINT_ERROR and no run", err, runs.Load())
+	}
+	srv.Restart()
+	res, err := agent.Execute(ctx, in)
+	if err != nil || res.FinishReason != loop.FinishStop || runs.Load() != 1 {
+		t.Fatalf("run with Redis back: %v %v, tool ran %d times", res.FinishReason, err, runs.Load())
+	}
+}
+
+// With appendonly yes and appendfsync always, a paused approval survives
+// Redis being killed and restarted between the pause and the resume.
+func TestRestartWithAOFKeepsPendingApproval(t *testing.T) {
+	srv := redistest.Start(t, redistest.AppendOnly())
+	c := client(t, srv)
+	s := newStore(t, c)
+	var runs atomic.Int64
+	tool, err := loop.NewTool("book", "", func(ctx context.Context, in struct{}) (string, error) { runs.Add(1); return "booked", nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := loop.New(loop.Script(loop.Turn{Calls: []loop.ScriptedCall{{ID: "c1", Name: "book", Args: `{}`}}}, loop.Turn{Text: "ok"}),
+		loop.WithTools(tool), loop.WithCheckpoints(s), loop.WithNeedsApproval(func(loop.Call) bool { return true }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	res, err := agent.Execute(ctx, loop.Input{ThreadID: "t", Messages: []agui.Message{loop.UserText("book")}})
+	if err != nil || res.FinishReason != loop.FinishAwaitingApproval {
+		t.Fatalf("first run: %v %v", res.FinishReason, err)
+	}
+	srv.Kill() // SIGKILL: only what is in the append-only file survives
+	srv.Restart()
+	answer := agui.ResumeEntry{InterruptID: res.Interrupt.ID, Status: agui.ResumeResolved, Payload: map[string]any{"approved": true}}
+	res, err = agent.Execute(ctx, loop.Input{ThreadID: "t", Resume: []agui.ResumeEntry{answer}})
+	if err != nil || res.FinishReason != loop.FinishStop || runs.Load() != 1 {
+		t.Fatalf("resume after the restart: %v %v, tool ran %d times", res.FinishReason, err, runs.Load())
+	}
+}
+
+// A call blocked on a Redis that does not answer ends with its context.
+func TestContextDeadlineWhileRedisHangs(t *testing.T) {
+	srv := redistest.Start(t)
+	c := client(t, srv)
+	s := newStore(t, c)
+	if _, err := s.Save(t.Context(), &loop.Checkpoint{ThreadID: "t"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(srv.Pid(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = syscall.Kill(srv.Pid(), syscall.SIGCONT) }()
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	_, _, err := s.Load(ctx, "t")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("load from a hung Redis: %v, want context.DeadlineExceeded", err)
+	}
+}
+
+// The same kit on a three-master Redis Cluster through a ClusterClient:
+// each thread's hash lives in the slot of its {threadID} hash tag.
+func TestConformanceCluster(t *testing.T) {
+	cluster := redistest.StartCluster(t, 3)
+	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: cluster.Addrs(), ContextTimeoutEnabled: true})
+	t.Cleanup(func() { _ = c.Close() })
+	var n atomic.Int64
+	storetest.Run(t, func(t *testing.T) loop.Store {
+		return newStore(t, c, redisstore.KeyPrefix(fmt.Sprintf("cluster%d:", n.Add(1))))
+	})
+	// The threads were spread over the masters.
+	var masters atomic.Int64
+	err := c.ForEachMaster(t.Context(), func(ctx context.Context, m *redis.Client) error {
+		if keys, err := m.DBSize(ctx).Result(); err != nil {
+			return err
+		} else if keys > 0 {
+			masters.Add(1)
+		}
+		return nil
+	})
+	if err != nil || masters.Load() < 2 {
+		t.Fatalf("threads on %d masters (%v), want them spread", masters.Load(), err)
+	}
+}

@@ -1,0 +1,18 @@
+// Package storetest is the conformance kit of the loop.Store contract:
+// any store, in memory or on a server, runs it from its own tests.
+//
+//	func TestConformance(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) loop.Store {
+//			return mystore.New(…) // a fresh, empty store for each subtest
+//		})
+//	}
+//
+// Run checks versioned saves and their conflicts, that a loaded checkpoint
+// is the saved one (every field and message), that of 100 goroutines
+// claiming one thread exactly one wins, lease expiry and renewal as the
+// loop does them (a store keeps LeaseUntil; the version check makes
+// takeovers exclusive), delete, a 1 MB checkpoint, that a cancelled
+// context fails every call with no effect, and finally the loop itself on
+// the store: an approval paused by one agent and resumed by another on the
+// same store, and concurrent resumes that run the tool exactly once.
+package storetest

@@ -1,0 +1,26 @@
+package storetest_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agui-go/agui/loop/storetest"
+)
+
+// The checks Run runs, each a subtest: a store's own test calls
+// storetest.Run(t, func(t *testing.T) loop.Store { return newEmptyStore(t) }).
+func ExampleNames() {
+	fmt.Println(strings.Join(storetest.Names(), "\n"))
+	// Output:
+	// VersionedSave
+	// RoundTrip
+	// Isolation
+	// ConcurrentClaims
+	// LeaseRenewal
+	// LeaseExpiry
+	// Delete
+	// LargeCheckpoint
+	// CancelledContext
+	// AgentApprovalAcrossAgents
+	// AgentConcurrentResumes
+}
