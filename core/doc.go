@@ -116,4 +116,14 @@
 // Retry-After over the cap, and WithRunTimeout (a run option) ends a run
 // at its deadline with RUN_ERROR DEADLINE_EXCEEDED. All are off by
 // default.
+//
+// # Resumable runs
+//
+// NewResumableHandler serves the same agent on a route where a run is a
+// log ([RunLog]): every event is numbered and stored before any client
+// sees it, each connection follows the log from its cursor, and a client
+// whose connection dropped rejoins with Last-Event-ID, on any replica when
+// the log is shared (package redislog). WithDetach keeps a run going while
+// nobody watches, for a grace period; WithRunOwner ties a run to the
+// principal that started it. [MemoryLog] is the bounded in-process log.
 package core

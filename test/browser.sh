@@ -15,3 +15,4 @@ npm_install examples/gin-app/web
 cd examples/gin-app/web
 node --test test/bundle.test.mjs
 node --test test/page.test.mjs
+node --test test/resume.test.mjs

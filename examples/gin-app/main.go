@@ -3,8 +3,9 @@
 //	go run ./examples/gin-app -addr 127.0.0.1:8080
 //
 // With -redis redis://host:6379/0 (or AGUI_REDIS_URL) the loop route keeps
-// its threads in Redis, so several replicas share them; without it they
-// live in memory.
+// its threads in Redis and the resumable routes (/agents/detached) their
+// run logs, so several replicas share them and any replica serves a
+// rejoin; without it they live in memory.
 //
 // See "The example app" in the repository's README.md for the routes and a
 // curl line for each.
@@ -32,9 +33,11 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	otelExport := flag.String("otel", "", `export the loop route's OpenTelemetry spans: "stdout" prints them as JSON`)
-	redisURL := flag.String("redis", os.Getenv("AGUI_REDIS_URL"), "Redis URL for the loop route's checkpoints (default $AGUI_REDIS_URL; none: in memory)")
+	redisURL := flag.String("redis", os.Getenv("AGUI_REDIS_URL"), "Redis URL for the loop route's checkpoints and the resumable routes' run logs (default $AGUI_REDIS_URL; none: in memory)")
 	lease := flag.Duration("lease", 5*time.Minute, "how long a dead replica's run keeps its loop thread")
 	bookDelay := flag.Duration("book-delay", 0, "how long the loop route's book_trip tool takes")
+	var f flags
+	f.register(flag.CommandLine)
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	shutdownTracing, err := setupTracing(*otelExport, os.Stdout)
@@ -43,6 +46,10 @@ func main() {
 		os.Exit(2)
 	}
 	cfg := defaultConfig(logger)
+	if err := f.apply(&cfg); err != nil {
+		logger.Error("gin-app", slog.Any("error", err))
+		os.Exit(2)
+	}
 	cfg.loop.bookDelay = *bookDelay
 	cfg.loopOptions = append(cfg.loopOptions, loop.WithLease(*lease))
 	closeStore, err := useRedis(&cfg, *redisURL)
@@ -76,7 +83,12 @@ func run(addr string, cfg config) error {
 	if err != nil {
 		return err
 	}
-	return serve(ln, newServer(router), cfg.gate, sigs, 10*time.Second, logger)
+	err = serve(ln, newServer(router), cfg.gate, sigs, 10*time.Second, logger)
+	// The detached runs of the resumable routes have no stream that
+	// Shutdown could end: cancel them and wait.
+	closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return errors.Join(err, cfg.resumables.Close(closeCtx))
 }
 
 // newServer is the example's http.Server: every phase of a connection is

@@ -1,17 +1,22 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/core/redislog"
 	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/loop/redisstore"
 )
 
-// useRedis points the loop route's checkpoints at the Redis of url
-// (redis://[user:password@]host:port/db, or rediss:// for TLS); an empty
-// url leaves them in memory. It returns what closes the client.
+// useRedis points the loop route's checkpoints and the resumable routes'
+// run logs at the Redis of url (redis://[user:password@]host:port/db, or
+// rediss:// for TLS), so that replicas sharing it serve each other's
+// threads and runs; an empty url leaves them in memory. It returns what
+// closes the clients.
 func useRedis(cfg *config, url string) (func() error, error) {
 	if url == "" {
 		return func() error { return nil }, nil
@@ -29,6 +34,15 @@ func useRedis(cfg *config, url string) (func() error, error) {
 		return nil, err
 	}
 	cfg.loopOptions = append(cfg.loopOptions, loop.WithCheckpoints(store))
-	cfg.logger.Info("loop checkpoints in Redis", "addr", opts.Addr)
-	return client.Close, nil
+	// Followers of a run log wait in XREAD BLOCK on connections of their
+	// own, so that many open streams cannot take the connections appends
+	// need. One key prefix per route.
+	readOpts := *opts
+	readOpts.PoolSize = 512
+	readers := redis.NewClient(&readOpts)
+	cfg.runLog = func(route string) (core.RunLog, error) {
+		return redislog.New(client, redislog.WithPrefix("agui:"+route+":"), redislog.WithReadClient(readers))
+	}
+	cfg.logger.Info("loop checkpoints and run logs in Redis", "addr", opts.Addr)
+	return func() error { return errors.Join(readers.Close(), client.Close()) }, nil
 }

@@ -23,6 +23,14 @@ type config struct {
 	gate         *core.Gate
 	slowInterval time.Duration
 	slowTotal    time.Duration
+	// The resumable routes (detached.go): their run logs, by route name,
+	// the grace period of a run nobody watches, and this replica's name
+	// and lease.
+	runLog      func(route string) (core.RunLog, error)
+	detachGrace time.Duration
+	replica     string
+	leaseTTL    time.Duration
+	resumables  *resumables
 	// loop is the loop route's demo settings, loopOptions its extra
 	// options (the checkpoint store, the lease); see main's flags.
 	loop        loopDemo
@@ -38,6 +46,9 @@ func defaultConfig(logger *slog.Logger) config {
 		gate:         new(core.Gate),
 		slowInterval: 50 * time.Millisecond,
 		slowTotal:    60 * time.Second,
+		runLog:       memoryRunLogs,
+		detachGrace:  30 * time.Second,
+		resumables:   new(resumables),
 		loop:         loopDemo{logger: logger},
 		slowMaxRuns:  32,
 	}
@@ -113,6 +124,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 				// with Retry-After.
 				named("slow", core.WithMaxConcurrentRuns(cfg.slowMaxRuns, time.Second))...)
 		},
+		func() error { return registerDetached(agents, cfg, named("detached")) },
 		func() error {
 			// The agent loop with a scripted model: two tools, one of
 			// which needs approval (an AG-UI interrupt).

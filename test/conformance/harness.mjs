@@ -20,7 +20,8 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // built already, as conformance_test.go does), runs it on 127.0.0.1:0 and
 // resolves once its "listening" log line names the bound address. The
 // returned app keeps every log line, for checks of what the server saw.
-export async function startApp() {
+// args are passed to the app after -addr.
+export async function startApp(args = []) {
   let bin = process.env.AGUI_APP_BIN;
   let dir;
   if (!bin) {
@@ -28,7 +29,7 @@ export async function startApp() {
     bin = join(dir, "gin-app");
     execFileSync("go", ["build", "-o", bin, "./examples/gin-app"], { cwd: repoRoot, stdio: "inherit" });
   }
-  const child = spawn(bin, ["-addr", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(bin, ["-addr", "127.0.0.1:0", ...args], { stdio: ["ignore", "ignore", "pipe"] });
   const lines = [];
   const waiters = new Set();
   let pending = "";
@@ -72,6 +73,7 @@ export async function startApp() {
   const url = /url=(http:\/\/\S+)/.exec(listening)[1];
   return {
     url,
+    pid: child.pid,
     lines,
     waitForLog,
     // stop ends the app with SIGTERM (its graceful shutdown) and fails

@@ -2,6 +2,7 @@
 // conversation, rendered from the client's own message list and state.
 // Rebuild dist/app.js with `npm run build` after editing this file.
 import { HttpAgent, randomUUID } from "@ag-ui/client";
+import { resumableFetch } from "./resumable-fetch.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -199,7 +200,9 @@ async function loadThread(threadId) {
 function selectAgent(to, threadId) {
   agent?.abortRun();
   route = to;
-  agent = new HttpAgent({ url: route, ...(threadId ? { threadId } : {}) });
+  // resumableFetch rejoins a resumable route's run (/agents/detached)
+  // when the network drops mid-answer; other routes pass through it.
+  agent = new HttpAgent({ url: route, fetch: resumableFetch(), ...(threadId ? { threadId } : {}) });
   subagents = new Map();
   // Tool calls already ended; their arguments are final. A resumed run
   // announces the call it resumes again (START, ARGS, END), so that its

@@ -30,9 +30,10 @@ export const chromiumArgs = [
 
 /**
  * startApp builds ./examples/gin-app, runs it on a free loopback port and
- * resolves once it logs its address. The caller must await stop().
+ * resolves once it logs its address; args go to the app after -addr. The
+ * caller must await stop().
  */
-export async function startApp() {
+export async function startApp(args = []) {
   const dir = await mkdtemp(join(tmpdir(), "gin-app-"));
   const bin = join(dir, "gin-app");
   try {
@@ -41,7 +42,7 @@ export async function startApp() {
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
-  const proc = spawn(bin, ["-addr", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+  const proc = spawn(bin, ["-addr", "127.0.0.1:0", ...args], { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
   const waiters = new Set();
   proc.stderr.setEncoding("utf8");

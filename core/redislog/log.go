@@ -1,0 +1,328 @@
+package redislog
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
+)
+
+// Log is a core.RunLog on Redis: each run is a stream of its events, with
+// explicit ids 0-<seq> so that Redis itself refuses a duplicate or
+// out-of-order append, and a hash of its state. Every write is a Lua
+// script that checks the lease generation, so a stale owner cannot
+// append after another replica took the run over. Expiry is Redis's own:
+// a running run's keys live IdleTTL past its last append or renewal, a
+// sealed run's Retention.
+//
+// Read uses XREAD BLOCK for at most FollowWait at a time, because a
+// blocked command cannot be interrupted by cancelling its context; each
+// waiting reader holds one connection of the client's pool while it
+// waits, so size the pool (or pass a separate client with WithReadClient)
+// for the followers you expect.
+//
+// A Log is safe for concurrent use; it does not own its clients.
+type Log struct {
+	c, rc redis.UniversalClient
+	cfg   config
+}
+
+type config struct {
+	prefix     string
+	idle       time.Duration
+	retention  time.Duration
+	followWait time.Duration
+	maxEvents  int
+	read       redis.UniversalClient
+}
+
+// Option configures a Log.
+type Option func(*config)
+
+// Defaults of the options.
+const (
+	DefaultPrefix     = "agui:run:"
+	DefaultIdleTTL    = 10 * time.Minute
+	DefaultRetention  = 10 * time.Minute
+	DefaultFollowWait = time.Second
+	DefaultMaxEvents  = 100_000
+)
+
+// WithPrefix sets the prefix of the log's keys (default "agui:run:",
+// DefaultPrefix). Routes that share a Redis need distinct prefixes, as
+// run ids are only unique per route.
+func WithPrefix(p string) Option { return func(c *config) { c.prefix = p } }
+
+// WithIdleTTL sets how long a running run's keys live without an append
+// or a renewal (default 10 minutes, DefaultIdleTTL).
+func WithIdleTTL(d time.Duration) Option { return func(c *config) { c.idle = d } }
+
+// WithRetention sets how long a sealed run stays readable (default 10
+// minutes, DefaultRetention).
+func WithRetention(d time.Duration) Option { return func(c *config) { c.retention = d } }
+
+// WithFollowWait bounds one blocking read (default 1 s,
+// DefaultFollowWait); a reader also notices a cancelled context only
+// between reads.
+func WithFollowWait(d time.Duration) Option { return func(c *config) { c.followWait = d } }
+
+// WithMaxEvents limits the events kept per run (default 100,000,
+// DefaultMaxEvents); past it, only the terminal event is accepted.
+func WithMaxEvents(n int) Option { return func(c *config) { c.maxEvents = n } }
+
+// WithReadClient makes blocking reads use c (default: the Log's client),
+// so that waiting followers cannot take the connections appends need.
+func WithReadClient(c redis.UniversalClient) Option { return func(cf *config) { cf.read = c } }
+
+// New returns a Log on client c. It fails when c is nil or an option is
+// out of range; it does not contact Redis.
+func New(c redis.UniversalClient, opts ...Option) (*Log, error) {
+	cfg := config{
+		prefix:     DefaultPrefix,
+		idle:       DefaultIdleTTL,
+		retention:  DefaultRetention,
+		followWait: DefaultFollowWait,
+		maxEvents:  DefaultMaxEvents,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	switch {
+	case c == nil:
+		return nil, errors.New("redislog: New needs a client")
+	case cfg.idle < time.Millisecond || cfg.retention < time.Millisecond:
+		return nil, errors.New("redislog: IdleTTL and Retention must be at least 1ms")
+	case cfg.followWait < time.Millisecond:
+		return nil, errors.New("redislog: FollowWait must be at least 1ms")
+	case cfg.maxEvents <= 0:
+		return nil, errors.New("redislog: MaxEvents must be positive")
+	}
+	rc := cfg.read
+	if rc == nil {
+		rc = c
+	}
+	return &Log{c: c, rc: rc, cfg: cfg}, nil
+}
+
+var _ core.RunLog = (*Log)(nil)
+
+func (l *Log) meta(run string) string   { return l.cfg.prefix + "{" + run + "}:meta" }
+func (l *Log) stream(run string) string { return l.cfg.prefix + "{" + run + "}:log" }
+func (l *Log) thread(t string) string   { return l.cfg.prefix + "thread:{" + t + "}" }
+
+func ms(d time.Duration) int64 { return d.Milliseconds() }
+
+// Begin implements core.RunLog.
+func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (core.Lease, core.RunStatus, error) {
+	res, err := begin.Run(ctx, l.c, []string{l.meta(m.RunID), l.thread(m.ThreadID)},
+		m.ThreadID, m.Principal, m.Owner, ms(ttl), ms(l.cfg.idle), m.RunID).Slice()
+	if err != nil {
+		return core.Lease{}, core.RunStatus{}, l.err(err)
+	}
+	st, err := parseStatus(m.RunID, res[1])
+	if err != nil {
+		return core.Lease{}, core.RunStatus{}, err
+	}
+	if res[0] == "exists" {
+		return core.Lease{}, st, agui.NewError(core.CodeRunExists, "run "+m.RunID+" exists")
+	}
+	return core.Lease{RunID: m.RunID, Owner: m.Owner, Gen: st.Gen}, st, nil
+}
+
+// Append implements core.RunLog.
+func (l *Log) Append(ctx context.Context, lease core.Lease, entries []core.LogEntry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	args := make([]any, 0, 4+2*len(entries))
+	args = append(args, lease.Gen, entries[0].Seq, ms(l.cfg.idle), l.cfg.maxEvents)
+	for i, e := range entries {
+		if e.Seq != entries[0].Seq+uint64(i) || (e.Terminal && i != len(entries)-1) {
+			return agui.NewError(core.CodeSeqConflict, "entries must be contiguous and end at a terminal entry")
+		}
+		t := "0"
+		if e.Terminal {
+			t = "1"
+		}
+		args = append(args, e.Data, t)
+	}
+	err := appendEntries.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID)}, args...).Err()
+	return l.err(err)
+}
+
+// Renew implements core.RunLog.
+func (l *Log) Renew(ctx context.Context, lease core.Lease, ttl time.Duration) (core.RunStatus, error) {
+	st, err := l.status(renew.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID), l.threadOf(ctx, lease.RunID)},
+		lease.Gen, ms(ttl), ms(l.cfg.idle)), lease.RunID)
+	return st, err
+}
+
+// threadOf returns the thread key of a run, for scripts that refresh it.
+// The thread is read from the run's meta; a run without one gets a key no
+// one uses.
+func (l *Log) threadOf(ctx context.Context, run string) string {
+	t, _ := l.c.HGet(ctx, l.meta(run), "thread").Result()
+	return l.thread(t)
+}
+
+// Seal implements core.RunLog.
+func (l *Log) Seal(ctx context.Context, lease core.Lease) error {
+	err := seal.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID), l.threadOf(ctx, lease.RunID)},
+		lease.Gen, ms(l.cfg.retention), lease.RunID).Err()
+	return l.err(err)
+}
+
+// Read implements core.RunLog.
+func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait time.Duration) ([]core.LogEntry, core.RunStatus, error) {
+	if max <= 0 {
+		max = 1
+	}
+	st, err := l.status(stat.Run(ctx, l.c, []string{l.meta(run)}, "1"), run)
+	if err != nil {
+		return nil, st, err
+	}
+	if after > st.Last {
+		return nil, st, agui.NewError(core.CodeCursorAhead, "the cursor is beyond the run's last event")
+	}
+	start := "0-" + strconv.FormatUint(after, 10)
+	if after < st.Last || st.Sealed || wait <= 0 {
+		msgs, err := l.c.XRangeN(ctx, l.stream(run), "("+start, "+", int64(max)).Result()
+		if err != nil {
+			return nil, st, l.err(err)
+		}
+		es, err := toEntries(msgs)
+		return es, st, err
+	}
+	res, err := l.rc.XRead(ctx, &redis.XReadArgs{
+		Streams: []string{l.stream(run), start},
+		Count:   int64(max),
+		Block:   min(wait, l.cfg.followWait),
+	}).Result()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, st, nil
+	case err != nil:
+		return nil, st, l.err(err)
+	}
+	var es []core.LogEntry
+	for _, s := range res {
+		more, err := toEntries(s.Messages)
+		if err != nil {
+			return nil, st, err
+		}
+		es = append(es, more...)
+	}
+	return es, st, nil
+}
+
+// Status implements core.RunLog.
+func (l *Log) Status(ctx context.Context, run string) (core.RunStatus, error) {
+	return l.status(stat.Run(ctx, l.c, []string{l.meta(run)}, "0"), run)
+}
+
+// Stop implements core.RunLog.
+func (l *Log) Stop(ctx context.Context, run string) error {
+	return l.err(stop.Run(ctx, l.c, []string{l.meta(run)}).Err())
+}
+
+// Takeover implements core.RunLog.
+func (l *Log) Takeover(ctx context.Context, run, owner string, ttl time.Duration) (core.Lease, core.RunStatus, error) {
+	st, err := l.status(takeover.Run(ctx, l.c, []string{l.meta(run)}, owner, ms(ttl)), run)
+	if err != nil {
+		return core.Lease{}, st, err
+	}
+	return core.Lease{RunID: run, Owner: owner, Gen: st.Gen}, st, nil
+}
+
+// ActiveRun implements core.RunLog.
+func (l *Log) ActiveRun(ctx context.Context, threadID string) (string, error) {
+	id, err := l.c.Get(ctx, l.thread(threadID)).Result()
+	if errors.Is(err, redis.Nil) {
+		return "", nil
+	}
+	return id, l.err(err)
+}
+
+// status reads a script's status answer.
+func (l *Log) status(cmd *redis.Cmd, run string) (core.RunStatus, error) {
+	v, err := cmd.Result()
+	if errors.Is(err, redis.Nil) {
+		return core.RunStatus{}, agui.NewError(core.CodeRunNotFound, "no run "+run)
+	}
+	if err != nil {
+		return core.RunStatus{}, l.err(err)
+	}
+	return parseStatus(run, v)
+}
+
+// err maps a script's refusal to the core.RunLog errors; anything else
+// is a failure to reach the store.
+func (l *Log) err(err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	for prefix, code := range map[string]agui.Code{
+		"NOTFOUND":    core.CodeRunNotFound,
+		"FENCED":      core.CodeFenced,
+		"SEQCONFLICT": core.CodeSeqConflict,
+		"LOGFULL":     core.CodeLogFull,
+		"LEASEHELD":   core.CodeLeaseHeld,
+	} {
+		if strings.HasPrefix(msg, prefix) {
+			return &agui.Error{Code: code, Message: "redislog: " + msg, Err: err}
+		}
+	}
+	return &agui.Error{Code: CodeUnavailable, Message: "redislog: " + msg, Err: err}
+}
+
+// CodeUnavailable is the code of errors reaching Redis.
+const CodeUnavailable agui.Code = "STORE_UNAVAILABLE"
+
+func parseStatus(run string, v any) (core.RunStatus, error) {
+	a, ok := v.([]any)
+	if !ok || len(a) != 10 {
+		return core.RunStatus{}, agui.NewError(core.CodeRunNotFound, "no run "+run)
+	}
+	s := make([]string, len(a))
+	for i, x := range a {
+		s[i], _ = x.(string)
+	}
+	num := func(i int) int64 { n, _ := strconv.ParseInt(s[i], 10, 64); return n }
+	now := num(9)
+	st := core.RunStatus{
+		RunMeta:   core.RunMeta{RunID: run, ThreadID: s[0], Principal: s[1], Owner: s[2]},
+		Gen:       uint64(num(3)),
+		Last:      uint64(num(4)),
+		Sealed:    s[5] == "1",
+		Stopped:   s[6] == "1",
+		SinceRead: -1,
+	}
+	st.LeaseExpired = !st.Sealed && num(7) <= now
+	if r := num(8); r > 0 {
+		st.SinceRead = time.Duration(max(0, now-r)) * time.Millisecond
+	}
+	return st, nil
+}
+
+func toEntries(msgs []redis.XMessage) ([]core.LogEntry, error) {
+	out := make([]core.LogEntry, len(msgs))
+	for i, m := range msgs {
+		_, seq, ok := strings.Cut(m.ID, "-")
+		n, err := strconv.ParseUint(seq, 10, 64)
+		d, _ := m.Values["d"].(string)
+		if !ok || err != nil {
+			return nil, agui.NewError(CodeUnavailable, "redislog: a stream entry has a foreign id "+m.ID)
+		}
+		out[i] = core.LogEntry{Seq: n, Data: []byte(d), Terminal: m.Values["t"] == "1"}
+	}
+	return out, nil
+}

@@ -1,0 +1,429 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agui-go/agui"
+)
+
+// ResumableHandler serves a Handler's agent on a resumable route: a run
+// is a log (see RunLog) and a dropped connection loses nothing.
+//
+// A POST starts the run on a goroutine of its own, not on the request: the
+// run's events are numbered and stored in the log, and every connection,
+// the first included, reads the log from a cursor and follows it, so an
+// event reaches a client only once the log has stored it. Each event goes
+// out as "id: <seq>\ndata: <json>\n\n"; heartbeats carry no id. The
+// response's Content-Location header is the run's URL, <route>/runs/<runId>:
+//
+//   - GET on it, with a Last-Event-ID header (or ?after=<seq>), replays
+//     the events after that one and follows the run to its terminal event;
+//     a finished run is replayed while the log retains it. An unknown run
+//     is answered 404, a run that was known to the client (a cursor was
+//     sent) but is no longer retained 410, a cursor beyond the log 400,
+//     all with a JSON error body.
+//   - DELETE on it stops the run (202), whichever process runs it.
+//   - A POST with the runId of a known run joins it instead of running it
+//     twice, after its Last-Event-ID when one is sent.
+//   - GET <route>/threads/<threadId>/run follows the thread's active run
+//     (204 when there is none), for a page that was reloaded.
+//
+// When the last connection of a run goes away the run is cancelled at
+// once, as on a Handler, unless WithDetach gives it a grace period. A run
+// belongs to the principal that started it (WithRunOwner): any other gets
+// 403. When the log refuses a new run (ErrLogFull, or a store that is
+// down) the run is served by the plain Handler instead, without ids.
+// Resumable streams are SSE of the 1.0 JSON encoding (pre-1.0 clients get
+// their downgraded stream); protobuf is not offered.
+//
+// ServeHTTP dispatches on the method and the path values of a
+// net/http.ServeMux pattern: mount the handler on "POST /chat",
+// "GET /chat/runs/{runId}", "DELETE /chat/runs/{runId}" and
+// "GET /chat/threads/{threadId}/run"; framework adapters call Start,
+// Rejoin, Stop and Active instead.
+//
+// A ResumableHandler is safe for concurrent use. It owns the goroutines of
+// the runs it started; Close cancels them and waits for them.
+type ResumableHandler[S any] struct {
+	h   *Handler[S]
+	log RunLog
+	cfg resumeConfig
+
+	mu     sync.Mutex
+	runs   map[string]*ownedRun
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// ownedRun is a run this process runs and writes to the log.
+type ownedRun struct {
+	lease  Lease
+	cancel func(error)
+
+	mu      sync.Mutex
+	viewers int       // local connections following the run
+	leftAt  time.Time // when viewers last dropped to 0
+	changed chan struct{}
+}
+
+func (o *ownedRun) enter() {
+	o.mu.Lock()
+	o.viewers++
+	o.mu.Unlock()
+	o.signal()
+}
+
+func (o *ownedRun) leave() {
+	o.mu.Lock()
+	o.viewers--
+	if o.viewers == 0 {
+		o.leftAt = time.Now()
+	}
+	o.mu.Unlock()
+	o.signal()
+}
+
+func (o *ownedRun) signal() {
+	select {
+	case o.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (o *ownedRun) presence() (viewers int, leftAt time.Time) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.viewers, o.leftAt
+}
+
+// Tuning of the log traffic.
+const (
+	readBatch   = 512 // entries per Read
+	commitBatch = 256 // entries per Append at most
+	storeOutage = 10 * time.Second
+)
+
+var (
+	errStopped   error = &agui.Error{Code: agui.CodeCancelled, Message: "the run was stopped"}
+	errAbandoned error = &agui.Error{Code: agui.CodeDisconnected, Message: "no client came back within the grace period"}
+	errClosing   error = &agui.Error{Code: agui.CodeCancelled, Message: "the server is shutting down"}
+	errTooLong   error = &agui.Error{Code: agui.CodeCancelled, Message: "the run reached its maximum duration"}
+)
+
+// NewResumableHandler serves h's agent, with h's options, on a resumable
+// route whose runs are kept in lg. opts are the resumable route's options
+// (WithDetach, WithMaxRunDuration, WithLeaseTTL, WithPresence, WithRetry,
+// WithReplicaID, WithRunOwner); any other option in the list is ignored
+// here, so the list given to NewHandler may be passed again. It fails when
+// lg is nil or an option is out of range.
+func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...Option) (*ResumableHandler[S], error) {
+	if h == nil || lg == nil {
+		return nil, errors.New("agui: NewResumableHandler needs a handler and a log")
+	}
+	cfg, err := newResumeConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &ResumableHandler[S]{h: h, log: lg, cfg: cfg, runs: map[string]*ownedRun{}}, nil
+}
+
+// ServeHTTP serves a request of a resumable route; see ResumableHandler.
+func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch {
+	case r.Method == http.MethodPost:
+		rh.Start(w, r)
+	case r.Method == http.MethodGet && r.PathValue("runId") != "":
+		rh.Rejoin(w, r, r.PathValue("runId"))
+	case r.Method == http.MethodGet && r.PathValue("threadId") != "":
+		rh.Active(w, r, r.PathValue("threadId"))
+	case r.Method == http.MethodDelete && r.PathValue("runId") != "":
+		rh.Stop(w, r, r.PathValue("runId"))
+	default:
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
+			Message: "a run is started with POST"})
+	}
+}
+
+// Start starts the run POSTed in r, or joins it when its runId is known,
+// and follows it. opts are passed to a new run after the handler's own
+// run options, as Handler.Serve does.
+func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...Option) {
+	// The route and agent name label the run's log lines, metrics and
+	// refusals, as on the wrapped Handler.
+	ctx := rh.h.t.withRoute(r.Context(), r)
+	r = r.WithContext(ctx)
+	in, ok := InputFrom(ctx)
+	if !ok {
+		var err error
+		if in, err = rh.h.ReadInput(w, r); err != nil {
+			rh.h.Refuse(w, r, asRequestError(err))
+			return
+		}
+		ctx = ContextWithInput(ctx, in)
+		r = r.WithContext(ctx)
+	}
+	after, ok := rh.cursorOf(w, r)
+	if !ok {
+		return
+	}
+	principal := rh.cfg.owner(r)
+	base := routeBase(r)
+	if after > 0 {
+		// A client that has seen events of this run resumes it; it never
+		// starts it again.
+		if _, err := rh.log.Status(ctx, in.RunID); err != nil {
+			rh.refuse(w, r, err, after)
+			return
+		}
+		rh.follow(w, r, in.RunID, after, principal, base, rh.watch(in.RunID))
+		return
+	}
+
+	runOpts := make([]Option, 0, 1+len(rh.runOptions())+len(opts))
+	runOpts = append(runOpts, WithLogger(rh.logger()))
+	runOpts = append(append(runOpts, rh.runOptions()...), opts...)
+	run, err := NewRunner(rh.h.agent, in, runOpts...)
+	if err != nil {
+		rh.h.Refuse(w, r, inputRequestError(err))
+		return
+	}
+	// The route's cap on concurrent runs (WithMaxConcurrentRuns) counts a
+	// run until it ends, watched or detached.
+	release, refused := rh.h.t.admitRun(w)
+	if refused != nil {
+		rh.h.Refuse(w, r, refused)
+		return
+	}
+	if g := rh.gate(); g != nil {
+		// The gate's forced end (which ends a writer's stream at once) is
+		// not used: a run's connections follow its log, which the run
+		// seals when its agent returns.
+		releaseGate, _, ok := g.admit(run.Cancel)
+		if !ok {
+			release()
+			rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+				Message: "the server is shutting down"})
+			return
+		}
+		releaseRun := release
+		release = func() { releaseGate(); releaseRun() }
+	}
+	meta := RunMeta{RunID: in.RunID, ThreadID: in.ThreadID, Principal: principal, Owner: rh.cfg.replica}
+	lease, _, err := rh.log.Begin(ctx, meta, rh.cfg.leaseTTL)
+	switch {
+	case errors.Is(err, ErrRunExists):
+		release()
+		rh.follow(w, r, in.RunID, 0, principal, base, rh.watch(in.RunID))
+		return
+	case err != nil:
+		release()
+		rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: the run log refused a run; serving it without resume",
+			slog.String("run_id", in.RunID), slog.Any("error", err))
+		rh.h.Serve(w, r, opts...)
+		return
+	}
+	o := rh.launch(ctx, run, in, lease, release)
+	rh.follow(w, r, in.RunID, 0, principal, base, o.leave)
+}
+
+// launch starts the goroutines of a run this process owns. The caller is
+// counted as the run's first viewer.
+func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *agui.RunAgentInput, lease Lease, release func()) *ownedRun {
+	o := &ownedRun{lease: lease, cancel: run.Cancel, viewers: 1, changed: make(chan struct{}, 1)}
+	rh.mu.Lock()
+	if rh.closed {
+		run.Cancel(errClosing)
+	}
+	rh.runs[in.RunID] = o
+	rh.mu.Unlock()
+
+	// The run outlives the request: its context keeps the request's values
+	// and drops its cancellation, which is ours to decide.
+	runCtx, stop := context.WithTimeoutCause(context.WithoutCancel(ctx), rh.cfg.maxDuration, errTooLong)
+	entries := make(chan LogEntry, commitBatch)
+	rh.wg.Add(2)
+	go func() {
+		defer rh.wg.Done()
+		defer release()
+		defer stop()
+		rh.produce(runCtx, run, in, entries)
+	}()
+	go func() {
+		defer rh.wg.Done()
+		rh.commit(o, in.RunID, entries)
+	}()
+	return o
+}
+
+// watch counts the caller as a viewer of runID when this process runs
+// it, and returns what undoes that (nil otherwise).
+func (rh *ResumableHandler[S]) watch(runID string) func() {
+	rh.mu.Lock()
+	o := rh.runs[runID]
+	rh.mu.Unlock()
+	if o == nil {
+		return nil
+	}
+	o.enter()
+	return o.leave
+}
+
+// Rejoin follows the run runID from the request's Last-Event-ID header
+// or ?after= parameter.
+func (rh *ResumableHandler[S]) Rejoin(w http.ResponseWriter, r *http.Request, runID string) {
+	after, ok := rh.cursorOf(w, r)
+	if !ok {
+		return
+	}
+	rh.follow(w, r, runID, after, rh.cfg.owner(r), routeBase(r), rh.watch(runID))
+}
+
+// Active follows the thread's active run from the request's cursor, or
+// answers 204 No Content when the thread has none.
+func (rh *ResumableHandler[S]) Active(w http.ResponseWriter, r *http.Request, threadID string) {
+	after, ok := rh.cursorOf(w, r)
+	if !ok {
+		return
+	}
+	id, err := rh.log.ActiveRun(r.Context(), threadID)
+	if err != nil {
+		rh.refuse(w, r, err, 0)
+		return
+	}
+	if id == "" {
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	rh.follow(w, r, id, after, rh.cfg.owner(r), routeBase(r), rh.watch(id))
+}
+
+// Stop stops the run runID, wherever it runs, and answers 202 Accepted.
+func (rh *ResumableHandler[S]) Stop(w http.ResponseWriter, r *http.Request, runID string) {
+	ctx := r.Context()
+	st, err := rh.log.Status(ctx, runID)
+	if err != nil {
+		rh.refuse(w, r, err, 0)
+		return
+	}
+	if st.Principal != rh.cfg.owner(r) {
+		rh.h.Refuse(w, r, forbidden())
+		return
+	}
+	if err := rh.log.Stop(ctx, runID); err != nil {
+		rh.refuse(w, r, err, 0)
+		return
+	}
+	rh.mu.Lock()
+	o := rh.runs[runID]
+	rh.mu.Unlock()
+	if o != nil {
+		o.cancel(errStopped)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusAccepted)
+	_, _ = w.Write([]byte(`{"runId":` + strconv.Quote(runID) + `,"sealed":` + strconv.FormatBool(st.Sealed) + "}\n"))
+}
+
+// Close cancels the runs this handler runs and waits until their
+// goroutines have ended, or ctx ends. Requests after Close are served,
+// but their new runs start cancelled.
+func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
+	rh.mu.Lock()
+	rh.closed = true
+	for _, o := range rh.runs {
+		o.cancel(errClosing)
+	}
+	rh.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		rh.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// refuse answers a request the log could not serve.
+func (rh *ResumableHandler[S]) refuse(w http.ResponseWriter, r *http.Request, err error, after uint64) {
+	switch {
+	case errors.Is(err, ErrRunNotFound) && after > 0:
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusGone, Code: RequestCode(CodeRunGone),
+			Message: "the run's log is no longer retained"})
+	case errors.Is(err, ErrRunNotFound):
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusNotFound, Code: RequestCode(CodeRunNotFound),
+			Message: "no such run"})
+	case errors.Is(err, ErrCursorAhead):
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: RequestCode(CodeCursorAhead),
+			Message: "the cursor is beyond the run's last event"})
+	default:
+		w.Header().Set("Retry-After", "1")
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+			Message: "the run log is unavailable"})
+	}
+}
+
+func forbidden() *RequestError {
+	return &RequestError{Status: http.StatusForbidden, Code: RequestCode(CodeForbidden),
+		Message: "the run belongs to another principal"}
+}
+
+// cursorOf reads the request's cursor: its Last-Event-ID header, or else
+// its after query parameter; none is 0. A malformed one is answered 400.
+func (rh *ResumableHandler[S]) cursorOf(w http.ResponseWriter, r *http.Request) (uint64, bool) {
+	v := r.Header.Get("Last-Event-ID")
+	if v == "" {
+		v = r.URL.Query().Get("after")
+	}
+	if v == "" {
+		return 0, true
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
+			Message: "the cursor (Last-Event-ID or after) must be an event id of this stream"})
+		return 0, false
+	}
+	return n, true
+}
+
+// routeBase returns the path of the resumable route a request was made
+// on: a POST's own path, or the part before /runs/ or /threads/.
+func routeBase(r *http.Request) string {
+	p := r.URL.Path
+	if r.Method != http.MethodPost {
+		if i := strings.LastIndex(p, "/runs/"); i >= 0 {
+			p = p[:i]
+		} else if i := strings.LastIndex(p, "/threads/"); i >= 0 {
+			p = p[:i]
+		}
+	}
+	return strings.TrimSuffix(p, "/")
+}
+
+// runURL is the URL a run is rejoined and stopped at.
+func runURL(base, runID string) string {
+	return base + "/runs/" + url.PathEscape(runID)
+}
+
+// The settings of the wrapped Handler the resumable layer uses, in one
+// place.
+func (rh *ResumableHandler[S]) logger() *slog.Logger        { return rh.h.t.cfg.logger }
+func (rh *ResumableHandler[S]) runOptions() []Option        { return rh.h.t.cfg.runOptions }
+func (rh *ResumableHandler[S]) gate() *Gate                 { return rh.h.t.cfg.gate }
+func (rh *ResumableHandler[S]) heartbeat() time.Duration    { return rh.h.t.cfg.heartbeat }
+func (rh *ResumableHandler[S]) writeTimeout() time.Duration { return rh.h.t.cfg.writeTimeout }

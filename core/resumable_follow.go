@@ -1,0 +1,151 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/agui-go/agui"
+)
+
+// follow writes the run's log after the cursor to w and follows it to
+// its terminal event, until the client goes away. leave, when not nil, is
+// called when it returns.
+func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, principal, base string, leave func()) {
+	if leave != nil {
+		defer leave()
+	}
+	ctx := r.Context()
+	entries, st, err := rh.log.Read(ctx, runID, after, readBatch, 0)
+	if err != nil {
+		rh.refuse(w, r, err, after)
+		return
+	}
+	if st.Principal != principal {
+		rh.h.Refuse(w, r, forbidden())
+		return
+	}
+	f := &follower{w: w, rc: http.NewResponseController(w), writeTimeout: rh.writeTimeout()}
+	h := w.Header()
+	h.Set("Content-Type", agui.SSEContentType)
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	h.Set("Content-Location", runURL(base, runID))
+	w.WriteHeader(http.StatusOK)
+	if rh.cfg.retry > 0 {
+		f.buf = append(f.buf, "retry: "...)
+		f.buf = strconv.AppendInt(f.buf, rh.cfg.retry.Milliseconds(), 10)
+		f.buf = append(f.buf, "\n\n"...)
+	}
+	hb := rh.heartbeat()
+	wait := rh.cfg.leaseTTL
+	if hb > 0 {
+		wait = min(wait, hb)
+	}
+	cursor := after
+	for {
+		for _, e := range entries {
+			f.frame(e)
+			cursor = e.Seq
+			if e.Terminal {
+				f.send()
+				return
+			}
+		}
+		if !f.send() {
+			return
+		}
+		entries, st, err = rh.log.Read(ctx, runID, cursor, readBatch, wait)
+		if err != nil {
+			if ctx.Err() == nil {
+				// The connection ends; the client reconnects with its
+				// cursor.
+				rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: reading a run's log failed",
+					slog.String("run_id", runID), slog.Any("error", err))
+			}
+			return
+		}
+		if len(entries) > 0 {
+			continue
+		}
+		switch {
+		case st.Sealed:
+			return // sealed without a terminal event: nothing more comes
+		case st.LeaseExpired:
+			rh.rescue(ctx, runID)
+		}
+		if hb > 0 && time.Since(f.lastWrite) >= hb {
+			f.buf = append(f.buf, agui.SSEHeartbeat...)
+		}
+	}
+}
+
+// rescue ends a run whose owner died: it takes the run over and stores a
+// RUN_ERROR with code RUN_LOST as its last event. Exactly one process
+// wins the takeover; the others keep following.
+func (rh *ResumableHandler[S]) rescue(ctx context.Context, runID string) {
+	prev, err := rh.log.Status(ctx, runID)
+	if err != nil {
+		return
+	}
+	l, st, err := rh.log.Takeover(ctx, runID, rh.cfg.replica, rh.cfg.leaseTTL)
+	if err != nil {
+		if !errors.Is(err, ErrLeaseHeld) && !errors.Is(err, ErrFenced) {
+			rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: taking over a run failed",
+				slog.String("run_id", runID), slog.Any("error", err))
+		}
+		return
+	}
+	lost := &agui.RunError{Code: string(CodeRunLost), Message: "the process running this run stopped"}
+	if err := rh.log.Append(ctx, l, []LogEntry{{Seq: st.Last + 1, Data: mustJSON(lost), Terminal: true}}); err != nil {
+		rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: ending a lost run failed",
+			slog.String("run_id", runID), slog.Any("error", err))
+		return
+	}
+	_ = rh.log.Seal(ctx, l)
+	rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: a run's owner stopped; the run was ended",
+		slog.String("run_id", runID), slog.String("owner", prev.Owner))
+}
+
+// follower writes SSE frames of log entries to one connection.
+type follower struct {
+	w            http.ResponseWriter
+	rc           *http.ResponseController
+	writeTimeout time.Duration
+	buf          []byte
+	lastWrite    time.Time
+}
+
+// frame appends e as "id: <seq>\ndata: <json>\n\n".
+func (f *follower) frame(e LogEntry) {
+	f.buf = append(f.buf, "id: "...)
+	f.buf = strconv.AppendUint(f.buf, e.Seq, 10)
+	f.buf = append(f.buf, "\ndata: "...)
+	f.buf = append(f.buf, e.Data...)
+	f.buf = append(f.buf, '\n', '\n')
+}
+
+// send writes what was framed, flushes, and reports whether the
+// client is still there.
+func (f *follower) send() bool {
+	if len(f.buf) > 0 {
+		var d time.Time
+		if f.writeTimeout > 0 {
+			d = time.Now().Add(f.writeTimeout)
+		}
+		_ = f.rc.SetWriteDeadline(d)
+		_, err := f.w.Write(f.buf)
+		f.buf = f.buf[:0]
+		if err != nil {
+			return false
+		}
+		f.lastWrite = time.Now()
+	}
+	if err := f.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return false
+	}
+	return true
+}

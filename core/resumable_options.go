@@ -1,0 +1,126 @@
+package core
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"time"
+)
+
+// resumeOption is an Option that only NewResumableHandler reads; a
+// Handler and its runs ignore it, so one option list can configure both.
+func resumeOption(f func(*resumeConfig)) Option {
+	return optionFunc(func(s *settings) { s.resume = append(s.resume, f) })
+}
+
+type resumeConfig struct {
+	grace       time.Duration
+	maxDuration time.Duration
+	leaseTTL    time.Duration
+	presence    time.Duration
+	retry       time.Duration
+	replica     string
+	owner       func(*http.Request) string
+}
+
+// Defaults of the resumable handler's options.
+const (
+	DefaultMaxRunDuration = 30 * time.Minute
+	DefaultLeaseTTL       = 10 * time.Second
+	DefaultPresence       = 3 * time.Second
+	DefaultRetry          = time.Second
+)
+
+// WithDetach lets a run outlive its connections: when the last client
+// goes away the run keeps going for grace, so a client that reconnects
+// finds it live, and is cancelled (RUN_ERROR code DISCONNECTED) only when
+// nobody came back in time. A negative grace runs it to its end, bounded
+// by WithMaxRunDuration. The default is no detach: the run is cancelled
+// as soon as its last connection goes away, as on a plain Handler, and its
+// log, up to that RUN_ERROR, can still be read.
+func WithDetach(grace time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.grace = grace })
+}
+
+// WithMaxRunDuration bounds a run's time (default 30 minutes,
+// DefaultMaxRunDuration): a detached run nobody watches cannot run
+// forever.
+func WithMaxRunDuration(d time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.maxDuration = d })
+}
+
+// WithLeaseTTL sets how long a run's owner holds its lease without
+// renewing it (default 10 s, DefaultLeaseTTL). The owner renews every
+// third of it, which is also how soon it learns of a stop made on another
+// replica; a replica that dies leaves its runs to be ended by a reader on
+// another one after at most this long.
+func WithLeaseTTL(d time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.leaseTTL = d })
+}
+
+// WithPresence sets how recent a read of the log by another replica must
+// be for the owner to count it as a viewer (default 3 s,
+// DefaultPresence). It must exceed the log's longest read wait.
+func WithPresence(d time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.presence = d })
+}
+
+// WithRetry sets the reconnection delay sent in the stream's first
+// "retry:" frame (default 1 s, DefaultRetry; 0 sends none).
+func WithRetry(d time.Duration) Option {
+	return resumeOption(func(c *resumeConfig) { c.retry = d })
+}
+
+// WithReplicaID names this process as a runs' owner in the log (default:
+// random per handler).
+func WithReplicaID(id string) Option {
+	return resumeOption(func(c *resumeConfig) { c.replica = id })
+}
+
+// WithRunOwner sets how the principal behind a request is found, for
+// example the authenticated user a middleware put on the request's
+// context. A run belongs to the principal that started it: a rejoin or a
+// stop by another principal is refused with 403 FORBIDDEN. The default
+// gives every request the same principal, so anyone who knows a run's id
+// may rejoin it.
+func WithRunOwner(f func(r *http.Request) string) Option {
+	return resumeOption(func(c *resumeConfig) { c.owner = f })
+}
+
+func newResumeConfig(opts []Option) (resumeConfig, error) {
+	c := resumeConfig{
+		maxDuration: DefaultMaxRunDuration,
+		leaseTTL:    DefaultLeaseTTL,
+		presence:    DefaultPresence,
+		retry:       DefaultRetry,
+		owner:       func(*http.Request) string { return "" },
+	}
+	var st settings
+	for _, o := range opts {
+		if o != nil {
+			o.apply(&st)
+		}
+	}
+	for _, f := range st.resume {
+		f(&c)
+	}
+	switch {
+	case c.maxDuration <= 0:
+		return c, errors.New("agui: WithMaxRunDuration needs a positive duration")
+	case c.leaseTTL < 3*time.Millisecond:
+		return c, errors.New("agui: WithLeaseTTL needs at least 3ms")
+	case c.presence <= 0:
+		return c, errors.New("agui: WithPresence needs a positive duration")
+	case c.retry < 0:
+		return c, errors.New("agui: WithRetry needs a non-negative delay")
+	case c.owner == nil:
+		return c, errors.New("agui: WithRunOwner needs a function")
+	}
+	if c.replica == "" {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		c.replica = hex.EncodeToString(b[:])
+	}
+	return c, nil
+}

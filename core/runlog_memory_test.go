@@ -1,0 +1,229 @@
+package core_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/agui-go/agui/core"
+)
+
+func entries(from, n int, terminal bool) []core.LogEntry {
+	out := make([]core.LogEntry, n)
+	for i := range out {
+		out[i] = core.LogEntry{Seq: uint64(from + i), Data: []byte(`{"n":` + strconv.Itoa(from+i) + `}`)}
+	}
+	if terminal && n > 0 {
+		out[n-1].Terminal = true
+	}
+	return out
+}
+
+func mustMemoryLog(t *testing.T, opts ...core.MemoryOption) *core.MemoryLog {
+	t.Helper()
+	m, err := core.NewMemoryLog(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func begin(t *testing.T, lg core.RunLog, run string) core.Lease {
+	t.Helper()
+	l, _, err := lg.Begin(context.Background(), core.RunMeta{RunID: run, ThreadID: "t-" + run, Owner: "a"}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestMemoryLogAppendRead(t *testing.T) {
+	ctx := context.Background()
+	m := mustMemoryLog(t)
+	l := begin(t, m, "r")
+	if _, st, err := m.Begin(ctx, core.RunMeta{RunID: "r"}, time.Minute); !errors.Is(err, core.ErrRunExists) || st.ThreadID != "t-r" {
+		t.Fatalf("second Begin: %v, %+v; want ErrRunExists with the run's status", err, st)
+	}
+	if err := m.Append(ctx, l, entries(1, 3, false)); err != nil {
+		t.Fatal(err)
+	}
+	// A retried batch is applied once; a gap is refused.
+	if err := m.Append(ctx, l, entries(2, 3, false)); err != nil {
+		t.Fatalf("overlapping retry: %v", err)
+	}
+	if err := m.Append(ctx, l, entries(9, 1, false)); !errors.Is(err, core.ErrSeqConflict) {
+		t.Fatalf("gap: %v, want ErrSeqConflict", err)
+	}
+	got, st, err := m.Read(ctx, "r", 1, 10, 0)
+	if err != nil || len(got) != 3 || got[0].Seq != 2 || got[2].Seq != 4 || st.Last != 4 {
+		t.Fatalf("Read after 1: %v %+v %v", got, st, err)
+	}
+	if _, _, err := m.Read(ctx, "r", 5, 10, 0); !errors.Is(err, core.ErrCursorAhead) {
+		t.Fatalf("cursor ahead: %v", err)
+	}
+	if _, _, err := m.Read(ctx, "nope", 0, 10, 0); !errors.Is(err, core.ErrRunNotFound) {
+		t.Fatalf("unknown run: %v", err)
+	}
+	if id, _ := m.ActiveRun(ctx, "t-r"); id != "r" {
+		t.Fatalf("active run %q", id)
+	}
+	if err := m.Append(ctx, l, entries(5, 1, true)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Seal(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := m.ActiveRun(ctx, "t-r"); id != "" {
+		t.Fatalf("sealed run still active: %q", id)
+	}
+	if err := m.Append(ctx, l, entries(6, 1, false)); !errors.Is(err, core.ErrFenced) {
+		t.Fatalf("append after seal: %v", err)
+	}
+}
+
+func TestMemoryLogReadWaitsForAppend(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		m := mustMemoryLog(t)
+		l := begin(t, m, "r")
+		got := make(chan []core.LogEntry)
+		go func() {
+			es, st, err := m.Read(ctx, "r", 0, 10, time.Hour)
+			if err != nil || st.SinceRead != 0 {
+				t.Errorf("Read: %v, SinceRead %v while reading", err, st.SinceRead)
+			}
+			got <- es
+		}()
+		synctest.Wait()
+		if st, _ := m.Status(ctx, "r"); st.SinceRead != 0 {
+			t.Errorf("a waiting reader is not counted: %v", st.SinceRead)
+		}
+		if err := m.Append(ctx, l, entries(1, 2, false)); err != nil {
+			t.Fatal(err)
+		}
+		if es := <-got; len(es) != 2 {
+			t.Fatalf("woken with %d entries", len(es))
+		}
+		// Nothing comes: the wait ends empty at its timeout.
+		start := time.Now()
+		es, _, err := m.Read(ctx, "r", 2, 10, time.Second)
+		if err != nil || len(es) != 0 || time.Since(start) != time.Second {
+			t.Fatalf("timed-out Read: %v %v after %v", es, err, time.Since(start))
+		}
+	})
+}
+
+func TestMemoryLogFencing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		m := mustMemoryLog(t)
+		l1, _, err := m.Begin(ctx, core.RunMeta{RunID: "r", Owner: "a"}, time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := m.Takeover(ctx, "r", "b", time.Second); !errors.Is(err, core.ErrLeaseHeld) {
+			t.Fatalf("takeover of a live lease: %v", err)
+		}
+		time.Sleep(time.Second)
+		if st, _ := m.Status(ctx, "r"); !st.LeaseExpired {
+			t.Fatal("lease not expired after its ttl")
+		}
+		l2, st, err := m.Takeover(ctx, "r", "b", time.Second)
+		if err != nil || l2.Gen != 2 || st.Owner != "b" {
+			t.Fatalf("takeover: %+v %+v %v", l2, st, err)
+		}
+		if err := m.Append(ctx, l1, entries(1, 1, false)); !errors.Is(err, core.ErrFenced) {
+			t.Fatalf("stale owner appended: %v", err)
+		}
+		if _, err := m.Renew(ctx, l1, time.Second); !errors.Is(err, core.ErrFenced) {
+			t.Fatalf("stale owner renewed: %v", err)
+		}
+		if err := m.Append(ctx, l2, entries(1, 1, true)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestMemoryLogRetention(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		m := mustMemoryLog(t, core.WithMemoryRetention(time.Minute))
+		l := begin(t, m, "r")
+		if err := m.Append(ctx, l, entries(1, 3, true)); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Seal(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(59 * time.Second)
+		if es, _, err := m.Read(ctx, "r", 0, 10, 0); err != nil || len(es) != 3 {
+			t.Fatalf("sealed run not readable within retention: %v", err)
+		}
+		time.Sleep(time.Second)
+		if _, _, err := m.Read(ctx, "r", 0, 10, 0); !errors.Is(err, core.ErrRunNotFound) {
+			t.Fatalf("expired run: %v", err)
+		}
+		if s := m.Stats(); s != (core.MemoryStats{}) {
+			t.Fatalf("memory left after retention: %+v", s)
+		}
+	})
+}
+
+func TestMemoryLogLimits(t *testing.T) {
+	ctx := context.Background()
+	m := mustMemoryLog(t, core.WithMemoryRunEvents(3))
+	l := begin(t, m, "r")
+	if err := m.Append(ctx, l, entries(1, 3, false)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Append(ctx, l, entries(4, 1, false)); !errors.Is(err, core.ErrLogFull) {
+		t.Fatalf("over the event limit: %v", err)
+	}
+	// The terminal entry is always taken, so a full run can still end.
+	if err := m.Append(ctx, l, entries(4, 1, true)); err != nil {
+		t.Fatalf("terminal entry of a full run: %v", err)
+	}
+
+	// The byte budget evicts sealed runs, oldest first, and never a live
+	// one: a new run is refused instead.
+	size := int64(3 * (len(`{"n":1}`) + 48))
+	m = mustMemoryLog(t, core.WithMemoryBytes(2*size))
+	for _, id := range []string{"a", "b"} {
+		l := begin(t, m, id)
+		if err := m.Append(ctx, l, entries(1, 3, true)); err != nil {
+			t.Fatal(err)
+		}
+		if id == "a" {
+			if err := m.Seal(ctx, l); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	l = begin(t, m, "c") // evicts a
+	if _, err := m.Status(ctx, "a"); !errors.Is(err, core.ErrRunNotFound) {
+		t.Fatalf("the sealed run was not evicted: %v", err)
+	}
+	if err := m.Append(ctx, l, entries(1, 3, false)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := m.Begin(ctx, core.RunMeta{RunID: "d"}, time.Minute); !errors.Is(err, core.ErrLogFull) {
+		t.Fatalf("Begin with only live runs over budget: %v", err)
+	}
+	if s := m.Stats(); s.Live != 2 || s.Bytes != 2*size {
+		t.Fatalf("stats %+v", s)
+	}
+}
+
+func TestNewMemoryLogRejectsBadLimits(t *testing.T) {
+	for _, o := range []core.MemoryOption{
+		core.WithMemoryRunEvents(0), core.WithMemoryRunBytes(-1),
+		core.WithMemoryBytes(0), core.WithMemoryRetention(0),
+	} {
+		if _, err := core.NewMemoryLog(o); err == nil {
+			t.Error("a non-positive limit was accepted")
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package ginagui_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/ginagui"
+)
+
+func TestRegisterResumable(t *testing.T) {
+	lg, err := core.NewMemoryLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gin.New()
+	// Authentication on the group guards rejoins and stops as well.
+	private := r.Group("/private", func(c *gin.Context) {
+		if c.GetHeader("X-User") == "" {
+			c.AbortWithStatus(http.StatusUnauthorized)
+			return
+		}
+		c.Next()
+	})
+	owner := core.WithRunOwner(func(r *http.Request) string { return r.Header.Get("X-User") })
+	rh, err := ginagui.RegisterResumable(private, "/chat", sayAgent("hello"), lg, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := rh.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	srv := serve(t, r)
+
+	do := func(method, path, body, user, cursor string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequestWithContext(context.Background(), method, srv.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if user != "" {
+			req.Header.Set("X-User", user)
+		}
+		if cursor != "" {
+			req.Header.Set("Last-Event-ID", cursor)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	resp := do(http.MethodPost, "/private/chat", runBody, "alice", "")
+	evs := aguitest.ReadSSE(t, resp.Body)
+	resp.Body.Close()
+	if loc := resp.Header.Get("Content-Location"); loc != "/private/chat/runs/r" || len(evs) != 5 {
+		t.Fatalf("run: %q, %d events", loc, len(evs))
+	}
+
+	resp = do(http.MethodGet, "/private/chat/runs/r", "", "alice", "3")
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.HasPrefix(strings.TrimPrefix(string(body), "retry: 1000\n\n"), "id: 4\n") || !strings.Contains(string(body), "id: 5\n") {
+		t.Fatalf("rejoin after 3: %q", body)
+	}
+	for _, c := range []struct {
+		method, path, user string
+		status             int
+	}{
+		{http.MethodGet, "/private/chat/runs/r", "", http.StatusUnauthorized},
+		{http.MethodGet, "/private/chat/runs/r", "bob", http.StatusForbidden},
+		{http.MethodDelete, "/private/chat/runs/r", "bob", http.StatusForbidden},
+		{http.MethodDelete, "/private/chat/runs/r", "alice", http.StatusAccepted},
+		{http.MethodGet, "/private/chat/threads/t/run", "alice", http.StatusNoContent},
+		{http.MethodGet, "/private/chat", "alice", http.StatusMethodNotAllowed},
+	} {
+		resp := do(c.method, c.path, "", c.user, "")
+		resp.Body.Close()
+		if resp.StatusCode != c.status {
+			t.Errorf("%s %s as %q: %d, want %d", c.method, c.path, c.user, resp.StatusCode, c.status)
+		}
+	}
+	resp = do(http.MethodGet, "/private/chat/capabilities", "", "alice", "")
+	var caps agui.Capabilities
+	err = json.NewDecoder(resp.Body).Decode(&caps)
+	resp.Body.Close()
+	if err != nil || caps.Transport == nil || caps.Transport.Resumable == nil || !*caps.Transport.Resumable {
+		t.Errorf("capabilities %+v (%v) do not declare resumable", caps.Transport, err)
+	}
+}
