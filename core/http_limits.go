@@ -41,7 +41,7 @@ func WithInputLimits(l InputLimits) Option {
 // withDefaults fills the zero fields with the defaults.
 func (l InputLimits) withDefaults() (InputLimits, error) {
 	if l.Messages < 0 || l.Tools < 0 || l.Resume < 0 {
-		return l, errors.New("agui: WithInputLimits needs non-negative limits")
+		return l, errors.New("core: WithInputLimits needs non-negative limits")
 	}
 	if l.Messages == 0 {
 		l.Messages = DefaultMaxMessages

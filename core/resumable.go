@@ -120,13 +120,13 @@ var (
 
 // NewResumableHandler serves h's agent, with h's options, on a resumable
 // route whose runs are kept in lg. opts are the resumable route's options
-// (WithDetach, WithMaxRunDuration, WithLeaseTTL, WithPresence, WithRetry,
+// (WithDetach, WithLeaseTTL, WithPresence, WithRetry,
 // WithReplicaID, WithRunOwner); any other option in the list is ignored
 // here, so the list given to NewHandler may be passed again. It fails when
 // lg is nil or an option is out of range.
 func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...Option) (*ResumableHandler[S], error) {
 	if h == nil || lg == nil {
-		return nil, errors.New("agui: NewResumableHandler needs a handler and a log")
+		return nil, errors.New("core: NewResumableHandler needs a handler and a log")
 	}
 	cfg, err := newResumeConfig(opts)
 	if err != nil {
@@ -225,7 +225,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		return
 	case err != nil:
 		release()
-		rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: the run log refused a run; serving it without resume",
+		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: the run log refused a run; serving it without resume",
 			slog.String("run_id", in.RunID), slog.Any("error", err))
 		rh.h.Serve(w, r, opts...)
 		return

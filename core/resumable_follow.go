@@ -63,7 +63,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 			if ctx.Err() == nil {
 				// The connection ends; the client reconnects with its
 				// cursor.
-				rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: reading a run's log failed",
+				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: reading a run's log failed",
 					slog.String("run_id", runID), slog.Any("error", err))
 			}
 			return
@@ -94,19 +94,19 @@ func (rh *ResumableHandler[S]) rescue(ctx context.Context, runID string) {
 	l, st, err := rh.log.Takeover(ctx, runID, rh.cfg.replica, rh.cfg.leaseTTL)
 	if err != nil {
 		if !errors.Is(err, ErrLeaseHeld) && !errors.Is(err, ErrFenced) {
-			rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: taking over a run failed",
+			rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: taking over a run failed",
 				slog.String("run_id", runID), slog.Any("error", err))
 		}
 		return
 	}
 	lost := &agui.RunError{Code: string(CodeRunLost), Message: "the process running this run stopped"}
 	if err := rh.log.Append(ctx, l, []LogEntry{{Seq: st.Last + 1, Data: mustJSON(lost), Terminal: true}}); err != nil {
-		rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: ending a lost run failed",
+		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: ending a lost run failed",
 			slog.String("run_id", runID), slog.Any("error", err))
 		return
 	}
 	_ = rh.log.Seal(ctx, l)
-	rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: a run's owner stopped; the run was ended",
+	rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: a run's owner stopped; the run was ended",
 		slog.String("run_id", runID), slog.String("owner", prev.Owner))
 }
 

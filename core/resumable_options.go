@@ -36,18 +36,11 @@ const (
 // goes away the run keeps going for grace, so a client that reconnects
 // finds it live, and is cancelled (RUN_ERROR code DISCONNECTED) only when
 // nobody came back in time. A negative grace runs it to its end, bounded
-// by WithMaxRunDuration. The default is no detach: the run is cancelled
+// by WithRunTimeout, or by DefaultMaxRunDuration when none is set. The default is no detach: the run is cancelled
 // as soon as its last connection goes away, as on a plain Handler, and its
 // log, up to that RUN_ERROR, can still be read.
 func WithDetach(grace time.Duration) Option {
 	return resumeOption(func(c *resumeConfig) { c.grace = grace })
-}
-
-// WithMaxRunDuration bounds a run's time (default 30 minutes,
-// DefaultMaxRunDuration): a detached run nobody watches cannot run
-// forever.
-func WithMaxRunDuration(d time.Duration) Option {
-	return resumeOption(func(c *resumeConfig) { c.maxDuration = d })
 }
 
 // WithLeaseTTL sets how long a run's owner holds its lease without
@@ -106,16 +99,14 @@ func newResumeConfig(opts []Option) (resumeConfig, error) {
 		f(&c)
 	}
 	switch {
-	case c.maxDuration <= 0:
-		return c, errors.New("agui: WithMaxRunDuration needs a positive duration")
 	case c.leaseTTL < 3*time.Millisecond:
-		return c, errors.New("agui: WithLeaseTTL needs at least 3ms")
+		return c, errors.New("core: WithLeaseTTL needs at least 3ms")
 	case c.presence <= 0:
-		return c, errors.New("agui: WithPresence needs a positive duration")
+		return c, errors.New("core: WithPresence needs a positive duration")
 	case c.retry < 0:
-		return c, errors.New("agui: WithRetry needs a non-negative delay")
+		return c, errors.New("core: WithRetry needs a non-negative delay")
 	case c.owner == nil:
-		return c, errors.New("agui: WithRunOwner needs a function")
+		return c, errors.New("core: WithRunOwner needs a function")
 	}
 	if c.replica == "" {
 		var b [8]byte

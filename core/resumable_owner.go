@@ -30,7 +30,7 @@ func (rh *ResumableHandler[S]) produce(ctx context.Context, run *Runner[S], in *
 		}
 		data, err := encodeEvent(ev)
 		if err != nil {
-			rh.logger().LogAttrs(ctx, slog.LevelError, "agui: event not encodable",
+			rh.logger().LogAttrs(ctx, slog.LevelError, "core: event not encodable",
 				slog.String("run_id", in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
 			if !isTerminal(ev) {
 				run.Cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
@@ -136,7 +136,7 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 			seq += uint64(len(batch))
 			if batch[len(batch)-1].Terminal {
 				if err := rh.log.Seal(ctx, o.lease); err != nil {
-					rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: sealing a run's log failed",
+					rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: sealing a run's log failed",
 						slog.String("run_id", runID), slog.Any("error", err))
 				}
 				sealed = true
@@ -151,7 +151,7 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 				fail(err)
 				continue
 			case err != nil:
-				rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: renewing a run's lease failed",
+				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: renewing a run's lease failed",
 					slog.String("run_id", runID), slog.Any("error", err))
 				continue
 			}
@@ -209,7 +209,7 @@ func (rh *ResumableHandler[S]) appendRetry(ctx context.Context, l Lease, batch [
 		if err == nil || refusal(err) || time.Now().After(deadline) {
 			return err
 		}
-		rh.logger().LogAttrs(ctx, slog.LevelWarn, "agui: appending to a run's log failed; retrying",
+		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: appending to a run's log failed; retrying",
 			slog.String("run_id", l.RunID), slog.Any("error", err))
 		t := time.NewTimer(backoff)
 		<-t.C

@@ -408,7 +408,7 @@ func TestResumableOptions(t *testing.T) {
 		t.Error("nil handler accepted")
 	}
 	for i, o := range []core.Option{
-		core.WithMaxRunDuration(0), core.WithLeaseTTL(0), core.WithPresence(0),
+		core.WithLeaseTTL(0), core.WithPresence(0),
 		core.WithRetry(-1), core.WithRunOwner(nil),
 	} {
 		if _, err := core.NewResumableHandler(h, lg, o); err == nil {

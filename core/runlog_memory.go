@@ -105,7 +105,7 @@ func NewMemoryLog(opts ...MemoryOption) (*MemoryLog, error) {
 		}
 	}
 	if c.runEvents <= 0 || c.runBytes <= 0 || c.bytes <= 0 || c.retention <= 0 {
-		return nil, errors.New("agui: MemoryLog limits must be positive")
+		return nil, errors.New("core: MemoryLog limits must be positive")
 	}
 	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, threads: map[string]string{}}, nil
 }
