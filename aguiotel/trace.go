@@ -35,6 +35,7 @@ const (
 	keyCacheRead     = attribute.Key("gen_ai.usage.cache_read.input_tokens")
 	keyFinishReasons = attribute.Key("gen_ai.response.finish_reasons")
 	keyToolName      = attribute.Key("gen_ai.tool.name")
+	keyToolCallID    = attribute.Key("gen_ai.tool.call.id")
 	keyToolArgs      = attribute.Key("gen_ai.tool.call.arguments")
 	keyToolResult    = attribute.Key("gen_ai.tool.call.result")
 	keyInputMessages = attribute.Key("gen_ai.input.messages")
@@ -202,12 +203,15 @@ func Provider(p loop.Provider, model string, opts ...Option) loop.Provider {
 }
 
 // Tool wraps t so that every call is an execute_tool span with the tool's
-// name.
+// name and the call's id (gen_ai.tool.call.id).
 func Tool(t loop.Tool, opts ...Option) (loop.Tool, error) {
 	c := newConfig(opts)
 	spec := t.Spec()
 	return loop.RawTool(spec.Name, spec.Description, spec.Schema, func(ctx context.Context, args json.RawMessage) (string, error) {
 		attrs := []attribute.KeyValue{keyOperation.String("execute_tool"), keyToolName.String(spec.Name)}
+		if call, ok := loop.CallFrom(ctx); ok {
+			attrs = append(attrs, keyToolCallID.String(call.ID))
+		}
 		if c.content {
 			attrs = append(attrs, keyToolArgs.String(string(args)))
 		}

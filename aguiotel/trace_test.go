@@ -137,7 +137,7 @@ func TestSpansNestAndJoinTheCallersTrace(t *testing.T) {
 	if second["gen_ai.response.finish_reasons"] != `["stop"]` || second["gen_ai.usage.cache_read.input_tokens"] != "8" {
 		t.Errorf("second chat span %v", second)
 	}
-	if ta := attrs(tools[0]); ta["gen_ai.tool.name"] != "get_weather" || ta["gen_ai.operation.name"] != "execute_tool" {
+	if ta := attrs(tools[0]); ta["gen_ai.tool.name"] != "get_weather" || ta["gen_ai.operation.name"] != "execute_tool" || ta["gen_ai.tool.call.id"] != "call-1" {
 		t.Errorf("tool span %v", ta)
 	}
 	for _, s := range spans {
