@@ -99,7 +99,7 @@ func ExampleWithNeedsApproval() {
 // A bounded in-memory store: at most two threads; the least recently
 // saved finished thread makes room for a new one.
 func ExampleNewMemoryStore() {
-	store := loop.NewMemoryStore(loop.MemoryMaxThreads(2), loop.MemoryMaxBytes(64<<20), loop.MemoryIdleTTL(time.Hour))
+	store := loop.NewMemoryStore(loop.WithMemoryMaxThreads(2), loop.WithMemoryMaxBytes(64<<20), loop.WithMemoryIdleTTL(time.Hour))
 	agent, _ := loop.New(loop.Script(loop.Turn{Text: "hi"}), loop.WithCheckpoints(store))
 	for _, thread := range []string{"a", "b", "c"} {
 		_, _ = agent.Execute(context.Background(), loop.Input{ThreadID: thread, Messages: []agui.Message{loop.UserText("hello")}})

@@ -26,34 +26,34 @@ type memoryConfig struct {
 	awaitingTTL time.Duration
 }
 
-// MemoryMaxThreads caps the threads kept (default 10,000; 0 or less: no
+// WithMemoryMaxThreads caps the threads kept (default 10,000; 0 or less: no
 // cap).
-func MemoryMaxThreads(n int) MemoryOption { return func(c *memoryConfig) { c.maxThreads = n } }
+func WithMemoryMaxThreads(n int) MemoryOption { return func(c *memoryConfig) { c.maxThreads = n } }
 
-// MemoryMaxBytes caps the estimated size of the checkpoints kept: the
+// WithMemoryMaxBytes caps the estimated size of the checkpoints kept: the
 // text of their messages, arguments and metadata plus a fixed overhead
 // per message (default 256 MiB; 0 or less: no cap). A single checkpoint
 // over it is refused with ErrStoreFull.
-func MemoryMaxBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.maxBytes = n } }
+func WithMemoryMaxBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.maxBytes = n } }
 
-// MemoryIdleTTL is how long a thread no run holds is kept after its last
+// WithMemoryIdleTTL is how long a thread no run holds is kept after its last
 // save (default 1 hour; 0 or less: forever). It covers finished threads,
 // and running ones whose lease ran out (their run died) counted from the
 // lease's end.
-func MemoryIdleTTL(d time.Duration) MemoryOption { return func(c *memoryConfig) { c.idleTTL = d } }
+func WithMemoryIdleTTL(d time.Duration) MemoryOption { return func(c *memoryConfig) { c.idleTTL = d } }
 
-// MemoryAwaitingTTL is how long a thread waiting for an approval is kept
+// WithMemoryAwaitingTTL is how long a thread waiting for an approval is kept
 // after its last save (default 24 hours; 0 or less: forever). After it
 // the approval can no longer be answered (BAD_RESUME).
-func MemoryAwaitingTTL(d time.Duration) MemoryOption {
+func WithMemoryAwaitingTTL(d time.Duration) MemoryOption {
 	return func(c *memoryConfig) { c.awaitingTTL = d }
 }
 
 // MemoryStore is the in-memory [Store], the default. It is safe for
 // concurrent use, and its memory is bounded: it keeps at most
-// [MemoryMaxThreads] threads and [MemoryMaxBytes] of checkpoints, and drops
-// threads nobody touched for their TTL ([MemoryIdleTTL],
-// [MemoryAwaitingTTL]) lazily, on its next call.
+// [WithMemoryMaxThreads] threads and [WithMemoryMaxBytes] of checkpoints, and drops
+// threads nobody touched for their TTL ([WithMemoryIdleTTL],
+// [WithMemoryAwaitingTTL]) lazily, on its next call.
 //
 // To make room for a new thread it evicts the least recently saved
 // threads no run holds: finished ones, and running ones whose lease ran

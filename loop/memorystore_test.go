@@ -34,7 +34,7 @@ func present(t *testing.T, s *MemoryStore, thread string) bool {
 
 func TestMemoryStoreIdleTTL(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := NewMemoryStore(MemoryIdleTTL(time.Hour), MemoryAwaitingTTL(24*time.Hour))
+		s := NewMemoryStore(WithMemoryIdleTTL(time.Hour), WithMemoryAwaitingTTL(24*time.Hour))
 		saveStatus(t, s, "idle", StatusIdle, 0, 0)
 		saveStatus(t, s, "awaiting", StatusAwaitingApproval, 0, 0)
 		saveStatus(t, s, "running", StatusRunning, 3*time.Hour, 0)
@@ -69,7 +69,7 @@ func TestMemoryStoreIdleTTL(t *testing.T) {
 // Threads nobody asks for again are swept on a later save.
 func TestMemoryStoreSweep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := NewMemoryStore(MemoryIdleTTL(time.Minute))
+		s := NewMemoryStore(WithMemoryIdleTTL(time.Minute))
 		for _, id := range []string{"a", "b", "c"} {
 			saveStatus(t, s, id, StatusIdle, 0, 0)
 		}
@@ -83,7 +83,7 @@ func TestMemoryStoreSweep(t *testing.T) {
 
 func TestMemoryStoreSaveRenewsTTL(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := NewMemoryStore(MemoryIdleTTL(time.Hour))
+		s := NewMemoryStore(WithMemoryIdleTTL(time.Hour))
 		v := saveStatus(t, s, "t", StatusIdle, 0, 0)
 		time.Sleep(50 * time.Minute)
 		saveStatus(t, s, "t", StatusIdle, 0, v)
@@ -96,7 +96,7 @@ func TestMemoryStoreSaveRenewsTTL(t *testing.T) {
 
 func TestMemoryStoreThreadCap(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := NewMemoryStore(MemoryMaxThreads(3))
+		s := NewMemoryStore(WithMemoryMaxThreads(3))
 		saveStatus(t, s, "old-idle", StatusIdle, 0, 0)
 		time.Sleep(time.Second)
 		saveStatus(t, s, "running", StatusRunning, time.Minute, 0)
@@ -127,7 +127,7 @@ func TestMemoryStoreThreadCap(t *testing.T) {
 }
 
 func TestMemoryStoreByteCap(t *testing.T) {
-	s := NewMemoryStore(MemoryMaxBytes(10_000))
+	s := NewMemoryStore(WithMemoryMaxBytes(10_000))
 	big := func(id string, n int) *Checkpoint {
 		return &Checkpoint{ThreadID: id, Status: StatusIdle, Messages: []agui.Message{UserText(strings.Repeat("x", n))}}
 	}
@@ -163,7 +163,7 @@ func TestMemoryStoreByteCap(t *testing.T) {
 
 func TestMemoryStoreNoLimits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		s := NewMemoryStore(MemoryMaxThreads(0), MemoryMaxBytes(0), MemoryIdleTTL(0), MemoryAwaitingTTL(-1))
+		s := NewMemoryStore(WithMemoryMaxThreads(0), WithMemoryMaxBytes(0), WithMemoryIdleTTL(0), WithMemoryAwaitingTTL(-1))
 		for i := range 50 {
 			saveStatus(t, s, strings.Repeat("t", i+1), StatusIdle, 0, 0)
 		}
@@ -176,7 +176,7 @@ func TestMemoryStoreNoLimits(t *testing.T) {
 
 // Loop runs in a store at its cap fail before anything runs.
 func TestMemoryStoreFullFailsRun(t *testing.T) {
-	s := NewMemoryStore(MemoryMaxThreads(1))
+	s := NewMemoryStore(WithMemoryMaxThreads(1))
 	saveStatus(t, s, "held", StatusAwaitingApproval, 0, 0)
 	a := mustNew(t, Script(Turn{Text: "hi"}), WithCheckpoints(s))
 	_, err := a.Execute(t.Context(), Input{ThreadID: "other", Messages: []agui.Message{UserText("x")}})

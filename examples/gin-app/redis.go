@@ -28,7 +28,7 @@ func useRedis(cfg *config, url string) (func() error, error) {
 	// Let each run's deadline and cancellation bound its Redis calls.
 	opts.ContextTimeoutEnabled = true
 	client := redis.NewClient(opts)
-	store, err := redisstore.New(client, redisstore.KeyPrefix("agui:gin-app:"))
+	store, err := redisstore.New(client, redisstore.WithKeyPrefix("agui:gin-app:"))
 	if err != nil {
 		_ = client.Close()
 		return nil, err

@@ -6,8 +6,8 @@
 // Quick start:
 //
 //	p, err := anthropic.New("claude-sonnet-5",
-//		anthropic.ClientOptions(option.WithAPIKey(key)), // or ANTHROPIC_API_KEY
-//		anthropic.Thinking(4096))                        // optional extended thinking
+//		anthropic.WithClientOptions(option.WithAPIKey(key)), // or ANTHROPIC_API_KEY
+//		anthropic.WithThinking(4096))                        // optional extended thinking
 //	if err != nil { … }
 //	agent, err := loop.New(p, loop.WithTools(weather))
 //
@@ -15,7 +15,7 @@
 // (input_json_delta), extended thinking as REASONING_* events, and usage:
 // loop.Usage.InputTokens counts cache reads and writes in, and
 // CachedInputTokens and CacheWriteInputTokens give those parts;
-// ReasoningTokens is the API's thinking_tokens. PromptCaching turns on the API's
+// ReasoningTokens is the API's thinking_tokens. WithPromptCaching turns on the API's
 // automatic prompt caching, which suits a loop: each turn repeats the
 // transcript of the one before. A thinking
 // block's signature (or a redacted block's data) travels as the reasoning

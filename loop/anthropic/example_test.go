@@ -28,7 +28,7 @@ func Example() {
 	}))
 	defer server.Close()
 
-	p, err := anthropic.New("claude-sonnet-5", anthropic.ClientOptions(
+	p, err := anthropic.New("claude-sonnet-5", anthropic.WithClientOptions(
 		option.WithBaseURL(server.URL),
 		option.WithAPIKey("key"),
 		option.WithHTTPClient(server.Client())))

@@ -83,7 +83,7 @@ func status(code int, errType string) func(http.ResponseWriter, *http.Request) {
 
 func newProvider(t *testing.T, s *server, opts ...Option) *Provider {
 	t.Helper()
-	opts = append([]Option{ClientOptions(option.WithBaseURL(s.URL), option.WithAPIKey("test"), option.WithHTTPClient(s.Client()))}, opts...)
+	opts = append([]Option{WithClientOptions(option.WithBaseURL(s.URL), option.WithAPIKey("test"), option.WithHTTPClient(s.Client()))}, opts...)
 	p, err := New("claude-sonnet-5", opts...)
 	if err != nil {
 		t.Fatal(err)

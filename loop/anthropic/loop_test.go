@@ -28,7 +28,7 @@ func weatherTool(t *testing.T) loop.Tool {
 // Messages API requires with tool use.
 func TestLoopThinkingRoundTrip(t *testing.T) {
 	s := newServer(t, sse(t, "thinking.sse"), sse(t, "text.sse"))
-	a, err := loop.New(newProvider(t, s, Thinking(2048)), loop.WithTools(weatherTool(t)), loop.WithInstructions("You are a travel assistant."))
+	a, err := loop.New(newProvider(t, s, WithThinking(2048)), loop.WithTools(weatherTool(t)), loop.WithInstructions("You are a travel assistant."))
 	if err != nil {
 		t.Fatal(err)
 	}

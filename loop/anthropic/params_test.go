@@ -60,7 +60,7 @@ func TestSettingsMapping(t *testing.T) {
 
 func TestSettingsRefusedWithThinking(t *testing.T) {
 	s := newServer(t)
-	p := newProvider(t, s, Thinking(2048))
+	p := newProvider(t, s, WithThinking(2048))
 	for _, st := range []loop.ModelSettings{
 		{ToolChoice: loop.ToolChoice{Mode: loop.ToolChoiceRequired}},
 		{ToolChoice: loop.UseTool("get_weather")},
@@ -124,7 +124,7 @@ func TestMessagesMapping(t *testing.T) {
 
 func TestPromptCaching(t *testing.T) {
 	s := newServer(t, sse(t, "text.sse"), sse(t, "text.sse"))
-	if _, err := collect(t, newProvider(t, s, PromptCaching()), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}}); err != nil {
+	if _, err := collect(t, newProvider(t, s, WithPromptCaching()), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}}); err != nil {

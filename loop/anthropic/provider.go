@@ -28,22 +28,22 @@ var _ loop.Provider = (*Provider)(nil)
 // Option configures a Provider.
 type Option func(*Provider) error
 
-// ClientOptions configure the client as in anthropic-sdk-go (base URL, API
+// WithClientOptions configure the client as in anthropic-sdk-go (base URL, API
 // key, HTTP client, middleware). Like anthropic.NewClient the client reads
 // ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment, and these
 // options win over them. The client's own retries default to 0 (see the
 // package doc); option.WithMaxRetries here overrides that.
-func ClientOptions(opts ...option.RequestOption) Option {
+func WithClientOptions(opts ...option.RequestOption) Option {
 	return func(p *Provider) error {
 		p.client = sdk.NewClient(append([]option.RequestOption{option.WithMaxRetries(0)}, opts...)...)
 		return nil
 	}
 }
 
-// MaxTokens is the output token limit of a turn when the agent's
+// WithMaxTokens is the output token limit of a turn when the agent's
 // loop.ModelSettings set none (default 4096; the Messages API requires
 // one).
-func MaxTokens(n int64) Option {
+func WithMaxTokens(n int64) Option {
 	return func(p *Provider) error {
 		if n < 1 {
 			return fmt.Errorf("anthropic: MaxTokens %d: must be at least 1", n)
@@ -53,10 +53,10 @@ func MaxTokens(n int64) Option {
 	}
 }
 
-// Thinking turns extended thinking on with a budget of budgetTokens
+// WithThinking turns extended thinking on with a budget of budgetTokens
 // (at least 1024, and less than the turn's output token limit); default
 // off. The model's thinking streams as REASONING_* events.
-func Thinking(budgetTokens int64) Option {
+func WithThinking(budgetTokens int64) Option {
 	return func(p *Provider) error {
 		if budgetTokens < 1024 {
 			return fmt.Errorf("anthropic: Thinking %d: the budget must be at least 1024 tokens", budgetTokens)
@@ -67,9 +67,9 @@ func Thinking(budgetTokens int64) Option {
 	}
 }
 
-// AdaptiveThinking lets the model decide how much to think (default off).
+// WithAdaptiveThinking lets the model decide how much to think (default off).
 // The model's thinking streams as REASONING_* events.
-func AdaptiveThinking() Option {
+func WithAdaptiveThinking() Option {
 	return func(p *Provider) error {
 		p.thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{}}
 		p.budget = 0
@@ -77,11 +77,11 @@ func AdaptiveThinking() Option {
 	}
 }
 
-// PromptCaching asks the API to cache each request's prompt up to its
+// WithPromptCaching asks the API to cache each request's prompt up to its
 // last cacheable block (a top-level cache_control breakpoint), so that the
 // next turn of a run, which repeats the transcript, reads it from the cache
 // (default off). loop.Usage reports the cache reads and writes.
-func PromptCaching() Option {
+func WithPromptCaching() Option {
 	return func(p *Provider) error { p.cache = true; return nil }
 }
 
@@ -91,7 +91,7 @@ func New(model string, opts ...Option) (*Provider, error) {
 		return nil, errors.New("anthropic: New: empty model")
 	}
 	p := &Provider{model: model, maxTokens: 4096}
-	ClientOptions()(p)
+	WithClientOptions()(p)
 	for _, o := range opts {
 		if err := o(p); err != nil {
 			return nil, err

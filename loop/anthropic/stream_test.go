@@ -88,7 +88,7 @@ func TestStreamToolCallFragments(t *testing.T) {
 
 func TestStreamThinking(t *testing.T) {
 	s := newServer(t, sse(t, "thinking.sse"))
-	ds, err := collect(t, newProvider(t, s, Thinking(2048)), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}})
+	ds, err := collect(t, newProvider(t, s, WithThinking(2048)), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,16 +208,16 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	if _, err := New(""); err == nil {
 		t.Fatal("empty model accepted")
 	}
-	if _, err := New("m", MaxTokens(0)); err == nil {
+	if _, err := New("m", WithMaxTokens(0)); err == nil {
 		t.Fatal("MaxTokens 0 accepted")
 	}
-	if _, err := New("m", Thinking(100)); err == nil {
+	if _, err := New("m", WithThinking(100)); err == nil {
 		t.Fatal("thinking budget under 1024 accepted")
 	}
-	if _, err := New("m", Thinking(8192)); err == nil {
+	if _, err := New("m", WithThinking(8192)); err == nil {
 		t.Fatal("thinking budget over MaxTokens accepted")
 	}
-	if _, err := New("m", Thinking(2048), AdaptiveThinking(), MaxTokens(1000)); err != nil {
+	if _, err := New("m", WithThinking(2048), WithAdaptiveThinking(), WithMaxTokens(1000)); err != nil {
 		t.Fatalf("adaptive thinking replaces the budget: %v", err)
 	}
 }

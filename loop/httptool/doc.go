@@ -5,8 +5,8 @@
 // address:
 //
 //	fetch, err := httptool.New(
-//		httptool.Timeout(10*time.Second),
-//		httptool.MaxBodyBytes(64<<10),
+//		httptool.WithTimeout(10*time.Second),
+//		httptool.WithMaxBodyBytes(64<<10),
 //	)
 //	if err != nil { ... }
 //	agent, err := loop.New(provider, loop.WithTools(fetch))
@@ -31,7 +31,7 @@
 // they carry. Only http
 // and https URLs are followed, and no proxy is used.
 //
-// [Allow] opens given networks or addresses (a service on the private
-// network, or a test server on 127.0.0.1); [AllowHosts] restricts the
-// tool to named hosts; [MaxRedirects] caps redirects.
+// [WithAllow] opens given networks or addresses (a service on the private
+// network, or a test server on 127.0.0.1); [WithAllowHosts] restricts the
+// tool to named hosts; [WithMaxRedirects] caps redirects.
 package httptool

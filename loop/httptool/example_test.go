@@ -22,7 +22,7 @@ func ExampleNew() {
 	}))
 	defer srv.Close()
 
-	fetch, err := httptool.New(httptool.Allow("127.0.0.1"), httptool.MaxBodyBytes(1024))
+	fetch, err := httptool.New(httptool.WithAllow("127.0.0.1"), httptool.WithMaxBodyBytes(1024))
 	if err != nil {
 		panic(err)
 	}

@@ -52,7 +52,7 @@ func TestPolicyRefusesBlockedRanges(t *testing.T) {
 
 func TestPolicyAllowWins(t *testing.T) {
 	var c config
-	if err := Allow("127.0.0.1", "10.1.0.0/16", "::ffff:192.168.0.5")(&c); err != nil {
+	if err := WithAllow("127.0.0.1", "10.1.0.0/16", "::ffff:192.168.0.5")(&c); err != nil {
 		t.Fatal(err)
 	}
 	p := &policy{allow: c.allow, blocked: blockedRanges()}

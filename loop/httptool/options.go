@@ -33,8 +33,8 @@ func defaults() config {
 	}
 }
 
-// Name sets the tool's name (default "http_request").
-func Name(name string) Option {
+// WithName sets the tool's name (default "http_request").
+func WithName(name string) Option {
 	return func(c *config) error {
 		if name == "" {
 			return errors.New("httptool: Name: empty")
@@ -44,18 +44,18 @@ func Name(name string) Option {
 	}
 }
 
-// Description sets the tool's description for the model (default a
+// WithDescription sets the tool's description for the model (default a
 // sentence saying what the tool does).
-func Description(s string) Option {
+func WithDescription(s string) Option {
 	return func(c *config) error { c.description = s; return nil }
 }
 
-// Allow lets the tool connect to the given networks ("10.1.0.0/16") or
+// WithAllow lets the tool connect to the given networks ("10.1.0.0/16") or
 // addresses ("127.0.0.1", "::1") even though they lie in a blocked range
 // (default none: every loopback, private, link-local, CGNAT, unspecified,
 // multicast, reserved and metadata address is refused). An allowed network
 // wins over every blocked range, metadata included.
-func Allow(networks ...string) Option {
+func WithAllow(networks ...string) Option {
 	return func(c *config) error {
 		for _, n := range networks {
 			var p netip.Prefix
@@ -78,11 +78,11 @@ func Allow(networks ...string) Option {
 	}
 }
 
-// AllowHosts restricts requests to URLs whose host name is one of hosts,
+// WithAllowHosts restricts requests to URLs whose host name is one of hosts,
 // compared without case (default: any host). It applies to every redirect
 // too, and adds to the address check rather than replacing it: an allowed
 // host that resolves to a blocked address is still refused.
-func AllowHosts(hosts ...string) Option {
+func WithAllowHosts(hosts ...string) Option {
 	return func(c *config) error {
 		if c.hosts == nil {
 			c.hosts = map[string]bool{}
@@ -97,9 +97,9 @@ func AllowHosts(hosts ...string) Option {
 	}
 }
 
-// Timeout bounds one call: connecting, every redirect, and reading the
+// WithTimeout bounds one call: connecting, every redirect, and reading the
 // body (default 30 seconds). The run's context bounds it as well.
-func Timeout(d time.Duration) Option {
+func WithTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
 			return fmt.Errorf("httptool: Timeout %v: must be positive", d)
@@ -109,9 +109,9 @@ func Timeout(d time.Duration) Option {
 	}
 }
 
-// MaxBodyBytes caps the response body returned to the model (default
+// WithMaxBodyBytes caps the response body returned to the model (default
 // 1 MiB); a longer body is cut there and the result says "truncated".
-func MaxBodyBytes(n int64) Option {
+func WithMaxBodyBytes(n int64) Option {
 	return func(c *config) error {
 		if n < 1 {
 			return fmt.Errorf("httptool: MaxBodyBytes %d: must be at least 1", n)
@@ -121,9 +121,9 @@ func MaxBodyBytes(n int64) Option {
 	}
 }
 
-// MaxRedirects caps the redirects one call follows (default 5); 0 follows
+// WithMaxRedirects caps the redirects one call follows (default 5); 0 follows
 // none and returns the redirect response itself.
-func MaxRedirects(n int) Option {
+func WithMaxRedirects(n int) Option {
 	return func(c *config) error {
 		if n < 0 {
 			return fmt.Errorf("httptool: MaxRedirects %d: must not be negative", n)
@@ -133,10 +133,10 @@ func MaxRedirects(n int) Option {
 	}
 }
 
-// Resolver sets the resolver host names are looked up with (default
+// WithResolver sets the resolver host names are looked up with (default
 // net.DefaultResolver). Whatever it answers, each address is checked just
 // before the tool connects to it.
-func Resolver(r *net.Resolver) Option {
+func WithResolver(r *net.Resolver) Option {
 	return func(c *config) error {
 		if r == nil {
 			return errors.New("httptool: Resolver: nil")

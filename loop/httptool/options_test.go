@@ -7,14 +7,14 @@ import (
 
 func TestOptionsRefuseBadValues(t *testing.T) {
 	for name, o := range map[string]Option{
-		"Name":         Name(""),
-		"Allow":        Allow("not-an-ip"),
-		"Allow prefix": Allow("10.0.0.0/99"),
-		"AllowHosts":   AllowHosts(""),
-		"Timeout":      Timeout(0),
-		"MaxBodyBytes": MaxBodyBytes(0),
-		"MaxRedirects": MaxRedirects(-1),
-		"Resolver":     Resolver(nil),
+		"Name":         WithName(""),
+		"Allow":        WithAllow("not-an-ip"),
+		"Allow prefix": WithAllow("10.0.0.0/99"),
+		"AllowHosts":   WithAllowHosts(""),
+		"Timeout":      WithTimeout(0),
+		"MaxBodyBytes": WithMaxBodyBytes(0),
+		"MaxRedirects": WithMaxRedirects(-1),
+		"Resolver":     WithResolver(nil),
 	} {
 		if _, err := New(o); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -23,7 +23,7 @@ func TestOptionsRefuseBadValues(t *testing.T) {
 }
 
 func TestOptionsSetValues(t *testing.T) {
-	tool, err := New(Name("fetch"), Description("d"), Timeout(time.Second), MaxBodyBytes(10), MaxRedirects(0), AllowHosts("Example.COM"))
+	tool, err := New(WithName("fetch"), WithDescription("d"), WithTimeout(time.Second), WithMaxBodyBytes(10), WithMaxRedirects(0), WithAllowHosts("Example.COM"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestOptionsSetValues(t *testing.T) {
 		t.Fatalf("spec %+v", tool.Spec())
 	}
 	cfg := defaults()
-	for _, o := range []Option{Timeout(time.Second), MaxBodyBytes(10), MaxRedirects(0), AllowHosts("Example.COM"), Allow("10.1.2.3", "fd00::/8")} {
+	for _, o := range []Option{WithTimeout(time.Second), WithMaxBodyBytes(10), WithMaxRedirects(0), WithAllowHosts("Example.COM"), WithAllow("10.1.2.3", "fd00::/8")} {
 		if err := o(&cfg); err != nil {
 			t.Fatal(err)
 		}

@@ -45,7 +45,7 @@ type Response struct {
 //
 // Every address the tool would connect to is checked just before it
 // connects, after name resolution and for each redirect: an address in a
-// blocked range (see [Allow]) fails the call with a [*BlockedError].
+// blocked range (see [WithAllow]) fails the call with a [*BlockedError].
 // Non-2xx statuses are results, not errors; a failed request (refused,
 // unreachable, timed out) is the call's error result.
 //

@@ -52,7 +52,7 @@ func TestRequestThroughAllow(t *testing.T) {
 		_, _ = io.WriteString(w, r.Method+" "+r.URL.Path+" "+string(b))
 	}))
 	defer srv.Close()
-	f := newTestFetcher(t, Allow("127.0.0.1"))
+	f := newTestFetcher(t, WithAllow("127.0.0.1"))
 	res, err := f.do(context.Background(), Request{Method: "post", URL: srv.URL + "/p", Headers: map[string]string{"X-Test": "yes"}, Body: "hi"})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestRedirectToBlockedAddressRefused(t *testing.T) {
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, target, http.StatusFound)
 		}))
-		f := newTestFetcher(t, Allow("127.0.0.1"))
+		f := newTestFetcher(t, WithAllow("127.0.0.1"))
 		_, err := f.do(context.Background(), Request{URL: srv.URL})
 		srv.Close()
 		var be *BlockedError
@@ -103,11 +103,11 @@ func TestRedirectCap(t *testing.T) {
 		http.Redirect(w, r, srv.URL+next, http.StatusFound)
 	}))
 	defer srv.Close()
-	res, err := newTestFetcher(t, Allow("127.0.0.1"), MaxRedirects(3)).do(context.Background(), Request{URL: srv.URL})
+	res, err := newTestFetcher(t, WithAllow("127.0.0.1"), WithMaxRedirects(3)).do(context.Background(), Request{URL: srv.URL})
 	if err != nil || res.Status != 200 || res.Body != "arrived" {
 		t.Fatalf("3 redirects allowed: %+v %v", res, err)
 	}
-	res, err = newTestFetcher(t, Allow("127.0.0.1"), MaxRedirects(2)).do(context.Background(), Request{URL: srv.URL})
+	res, err = newTestFetcher(t, WithAllow("127.0.0.1"), WithMaxRedirects(2)).do(context.Background(), Request{URL: srv.URL})
 	if err != nil || res.Status != http.StatusFound || res.Headers["Location"] != srv.URL+"/3" {
 		t.Fatalf("past the cap, want the redirect itself: %+v %v", res, err)
 	}
@@ -122,7 +122,7 @@ func TestAllowHosts(t *testing.T) {
 		_, _ = io.WriteString(w, "ok")
 	}))
 	defer srv.Close()
-	f := newTestFetcher(t, Allow("127.0.0.1", "::1"), AllowHosts("127.0.0.1"))
+	f := newTestFetcher(t, WithAllow("127.0.0.1", "::1"), WithAllowHosts("127.0.0.1"))
 	if res, err := f.do(context.Background(), Request{URL: srv.URL}); err != nil || res.Body != "ok" {
 		t.Fatalf("allowed host: %+v %v", res, err)
 	}
@@ -158,7 +158,7 @@ func TestBodyLimit(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	f := newTestFetcher(t, Allow("127.0.0.1"), MaxBodyBytes(5))
+	f := newTestFetcher(t, WithAllow("127.0.0.1"), WithMaxBodyBytes(5))
 	res, err := f.do(context.Background(), Request{URL: srv.URL + "/text"})
 	if err != nil || res.Body != "abcd" || !res.Truncated || res.BodyEncoding != "" {
 		t.Fatalf("text: %+v %v", res, err)
@@ -183,7 +183,7 @@ func hanging(t *testing.T) (*httptest.Server, chan struct{}) {
 
 func TestAbortCancelsRequest(t *testing.T) {
 	srv, arrived := hanging(t)
-	f := newTestFetcher(t, Allow("127.0.0.1"))
+	f := newTestFetcher(t, WithAllow("127.0.0.1"))
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	go func() {
@@ -199,7 +199,7 @@ func TestAbortCancelsRequest(t *testing.T) {
 
 func TestTimeout(t *testing.T) {
 	srv, _ := hanging(t)
-	f := newTestFetcher(t, Allow("127.0.0.1"), Timeout(50*time.Millisecond))
+	f := newTestFetcher(t, WithAllow("127.0.0.1"), WithTimeout(50*time.Millisecond))
 	if _, err := f.do(context.Background(), Request{URL: srv.URL}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want a deadline error", err)
 	}
@@ -216,7 +216,7 @@ func TestHostResolvingToPrivateRefused(t *testing.T) {
 		wg.Go(func() { serveDNS(server, [4]byte{10, 0, 0, 7}) })
 		return client, nil
 	}}
-	f := newTestFetcher(t, Resolver(res))
+	f := newTestFetcher(t, WithResolver(res))
 	_, err := f.do(context.Background(), Request{URL: "http://internal.example.test/"})
 	wantBlocked(t, err, "private")
 }
@@ -267,7 +267,7 @@ func serveDNS(c net.Conn, addr [4]byte) {
 // call gets a cancelled result.
 func TestAbortThroughLoop(t *testing.T) {
 	srv, arrived := hanging(t)
-	tool, err := New(Allow("127.0.0.1"))
+	tool, err := New(WithAllow("127.0.0.1"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,13 @@
 //	files, err := mcptool.Connect(ctx, &mcp.CommandTransport{Command: exec.Command("my-mcp-server")})
 //	// Or one reached over streamable HTTP:
 //	docs, err := mcptool.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "https://mcp.example.com/mcp"},
-//		mcptool.Prefix("docs_"))
+//		mcptool.WithPrefix("docs_"))
 //	defer files.Close()
 //
 //	agent, err := loop.New(provider, loop.WithToolSets(files, docs))
 //
 // Every tool of the server becomes a loop tool: its name (after
-// [Prefix]), description and input JSON Schema are what the model is
+// [WithPrefix]), description and input JSON Schema are what the model is
 // offered, and the loop validates the model's arguments against that
 // schema before the server is called.
 //
@@ -31,5 +31,5 @@
 //     (notifications/tools/list_changed) the set reloads it, and the next
 //     model turn is offered the new list; a call to a tool that is gone
 //     fails with [CodeRemoved];
-//   - [CallTimeout] bounds a server that neither answers nor dies.
+//   - [WithCallTimeout] bounds a server that neither answers nor dies.
 package mcptool

@@ -14,17 +14,17 @@ type config struct {
 	onReload    func(names []string, err error)
 }
 
-// Prefix is put before every tool name the model sees, so that the tools
+// WithPrefix is put before every tool name the model sees, so that the tools
 // of several servers cannot clash (default none). The server is called
 // with the tool's own name.
-func Prefix(p string) Option {
+func WithPrefix(p string) Option {
 	return func(c *config) error { c.prefix = p; return nil }
 }
 
-// CallTimeout bounds each tool call, so that a server that neither answers
+// WithCallTimeout bounds each tool call, so that a server that neither answers
 // nor dies cannot hold a run (default none: the run's context alone bounds
 // a call).
-func CallTimeout(d time.Duration) Option {
+func WithCallTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
 			return fmt.Errorf("mcptool: CallTimeout %v: must be positive", d)
@@ -34,11 +34,11 @@ func CallTimeout(d time.Duration) Option {
 	}
 }
 
-// OnReload is called after each reload of the tool list that a
+// WithOnReload is called after each reload of the tool list that a
 // notifications/tools/list_changed from the server caused, with the tool
 // names now offered, or the error that left the previous list in place
 // (default none). It is called from the Toolset's own goroutine, one call
 // at a time, and must not call Close.
-func OnReload(f func(names []string, err error)) Option {
+func WithOnReload(f func(names []string, err error)) Option {
 	return func(c *config) error { c.onReload = f; return nil }
 }

@@ -15,16 +15,16 @@ import (
 )
 
 func TestOptionsRefuseBadValues(t *testing.T) {
-	if _, err := Connect(context.Background(), nil, CallTimeout(0)); err == nil || !strings.Contains(err.Error(), "CallTimeout") {
+	if _, err := Connect(context.Background(), nil, WithCallTimeout(0)); err == nil || !strings.Contains(err.Error(), "CallTimeout") {
 		t.Fatalf("CallTimeout(0): %v", err)
 	}
 }
 
-// A server that neither answers nor dies is bounded by CallTimeout: the
+// A server that neither answers nor dies is bounded by WithCallTimeout: the
 // call ends with an error result and the server's handler is cancelled.
 func TestCallTimeout(t *testing.T) {
 	h := newHooks()
-	ts := inMemory(t, testServer(h), CallTimeout(20*time.Millisecond))
+	ts := inMemory(t, testServer(h), WithCallTimeout(20*time.Millisecond))
 	res := run(t, context.Background(), nil, loop.WithToolSets(ts), loop.ScriptedCall{ID: "c1", Name: "wait", Args: `{}`})
 	if e := toolResults(res)["c1"].Error; !strings.Contains(e, "deadline") {
 		t.Fatalf("result error %q", e)

@@ -105,7 +105,7 @@ func toolResults(res loop.Result) map[string]*agui.ToolMessage {
 }
 
 func TestInProcessToolsSchemasAndErrors(t *testing.T) {
-	ts := inMemory(t, testServer(newHooks()), Prefix("calc_"))
+	ts := inMemory(t, testServer(newHooks()), WithPrefix("calc_"))
 	rec := &offered{}
 	res := run(t, context.Background(), rec, loop.WithToolSets(ts),
 		loop.ScriptedCall{ID: "c1", Name: "calc_add", Args: `{"a":2,"b":3}`},
@@ -167,7 +167,7 @@ func TestAbortCancelsMCPRequest(t *testing.T) {
 func TestToolListChanged(t *testing.T) {
 	srv := testServer(newHooks())
 	reloads := make(chan []string, 4)
-	ts := inMemory(t, srv, OnReload(func(names []string, err error) {
+	ts := inMemory(t, srv, WithOnReload(func(names []string, err error) {
 		if err != nil {
 			t.Errorf("reload: %v", err)
 		}
@@ -212,7 +212,7 @@ func TestStreamableHTTP(t *testing.T) {
 	}()
 	reloads := make(chan []string, 4)
 	ts, err := Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1},
-		OnReload(func(names []string, err error) {
+		WithOnReload(func(names []string, err error) {
 			if err == nil {
 				reloads <- names
 			}

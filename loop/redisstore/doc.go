@@ -7,10 +7,10 @@
 //
 //	client := redis.NewClient(&redis.Options{Addr: "localhost:6379"}) // or a ClusterClient, a FailoverClient…
 //	defer client.Close()
-//	store, err := redisstore.New(client, redisstore.KeyPrefix("myapp:loop:"), redisstore.IdleTTL(24*time.Hour))
+//	store, err := redisstore.New(client, redisstore.WithKeyPrefix("myapp:loop:"), redisstore.WithIdleTTL(24*time.Hour))
 //	agent, err := loop.New(provider, loop.WithTools(book), loop.WithCheckpoints(store))
 //
-// Each thread is one hash, at KeyPrefix + "{" + threadID + "}" (the braces
+// Each thread is one hash, at the WithKeyPrefix prefix + "{" + threadID + "}" (the braces
 // are a Cluster hash tag, so whatever the store keeps for a thread lives in
 // one slot). It holds the checkpoint, encoded with loop.MarshalCheckpoint,
 // and its version; a save is a Lua script that compares and writes both

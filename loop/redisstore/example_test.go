@@ -14,7 +14,7 @@ import (
 func ExampleNew() {
 	client := redis.NewClient(&redis.Options{Addr: "127.0.0.1:6379"})
 	defer client.Close()
-	store, err := redisstore.New(client, redisstore.KeyPrefix("myapp:loop:"), redisstore.IdleTTL(24*time.Hour))
+	store, err := redisstore.New(client, redisstore.WithKeyPrefix("myapp:loop:"), redisstore.WithIdleTTL(24*time.Hour))
 	if err != nil {
 		panic(err)
 	}

@@ -19,10 +19,10 @@ func defaults() config {
 	return config{prefix: "agui:loop:", idleTTL: 7 * 24 * time.Hour, awaitingTTL: 30 * 24 * time.Hour}
 }
 
-// KeyPrefix is the start of every key the Store writes (default
+// WithKeyPrefix is the start of every key the Store writes (default
 // "agui:loop:"); give each application sharing a Redis its own. It must
 // not contain '{' or '}', which would change the keys' Cluster hash tag.
-func KeyPrefix(p string) Option {
+func WithKeyPrefix(p string) Option {
 	return func(c *config) error {
 		if p == "" {
 			return errors.New("redisstore: KeyPrefix: empty")
@@ -37,10 +37,10 @@ func KeyPrefix(p string) Option {
 	}
 }
 
-// IdleTTL is how long a finished (idle) thread's checkpoint is kept after
+// WithIdleTTL is how long a finished (idle) thread's checkpoint is kept after
 // its last run (default 7 days); 0 keeps it forever. A running thread's
 // checkpoint lives its lease plus this.
-func IdleTTL(d time.Duration) Option {
+func WithIdleTTL(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
 			return fmt.Errorf("redisstore: IdleTTL %v: negative", d)
@@ -53,10 +53,10 @@ func IdleTTL(d time.Duration) Option {
 	}
 }
 
-// AwaitingTTL is how long a thread waiting for an approval is kept
+// WithAwaitingTTL is how long a thread waiting for an approval is kept
 // (default 30 days); 0 keeps it forever. After it, the approval can no
 // longer be answered (BAD_RESUME) and the thread's history is gone.
-func AwaitingTTL(d time.Duration) Option {
+func WithAwaitingTTL(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
 			return fmt.Errorf("redisstore: AwaitingTTL %v: negative", d)

@@ -40,13 +40,13 @@ func TestConformance(t *testing.T) {
 	c := client(t, redistest.Start(t))
 	var n atomic.Int64
 	storetest.Run(t, func(t *testing.T) loop.Store {
-		return newStore(t, c, redisstore.KeyPrefix(fmt.Sprintf("conf%d:", n.Add(1))))
+		return newStore(t, c, redisstore.WithKeyPrefix(fmt.Sprintf("conf%d:", n.Add(1))))
 	})
 }
 
 func TestKeysAndExpiry(t *testing.T) {
 	c := client(t, redistest.Start(t))
-	s := newStore(t, c, redisstore.KeyPrefix("app:"), redisstore.IdleTTL(time.Hour), redisstore.AwaitingTTL(48*time.Hour))
+	s := newStore(t, c, redisstore.WithKeyPrefix("app:"), redisstore.WithIdleTTL(time.Hour), redisstore.WithAwaitingTTL(48*time.Hour))
 	ctx := t.Context()
 	ttl := func(thread string) time.Duration {
 		d, err := c.PTTL(ctx, "app:{"+thread+"}").Result()
@@ -75,7 +75,7 @@ func TestKeysAndExpiry(t *testing.T) {
 	if d := ttl("t"); !near(d, time.Hour) {
 		t.Fatalf("idle thread expires in %v, want 1h", d)
 	}
-	forever := newStore(t, c, redisstore.KeyPrefix("app:"), redisstore.IdleTTL(0))
+	forever := newStore(t, c, redisstore.WithKeyPrefix("app:"), redisstore.WithIdleTTL(0))
 	if _, err = forever.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v+1); err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestKeysAndExpiry(t *testing.T) {
 func TestExpiredThreadIsGone(t *testing.T) {
 	srv := redistest.Start(t)
 	c := client(t, srv)
-	s := newStore(t, c, redisstore.IdleTTL(time.Hour))
+	s := newStore(t, c, redisstore.WithIdleTTL(time.Hour))
 	ctx := t.Context()
 	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, 0); err != nil {
 		t.Fatal(err)
@@ -206,7 +206,7 @@ func TestConformanceCluster(t *testing.T) {
 	t.Cleanup(func() { _ = c.Close() })
 	var n atomic.Int64
 	storetest.Run(t, func(t *testing.T) loop.Store {
-		return newStore(t, c, redisstore.KeyPrefix(fmt.Sprintf("cluster%d:", n.Add(1))))
+		return newStore(t, c, redisstore.WithKeyPrefix(fmt.Sprintf("cluster%d:", n.Add(1))))
 	})
 	// The threads were spread over the masters.
 	var masters atomic.Int64
