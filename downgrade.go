@@ -15,7 +15,7 @@ import "slices"
 //     "run cancelled" and code CANCELLED, keeping the base fields and usage.
 //     Old clients know no cancelled outcome, and success would be a lie.
 //   - TOOL_CALL_RESULT content in parts form is flattened to text
-//     (Content.String: text parts joined by newlines, media dropped).
+//     ([Content.String]: text parts joined by newlines, media dropped).
 //   - In RUN_STARTED.input and MESSAGES_SNAPSHOT, user message parts with a
 //     file source are removed, and tool message parts are flattened to
 //     text.
@@ -25,7 +25,7 @@ import "slices"
 // Every other event is returned as it is. Downgrade never modifies ev: an
 // event it changes is a copy, sharing with ev only what it leaves
 // unchanged. Two rules lose information the client would have shown (media
-// parts dropped, cancelled reported as an error); DowngradeLossy tells
+// parts dropped, cancelled reported as an error); [DowngradeLossy] tells
 // them apart so that a transport can log the warning the protocol asks
 // for.
 func Downgrade(ev Event) (Event, bool) {

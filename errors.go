@@ -5,7 +5,7 @@ import (
 	"errors"
 )
 
-// Code is the stable, machine-readable kind of an Error. It is what a
+// Code is the stable, machine-readable kind of an [Error]. It is what a
 // RUN_ERROR event carries in its code field, so its values never change.
 type Code string
 
@@ -19,7 +19,7 @@ const (
 	// convert to or from JSON, or an event is over the 10 MiB frame limit.
 	CodeSerialization Code = "SERIALIZATION"
 	// CodeProtocolViolation: the emitted stream broke an ordering rule (see
-	// Rule).
+	// [Rule]).
 	CodeProtocolViolation Code = "PROTOCOL_VIOLATION"
 	// CodeCancelled: the run was cancelled, usually because the client went
 	// away or the server is shutting down.
@@ -34,8 +34,8 @@ const (
 	CodeTransform Code = "TRANSFORM_ERROR"
 )
 
-// Error is the error type of this package: a stable Code, the message a
-// client sees in RUN_ERROR, and an optional cause for logs and errors.Is.
+// Error is the error type of this package: a stable [Code], the message a
+// client sees in RUN_ERROR, and an optional cause for logs and [errors.Is].
 //
 // Errors are immutable once built and safe to share between goroutines.
 type Error struct {
@@ -45,13 +45,13 @@ type Error struct {
 	Err error
 }
 
-// NewError returns an Error with the given code and client-facing message.
+// NewError returns an [Error] with the given code and client-facing message.
 func NewError(code Code, message string) *Error {
 	return &Error{Code: code, Message: message}
 }
 
 // AgentError wraps any error as an agent failure: code AGENT_ERROR and the
-// message "agent error: <err>". An error that already is an *Error is
+// message "agent error: <err>". An error that already is an [*Error] is
 // returned as it is, so wrapping twice changes nothing.
 func AgentError(err error) *Error {
 	if err == nil {
@@ -72,7 +72,7 @@ func (e *Error) Error() string {
 	return e.Message
 }
 
-// Unwrap returns the cause (nil for a nil *Error).
+// Unwrap returns the cause (nil for a nil [*Error]).
 func (e *Error) Unwrap() error {
 	if e == nil {
 		return nil
@@ -80,21 +80,21 @@ func (e *Error) Unwrap() error {
 	return e.Err
 }
 
-// Is reports whether target is an *Error with the same code, so that
+// Is reports whether target is an [*Error] with the same code, so that
 // errors.Is(err, agui.ErrCancelled) matches any cancellation.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && e != nil && t != nil && t.Message == "" && t.Err == nil && t.Code == e.Code
 }
 
-// Sentinels for errors.Is. They match any *Error with the same code.
+// Sentinels for [errors.Is]. They match any [*Error] with the same code.
 var (
 	ErrCancelled    error = &Error{Code: CodeCancelled}
 	ErrDisconnected error = &Error{Code: CodeDisconnected}
 )
 
-// CodeOf returns the code of err: its *Error's code, CodeCancelled for
-// context.Canceled and context.DeadlineExceeded, CodeAgent for any other
+// CodeOf returns the code of err: its *Error's code, [CodeCancelled] for
+// [context.Canceled] and [context.DeadlineExceeded], [CodeAgent] for any other
 // non-nil error, and "" for nil.
 func CodeOf(err error) (c Code) {
 	if err == nil {

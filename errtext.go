@@ -7,7 +7,7 @@ import (
 
 // ErrorText returns err.Error(), made safe for any error a caller might
 // return: "" for nil, and a fixed text naming err's type when err is a nil
-// pointer inside a non-nil error (a nil *Error included) whose Error
+// pointer inside a non-nil error (a nil [*Error] included) whose Error
 // method cannot handle it, or when err's Error method panics. Transports
 // and runners format errors from code they do not control with it, so a
 // broken error type ends one run, never the process.

@@ -1,7 +1,7 @@
 package agui
 
 // Event is one AG-UI event. Every event type of the protocol is a pointer to
-// one of the structs in this package (*TextMessageContent, *RunStarted, …);
+// one of the structs in this package ([*TextMessageContent], [*RunStarted], …);
 // the set is closed, so a type switch over them is exhaustive.
 //
 // An Event value is not safe for concurrent mutation. The runner hands each

@@ -3,7 +3,7 @@ package agui
 // RunAgentInput is the body of an AG-UI run request.
 //
 // Decoding is lenient, as the protocol asks of a server: unknown keys are
-// ignored (see DecodeInput for strict mode); absent tools and context read
+// ignored (see [DecodeInput] for strict mode); absent tools and context read
 // as empty; a JSON null state reads as absent.
 type RunAgentInput struct {
 	ThreadID string

@@ -1,8 +1,8 @@
 package agui
 
 // InputError reports JSON that is not a valid AG-UI value: a run request
-// body (DecodeInput), an event (DecodeEvent), a message (DecodeMessage) or
-// content (Content.UnmarshalJSON).
+// body ([DecodeInput]), an event ([DecodeEvent]), a message ([DecodeMessage]) or
+// content ([Content.UnmarshalJSON]).
 //
 // Field is the JSON path of the offending value, in the form
 // messages[2].content[0].type; it is empty when the document as a whole is
@@ -28,7 +28,7 @@ func (e *InputError) Error() string {
 	return e.Field + ": " + e.Reason
 }
 
-// Code returns CodeSerialization for malformed JSON and CodeProtocol for
+// Code returns [CodeSerialization] for malformed JSON and [CodeProtocol] for
 // JSON whose content is invalid.
 func (e *InputError) Code() Code {
 	if e.Malformed {

@@ -215,7 +215,7 @@ func (w *objWriter) usage(key string, us []TokenUsage) {
 	w.b = append(w.b, ']')
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *TextMessageStart) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeTextMessageStart, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -225,7 +225,7 @@ func (e *TextMessageStart) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeTextMessageStart)
 }
 
-// AppendJSON implements Event. With a buffer of enough capacity it does not
+// AppendJSON implements [Event]. With a buffer of enough capacity it does not
 // allocate.
 func (e *TextMessageContent) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeTextMessageContent, &e.Base)
@@ -235,7 +235,7 @@ func (e *TextMessageContent) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeTextMessageContent)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *TextMessageEnd) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeTextMessageEnd, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -243,7 +243,7 @@ func (e *TextMessageEnd) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeTextMessageEnd)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *TextMessageChunk) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeTextMessageChunk, &e.Base)
 	w.optStr(`,"messageId":`, e.MessageID)
@@ -254,7 +254,7 @@ func (e *TextMessageChunk) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeTextMessageChunk)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ToolCallStart) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeToolCallStart, &e.Base)
 	w.str(`,"toolCallId":`, e.ToolCallID)
@@ -264,7 +264,7 @@ func (e *ToolCallStart) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeToolCallStart)
 }
 
-// AppendJSON implements Event. With a buffer of enough capacity it does not
+// AppendJSON implements [Event]. With a buffer of enough capacity it does not
 // allocate.
 func (e *ToolCallArgs) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeToolCallArgs, &e.Base)
@@ -274,7 +274,7 @@ func (e *ToolCallArgs) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeToolCallArgs)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ToolCallEnd) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeToolCallEnd, &e.Base)
 	w.str(`,"toolCallId":`, e.ToolCallID)
@@ -282,7 +282,7 @@ func (e *ToolCallEnd) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeToolCallEnd)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ToolCallChunk) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeToolCallChunk, &e.Base)
 	w.optStr(`,"toolCallId":`, e.ToolCallID)
@@ -293,7 +293,7 @@ func (e *ToolCallChunk) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeToolCallChunk)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ToolCallResult) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeToolCallResult, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -304,7 +304,7 @@ func (e *ToolCallResult) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeToolCallResult)
 }
 
-// AppendJSON implements Event. A nil Snapshot is written as null.
+// AppendJSON implements [Event]. A nil Snapshot is written as null.
 func (e *StateSnapshot) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeStateSnapshot, &e.Base)
 	w.value(`,"snapshot":`, e.Snapshot)
@@ -312,7 +312,7 @@ func (e *StateSnapshot) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeStateSnapshot)
 }
 
-// AppendJSON implements Event. A nil Delta is written as [].
+// AppendJSON implements [Event]. A nil Delta is written as [].
 func (e *StateDelta) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeStateDelta, &e.Base)
 	w.patch(`,"delta":`, e.Delta)
@@ -320,7 +320,7 @@ func (e *StateDelta) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeStateDelta)
 }
 
-// AppendJSON implements Event. Nil Messages are written as []; a nil
+// AppendJSON implements [Event]. Nil Messages are written as []; a nil
 // element is an error.
 func (e *MessagesSnapshot) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeMessagesSnapshot, &e.Base)
@@ -328,7 +328,7 @@ func (e *MessagesSnapshot) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeMessagesSnapshot)
 }
 
-// AppendJSON implements Event. A nil Content is written as {}.
+// AppendJSON implements [Event]. A nil Content is written as {}.
 func (e *ActivitySnapshot) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeActivitySnapshot, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -342,7 +342,7 @@ func (e *ActivitySnapshot) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeActivitySnapshot)
 }
 
-// AppendJSON implements Event. A nil Patch is written as [].
+// AppendJSON implements [Event]. A nil Patch is written as [].
 func (e *ActivityDelta) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeActivityDelta, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -352,7 +352,7 @@ func (e *ActivityDelta) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeActivityDelta)
 }
 
-// AppendJSON implements Event. A nil Event is written as null.
+// AppendJSON implements [Event]. A nil Event is written as null.
 func (e *Raw) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeRaw, &e.Base)
 	w.value(`,"event":`, e.Event)
@@ -361,7 +361,7 @@ func (e *Raw) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeRaw)
 }
 
-// AppendJSON implements Event. A nil Value is written as null.
+// AppendJSON implements [Event]. A nil Value is written as null.
 func (e *Custom) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeCustom, &e.Base)
 	w.str(`,"name":`, e.Name)
@@ -370,7 +370,7 @@ func (e *Custom) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeCustom)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *RunStarted) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeRunStarted, &e.Base)
 	w.str(`,"threadId":`, e.ThreadID)
@@ -383,7 +383,7 @@ func (e *RunStarted) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeRunStarted)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *RunFinished) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeRunFinished, &e.Base)
 	w.str(`,"threadId":`, e.ThreadID)
@@ -396,7 +396,7 @@ func (e *RunFinished) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeRunFinished)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *RunError) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeRunError, &e.Base)
 	w.str(`,"message":`, e.Message)
@@ -405,7 +405,7 @@ func (e *RunError) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeRunError)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *StepStarted) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeStepStarted, &e.Base)
 	w.str(`,"stepName":`, e.StepName)
@@ -413,7 +413,7 @@ func (e *StepStarted) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeStepStarted)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *StepFinished) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeStepFinished, &e.Base)
 	w.str(`,"stepName":`, e.StepName)
@@ -421,7 +421,7 @@ func (e *StepFinished) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeStepFinished)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ReasoningStart) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeReasoningStart, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -429,7 +429,7 @@ func (e *ReasoningStart) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeReasoningStart)
 }
 
-// AppendJSON implements Event. The role is always "reasoning".
+// AppendJSON implements [Event]. The role is always "reasoning".
 func (e *ReasoningMessageStart) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeReasoningMessageStart, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -438,7 +438,7 @@ func (e *ReasoningMessageStart) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeReasoningMessageStart)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ReasoningMessageContent) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeReasoningMessageContent, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -447,7 +447,7 @@ func (e *ReasoningMessageContent) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeReasoningMessageContent)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ReasoningMessageEnd) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeReasoningMessageEnd, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -455,7 +455,7 @@ func (e *ReasoningMessageEnd) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeReasoningMessageEnd)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ReasoningMessageChunk) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeReasoningMessageChunk, &e.Base)
 	w.optStr(`,"messageId":`, e.MessageID)
@@ -464,7 +464,7 @@ func (e *ReasoningMessageChunk) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeReasoningMessageChunk)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ReasoningEnd) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeReasoningEnd, &e.Base)
 	w.str(`,"messageId":`, e.MessageID)
@@ -472,7 +472,7 @@ func (e *ReasoningEnd) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeReasoningEnd)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *ReasoningEncryptedValue) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeReasoningEncryptedValue, &e.Base)
 	w.str(`,"subtype":`, string(e.Subtype))
@@ -482,7 +482,7 @@ func (e *ReasoningEncryptedValue) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeReasoningEncryptedValue)
 }
 
-// AppendJSON implements Event. SubagentRunID is required and written even
+// AppendJSON implements [Event]. SubagentRunID is required and written even
 // when empty.
 func (e *SubagentStarted) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeSubagentStarted, &e.Base)
@@ -495,7 +495,7 @@ func (e *SubagentStarted) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeSubagentStarted)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *SubagentFinished) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeSubagentFinished, &e.Base)
 	w.str(`,"subagentRunId":`, e.SubagentRunID)
@@ -507,7 +507,7 @@ func (e *SubagentFinished) AppendJSON(dst []byte) ([]byte, error) {
 	return w.end(dst, TypeSubagentFinished)
 }
 
-// AppendJSON implements Event.
+// AppendJSON implements [Event].
 func (e *SubagentError) AppendJSON(dst []byte) ([]byte, error) {
 	w := openEvent(dst, TypeSubagentError, &e.Base)
 	w.str(`,"subagentRunId":`, e.SubagentRunID)

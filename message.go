@@ -1,8 +1,8 @@
 package agui
 
-// Message is one message of a conversation: a union on Role whose members
-// are *DeveloperMessage, *SystemMessage, *AssistantMessage, *UserMessage,
-// *ToolMessage, *ActivityMessage and *ReasoningMessage.
+// Message is one message of a conversation: a union on [Role] whose members
+// are [*DeveloperMessage], [*SystemMessage], [*AssistantMessage], [*UserMessage],
+// [*ToolMessage], [*ActivityMessage] and [*ReasoningMessage].
 type Message interface {
 	// Role is the message's role, the union's discriminator.
 	Role() Role

@@ -8,7 +8,7 @@ import "strings"
 const ProtoContentType = "application/vnd.ag-ui.event+proto"
 
 // Format is the framing of an event stream on the wire. The zero value is
-// FormatSSE. A Format is a plain value, safe to share.
+// [FormatSSE]. A Format is a plain value, safe to share.
 type Format int
 
 // The two framings of AG-UI 1.0.
@@ -16,14 +16,14 @@ const (
 	// FormatSSE frames each event as "data: <JSON>\n\n" (text/event-stream).
 	FormatSSE Format = iota
 	// FormatProto frames each event as a 4-byte big-endian length and an
-	// ag_ui.Event protobuf message (ProtoContentType).
+	// ag_ui.Event protobuf message ([ProtoContentType]).
 	FormatProto
 )
 
 // Negotiate picks the framing for a request's Accept header (all of its
 // values joined with commas). It is a pure function of the header.
 //
-// Protobuf is chosen only when the header lists ProtoContentType itself
+// Protobuf is chosen only when the header lists [ProtoContentType] itself
 // with a quality above zero, and that quality is at least the one it gives
 // text/event-stream (through text/event-stream, text/* or */*, the most
 // specific match counting). A tie goes to protobuf, because the client
@@ -67,8 +67,8 @@ func (f Format) String() string {
 	return "sse"
 }
 
-// AppendFrame appends ev framed as f: AppendProto for FormatProto,
-// AppendSSE otherwise. Errors and limits are theirs.
+// AppendFrame appends ev framed as f: [AppendProto] for [FormatProto],
+// [AppendSSE] otherwise. Errors and limits are theirs.
 func (f Format) AppendFrame(dst []byte, ev Event) ([]byte, error) {
 	if f == FormatProto {
 		return AppendProto(dst, ev)

@@ -15,8 +15,8 @@ const (
 )
 
 // Outcome is how a run ended: what an agent returns and what RUN_FINISHED
-// carries. The zero Outcome is not valid; use Success, Interrupted or
-// Cancelled.
+// carries. The zero Outcome is not valid; use [Success], [Interrupted] or
+// [Cancelled].
 type Outcome struct {
 	Type OutcomeType
 	// PendingToolCallIDs lists, for a success, the tool calls of this run

@@ -21,10 +21,10 @@ const protoPrefix = 4
 // carry what the JSON encoding would carry, except that numbers become
 // doubles: integers beyond 2^53 lose precision, as in JavaScript.
 //
-// It fails with a SERIALIZATION *Error when a value cannot be converted,
+// It fails with a SERIALIZATION [*Error] when a value cannot be converted,
 // when a field holds something the schema cannot express (an unknown
 // outcome, patch op or content part type), and when the encoded event is
-// over MaxEventSize bytes (the limit counts the protobuf message, not its
+// over [MaxEventSize] bytes (the limit counts the protobuf message, not its
 // prefix). On error dst is returned unchanged.
 //
 // AppendProto is safe for concurrent use; it only reads ev.
@@ -50,14 +50,14 @@ func AppendProto(dst []byte, ev Event) ([]byte, error) {
 	return out, nil
 }
 
-// DecodeProto decodes one frame written by AppendProto: the 4-byte length
+// DecodeProto decodes one frame written by [AppendProto]: the 4-byte length
 // prefix and exactly the bytes it announces. It is the inverse of
 // AppendProto, for tests and Go clients; opaque JSON values come back as
 // json.RawMessage.
 //
 // Like the official decoder it rejects an envelope without a known arm or
 // without a base_event, and one whose base_event.type disagrees with its
-// arm. Every error is a SERIALIZATION *Error. DecodeProto does not retain
+// arm. Every error is a SERIALIZATION [*Error]. DecodeProto does not retain
 // frame.
 func DecodeProto(frame []byte) (Event, error) {
 	if len(frame) < protoPrefix {

@@ -97,7 +97,7 @@ func (s *SSEReader) Comments() int { return s.comments }
 // errFrameTooLarge is wrapped in the error for a frame over MaxEventSize.
 var errFrameTooLarge = errors.New("SSE frame over the event size limit")
 
-// Next returns the next event, or io.EOF when the body ends. A frame that
+// Next returns the next event, or [io.EOF] when the body ends. A frame that
 // was not dispatched by a blank line before the end is discarded, as the
 // standard says.
 func (s *SSEReader) Next() (Event, error) {

@@ -2,7 +2,7 @@ package agui
 
 import "strconv"
 
-// Rule is an ordering rule of the event stream that the Verifier enforces.
+// Rule is an ordering rule of the event stream that the [Verifier] enforces.
 // The zero Rule is not a rule.
 type Rule uint8
 
@@ -107,9 +107,9 @@ func (r Rule) Describe() string {
 	return "unknown rule"
 }
 
-// VerificationError reports an event the Verifier rejected: which event,
+// VerificationError reports an event the [Verifier] rejected: which event,
 // which rule it breaks and the id involved. It reaches callers as the Err
-// of an *Error with code PROTOCOL_VIOLATION; use errors.As to get it.
+// of an [*Error] with code PROTOCOL_VIOLATION; use errors.As to get it.
 //
 // A VerificationError is immutable and safe to share between goroutines.
 type VerificationError struct {

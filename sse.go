@@ -6,7 +6,7 @@ import "strconv"
 // requires it exactly, without parameters.
 const SSEContentType = "text/event-stream"
 
-// MaxEventSize is the largest event, in bytes of JSON, that AppendSSE
+// MaxEventSize is the largest event, in bytes of JSON, that [AppendSSE]
 // frames. The 1.0 client's stream buffer is bounded, so a larger event would
 // break the run on the client instead of failing cleanly on the server.
 const MaxEventSize = 10 << 20
@@ -20,8 +20,8 @@ const SSEHeartbeat = ": ping\n\n"
 // one data line carries it; line endings are LF only.
 //
 // On error dst is returned as it was: a nil event or an opaque value that
-// does not encode, and an event whose JSON exceeds MaxEventSize, give a
-// SERIALIZATION *Error. With a buffer of enough capacity, framing a
+// does not encode, and an event whose JSON exceeds [MaxEventSize], give a
+// SERIALIZATION [*Error]. With a buffer of enough capacity, framing a
 // TEXT_MESSAGE_CONTENT or TOOL_CALL_ARGS event does not allocate.
 //
 // AppendSSE is safe for concurrent use on distinct buffers.

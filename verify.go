@@ -9,7 +9,7 @@ import (
 )
 
 // Verifier is the ordering state machine of one event stream. Observe
-// checks each event against the rules (see Rule) before it goes out and
+// checks each event against the rules (see [Rule]) before it goes out and
 // records it, so a producer bug is reported where it happens rather than by
 // the client. A stream may hold several runs one after another: RUN_STARTED
 // after a terminal event starts afresh.
@@ -79,7 +79,7 @@ func NewVerifier() *Verifier { return &Verifier{} }
 // records it. A rejected event is not recorded, so the stream may go on as
 // if it had not been sent; in particular a rejected RUN_FINISHED leaves the
 // run open for a RUN_ERROR, which is accepted at any point. The error is an
-// *Error with code PROTOCOL_VIOLATION whose Err is a *VerificationError (a
+// [*Error] with code PROTOCOL_VIOLATION whose Err is a [*VerificationError] (a
 // nil ev is a PROTOCOL error).
 func (v *Verifier) Observe(ev Event) error {
 	if v.phase != phaseRunning {

@@ -4,7 +4,7 @@ package agui
 
 // Verifier is compiled out by the build tag agui_noverify: a zero-size type
 // whose Observe accepts every event, so the check costs nothing. Without
-// the tag it is the ordering state machine that enforces Rule.
+// the tag it is the ordering state machine that enforces [Rule].
 //
 // It holds no state and is safe for concurrent use.
 type Verifier struct{}
