@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-// CodeTooManyRuns is the code of the 429 a Handler answers when its
-// concurrent-run cap (WithMaxConcurrentRuns) is reached.
+// CodeTooManyRuns is the code of the 429 a [Handler] answers when its
+// concurrent-run cap ([WithMaxConcurrentRuns]) is reached.
 const CodeTooManyRuns RequestCode = "TOO_MANY_RUNS"
 
 // DefaultRetryAfter is the Retry-After of a 429 over the concurrent-run
-// cap unless WithMaxConcurrentRuns says otherwise.
+// cap unless [WithMaxConcurrentRuns] says otherwise.
 const DefaultRetryAfter = time.Second
 
 // opsConfig is the part of a handler's configuration that operates it:
@@ -41,12 +41,12 @@ func (o opsConfig) check() error {
 // (default 0: no cap). A request over the cap is answered before its
 // stream starts, with a JSON 429 (code TOO_MANY_RUNS) and a Retry-After
 // header of retryAfter rounded up to whole seconds (0 means
-// DefaultRetryAfter, 1 s); nothing of it runs. The cap is the handler's
-// own: one per route. A negative n or retryAfter makes NewHandler fail.
+// [DefaultRetryAfter], 1 s); nothing of it runs. The cap is the handler's
+// own: one per route. A negative n or retryAfter makes [NewHandler] fail.
 //
 // 429 rather than 503: the server is healthy, this route is busy, and a
 // load balancer must not take the instance out of rotation for it; 503
-// stays the answer of a shut Gate.
+// stays the answer of a shut [Gate].
 func WithMaxConcurrentRuns(n int, retryAfter time.Duration) Option {
 	return optionFunc(func(s *settings) {
 		c := &s.handler

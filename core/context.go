@@ -3,7 +3,7 @@ package core
 import "github.com/agui-go/agui"
 
 // RunContext is what an agent is handed for one run: the run's input, its
-// shared state of type S, and (embedded) the Emitter of the run's own
+// shared state of type S, and (embedded) the [Emitter] of the run's own
 // agent.
 //
 // A RunContext is safe for concurrent use. It is valid only while the

@@ -9,7 +9,7 @@ import (
 )
 
 // CodeDeadline is the RUN_ERROR code of a run stopped by its deadline
-// (WithRunTimeout). It is distinct from CANCELLED, which means someone
+// ([WithRunTimeout]). It is distinct from CANCELLED, which means someone
 // stopped the run (a shutdown, a caller's context), so operators and
 // clients can tell a run that was too slow from one that was stopped.
 const CodeDeadline agui.Code = "DEADLINE_EXCEEDED"
@@ -21,9 +21,9 @@ var errRunDeadline error = &agui.Error{Code: CodeDeadline, Message: "the run exc
 // context gets a deadline d after the run starts, so the agent, its model
 // calls and its tools see it (ctx.Deadline); when it passes, the run is
 // cancelled and its stream ends with RUN_ERROR code DEADLINE_EXCEEDED
-// (CodeDeadline), whatever error the agent returned on the way out. Pass
-// it to NewHandler (or ginagui.Register) for a per-route deadline. A negative
-// d makes NewRunner fail.
+// ([CodeDeadline]), whatever error the agent returned on the way out. Pass
+// it to [NewHandler] (or ginagui.Register) for a per-route deadline. A negative
+// d makes [NewRunner] fail.
 func WithRunTimeout(d time.Duration) Option {
 	return optionFunc(func(s *settings) { s.run.timeout = d })
 }

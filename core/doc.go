@@ -51,7 +51,7 @@
 //
 // # Emitting
 //
-// RunContext embeds an Emitter: Say, Message, Think, Reasoning, Step,
+// [RunContext] embeds an [Emitter]: Say, Message, Think, Reasoning, Step,
 // ToolCall, Subagent and the raw Emit. Handles end with End (idempotent; use
 // defer), and whatever the agent leaves open when it returns is closed by
 // the runner, innermost first, before RUN_FINISHED. Every event passes the
@@ -64,36 +64,36 @@
 //
 // # Cancellation and backpressure
 //
-// The ctx given to Agent.Run is cancelled when the run is: pass it to every
+// The ctx given to [Agent.Run] is cancelled when the run is: pass it to every
 // model and tool call (select on ctx.Done() where you wait). After
 // cancellation every emit fails with a CANCELLED error, so the agent's next
 // `return err` unwinds the run, and the stream still ends with RUN_ERROR
 // (code CANCELLED) whatever the agent returns. An agent that stops on
 // purpose while the run is live returns Cancelled() instead, and gets
 // RUN_FINISHED with outcome cancelled.
-// A transport that must cancel from elsewhere takes Runner.Cancel from
-// NewRunner before the stream starts.
+// A transport that must cancel from elsewhere takes [Runner.Cancel] from
+// [NewRunner] before the stream starts.
 //
-// Events wait for the consumer in a bounded queue (WithQueueSize): a slow
+// Events wait for the consumer in a bounded queue ([WithQueueSize]): a slow
 // client slows the agent down instead of growing the heap. The terminal
 // event never waits for room.
 //
 // # State and interrupts
 //
 // The state type parameter S is the agent's typed view of the state the
-// client holds (NoState for none): the input's state is decoded into it,
+// client holds ([NoState] for none): the input's state is decoded into it,
 // and UpdateState publishes only what changed. An agent pauses by
 // returning Interrupted; the next run reads the client's answers with
 // ResumeFor and ResumeCovers.
 //
 // # Transformers
 //
-// WithTransformers passes the stream through a chain of Transformers built
+// [WithTransformers] passes the stream through a chain of Transformers built
 // per run; their output is verified again before it reaches the client.
 //
 // # Concurrency
 //
-// Run, Runner, RunContext, Emitter and the handles are safe for concurrent
+// Run, [Runner], RunContext, Emitter and the handles are safe for concurrent
 // use as their docs say. The wire types (events, messages, RunAgentInput,
 // Content, Outcome, Interrupt, ResumeEntry, TokenUsage, Tool, the
 // capabilities structs) are plain data: safe for concurrent reads, not for
@@ -109,21 +109,21 @@
 // when a 1.x client prefers it), and a client that goes away cancels the
 // run. Package ginagui mounts the same handler on Gin routes.
 //
-// Each run writes one log line naming its route and agent (WithRoute,
-// WithAgentName, read back with RouteFrom) and, when it failed, its whole
-// error; each refused request writes one too and goes to WithRefusalHook.
-// Per-route limits: WithMaxConcurrentRuns answers a JSON 429 with
-// Retry-After over the cap, and WithRunTimeout (a run option) ends a run
+// Each run writes one log line naming its route and agent ([WithRoute],
+// [WithAgentName], read back with [RouteFrom]) and, when it failed, its whole
+// error; each refused request writes one too and goes to [WithRefusalHook].
+// Per-route limits: [WithMaxConcurrentRuns] answers a JSON 429 with
+// Retry-After over the cap, and [WithRunTimeout] (a run option) ends a run
 // at its deadline with RUN_ERROR DEADLINE_EXCEEDED. All are off by
 // default.
 //
 // # Resumable runs
 //
-// NewResumableHandler serves the same agent on a route where a run is a
+// [NewResumableHandler] serves the same agent on a route where a run is a
 // log ([RunLog]): every event is numbered and stored before any client
 // sees it, each connection follows the log from its cursor, and a client
 // whose connection dropped rejoins with Last-Event-ID, on any replica when
-// the log is shared (package redislog). WithDetach keeps a run going while
-// nobody watches, for a grace period; WithRunOwner ties a run to the
+// the log is shared (package redislog). [WithDetach] keeps a run going while
+// nobody watches, for a grace period; [WithRunOwner] ties a run to the
 // principal that started it. [MemoryLog] is the bounded in-process log.
 package core

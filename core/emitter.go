@@ -8,8 +8,8 @@ import (
 )
 
 // Emitter emits events on behalf of one owner: the run's own agent (the
-// Emitter embedded in RunContext) or one subagent invocation (the Emitter
-// embedded in Subagent). Every event goes through the run's verifier before
+// Emitter embedded in [RunContext]) or one subagent invocation (the Emitter
+// embedded in [Subagent]). Every event goes through the run's verifier before
 // it is queued, and a rejected event comes back as the error of the call
 // that emitted it.
 //
@@ -178,7 +178,7 @@ func (e *Emitter) Reasoning() (*ReasoningHandle, error) {
 }
 
 // ToolCall opens a call of the tool named name (TOOL_CALL_START). The id is
-// fresh unless WithToolCallID gives one. Stream the JSON arguments with
+// fresh unless [WithToolCallID] gives one. Stream the JSON arguments with
 // Args, then End, then Result for a tool the agent runs itself; a tool the
 // client runs is ended and named in Success's pending ids instead.
 func (e *Emitter) ToolCall(name string, opts ...ToolCallOption) (*ToolCallHandle, error) {

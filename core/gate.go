@@ -8,14 +8,14 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// ErrShuttingDown is the cause a Gate cancels in-flight runs with: a
+// ErrShuttingDown is the cause a [Gate] cancels in-flight runs with: a
 // CANCELLED error, so each client gets a terminal RUN_ERROR whose code is
 // CANCELLED.
 var ErrShuttingDown error = &agui.Error{Code: agui.CodeCancelled, Message: "server shutting down"}
 
 // Gate admits runs until it is shut down. Net/http's Server.Shutdown waits
 // for open streams without cancelling them, so a server with long runs
-// shares one Gate among its handlers (WithGate) and shuts it down first:
+// shares one Gate among its handlers ([WithGate]) and shuts it down first:
 //
 //	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 //	defer cancel()
@@ -34,7 +34,7 @@ type Gate struct {
 	forced chan struct{}
 }
 
-// ForceGrace is how long Gate.Shutdown waits, after its deadline, for the
+// ForceGrace is how long [Gate.Shutdown] waits, after its deadline, for the
 // writers of runs that ignored cancellation to send their RUN_ERROR.
 const ForceGrace = time.Second
 
@@ -67,11 +67,11 @@ func (g *Gate) admit(cancel func(error)) (release func(), forced <-chan struct{}
 }
 
 // Shutdown stops admitting runs, cancels every in-flight one with
-// ErrShuttingDown and waits until their streams have ended or ctx is done.
+// [ErrShuttingDown] and waits until their streams have ended or ctx is done.
 // When ctx is done first, the runs left have agents that ignore their
 // context: their writers are told to end each stream with RUN_ERROR
 // (CANCELLED) at once, without waiting for the agent, whose goroutine is
-// abandoned to return on its own. Shutdown then waits up to ForceGrace
+// abandoned to return on its own. Shutdown then waits up to [ForceGrace]
 // for those streams and returns nil if every one ended, ctx's error
 // otherwise. Calling it again waits again.
 func (g *Gate) Shutdown(ctx context.Context) error {

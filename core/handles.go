@@ -121,7 +121,7 @@ func (id toolCallID) applyToolCall(o *toolCallOptions) { o.id = string(id) }
 func WithToolCallID(id string) ToolCallOption { return toolCallID(id) }
 
 // ParentMessageOption links a tool call or a subagent invocation to the
-// message it belongs to; build it with WithParentMessage. It is a plain
+// message it belongs to; build it with [WithParentMessage]. It is a plain
 // value, safe to share between goroutines.
 type ParentMessageOption struct{ id string }
 
@@ -133,7 +133,7 @@ func (p ParentMessageOption) applySubagent(o *subagentOptions) { o.parentMessage
 // that spawned it. Default: none.
 func WithParentMessage(id string) ParentMessageOption { return ParentMessageOption{id: id} }
 
-// Subagent is one open subagent invocation: an Emitter whose events are
+// Subagent is one open subagent invocation: an [Emitter] whose events are
 // attributed to it (nested subagents included), plus its terminators.
 //
 // A Subagent is safe for concurrent use. Only its first terminator (Finish,

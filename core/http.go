@@ -19,7 +19,7 @@ import (
 // header. Framework adapters (such as package ginagui) are built on Serve.
 //
 // Before the stream, nothing is written until the input is valid (see
-// ReadInput); a refusal is a JSON error body. Then the headers go out with
+// [ReadInput]); a refusal is a JSON error body. Then the headers go out with
 // RUN_STARTED, each event is one Write, and events already queued share one
 // flush. Serve's own goroutine is the writer: it waits on the run's queue,
 // the idle timer and the request's end together, so when the client goes
@@ -57,7 +57,7 @@ type runHandle interface {
 
 var _ http.Handler = (*Handler[NoState])(nil)
 
-// NewHandler returns a Handler serving a. It fails when a is nil or an
+// NewHandler returns a [Handler] serving a. It fails when a is nil or an
 // option, including a run option, is out of range.
 func NewHandler[S any](a Agent[S], opts ...Option) (*Handler[S], error) {
 	if a == nil {
@@ -82,7 +82,7 @@ func NewHandler[S any](a Agent[S], opts ...Option) (*Handler[S], error) {
 	return &Handler[S]{agent: a, t: transport{cfg: cfg}, runOpts: runOpts}, nil
 }
 
-// Capabilities returns the capabilities set with WithCapabilities, and
+// Capabilities returns the capabilities set with [WithCapabilities], and
 // whether any were set.
 func (h *Handler[S]) Capabilities() (agui.Capabilities, bool) {
 	if c := h.t.cfg.capabilities; c != nil {
@@ -95,10 +95,10 @@ func (h *Handler[S]) Capabilities() (agui.Capabilities, bool) {
 func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve(w, r) }
 
 // ReadInput checks r and decodes its body with the handler's body limit,
-// read timeout (see WithReadTimeout) and input limits (see
-// WithInputLimits); see the package function ReadInput. Before reading, it moves the
+// read timeout (see [WithReadTimeout]) and input limits (see
+// [WithInputLimits]); see the package function ReadInput. Before reading, it moves the
 // connection's write deadline as every write of a stream does (see
-// WithWriteTimeout): a server's WriteTimeout runs from the request's
+// [WithWriteTimeout]): a server's WriteTimeout runs from the request's
 // headers, and a slow upload must not use it up before the answer starts.
 func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.RunAgentInput, error) {
 	h.t.extendDeadline(w)
@@ -118,7 +118,7 @@ func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.Ru
 
 // Serve serves one run, passing opts to it after the handler's own run
 // options (adapters pass per-route transformers this way). When r's
-// context already carries an input (ContextWithInput), that input is run
+// context already carries an input ([ContextWithInput]), that input is run
 // and the body is not read.
 func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Option) {
 	ctx := h.t.withRoute(r.Context(), r)

@@ -26,11 +26,11 @@ type RequestError struct {
 	cause error
 }
 
-// RequestCode is the stable code of a RequestError, written as the "code"
+// RequestCode is the stable code of a [RequestError], written as the "code"
 // of the JSON error body.
 type RequestCode string
 
-// The codes of RequestError.
+// The codes of [RequestError].
 const (
 	CodeMethodNotAllowed     RequestCode = "METHOD_NOT_ALLOWED"
 	CodeUnsupportedMediaType RequestCode = "UNSUPPORTED_MEDIA_TYPE"
@@ -68,7 +68,7 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 // POST (405 otherwise) with Content-Type application/json (415), a body of
 // at most maxBytes (413), well-formed JSON (400) and a valid RunAgentInput
 // of protocol major version 1 or of no version (422). A refusal is
-// returned as a *RequestError. The whole body is read before the function
+// returned as a [*RequestError]. The whole body is read before the function
 // returns, so an HTTP/1 server can stream the response afterwards. opts
 // are passed to DecodeInput.
 func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...agui.DecodeOption) (*agui.RunAgentInput, error) {
@@ -139,7 +139,7 @@ func inputRequestError(err error) *RequestError {
 
 type inputKey struct{}
 
-// ContextWithInput returns a copy of ctx carrying in. Handler.Serve puts
+// ContextWithInput returns a copy of ctx carrying in. [Handler.Serve] puts
 // the decoded input on the run's context this way, and streams an input
 // already found there instead of reading the body again.
 func ContextWithInput(ctx context.Context, in *agui.RunAgentInput) context.Context {

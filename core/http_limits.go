@@ -8,7 +8,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Default counts of InputLimits: far above what a chat client sends, and
+// Default counts of [InputLimits]: far above what a chat client sends, and
 // low enough that one request cannot make a run walk millions of items.
 const (
 	DefaultMaxMessages = 4096
@@ -17,22 +17,22 @@ const (
 )
 
 // CodeInputTooLarge is the code of the 413 for a request over an
-// InputLimits count.
+// [InputLimits] count.
 const CodeInputTooLarge = "INPUT_TOO_LARGE"
 
 // InputLimits bounds the work one request can ask for, beyond its byte
-// size (WithMaxBodyBytes): the number of messages, tools and resume
-// entries. A zero field keeps its default (DefaultMaxMessages,
-// DefaultMaxTools, DefaultMaxResume). It is a plain value.
+// size ([WithMaxBodyBytes]): the number of messages, tools and resume
+// entries. A zero field keeps its default ([DefaultMaxMessages],
+// [DefaultMaxTools], [DefaultMaxResume]). It is a plain value.
 type InputLimits struct {
 	Messages int
 	Tools    int
 	Resume   int
 }
 
-// WithInputLimits sets the handler's input limits (see InputLimits for the
+// WithInputLimits sets the handler's input limits (see [InputLimits] for the
 // defaults). A request over one is refused with 413 and code
-// INPUT_TOO_LARGE, naming the field, before any run starts. NewHandler
+// INPUT_TOO_LARGE, naming the field, before any run starts. [NewHandler]
 // fails on a negative limit.
 func WithInputLimits(l InputLimits) Option {
 	return optionFunc(func(s *settings) { s.handler.limits = l })

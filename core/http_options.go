@@ -71,21 +71,21 @@ func newHandlerConfig(opts []Option) (handlerConfig, error) {
 }
 
 // WithMaxBodyBytes limits the request body (default 8 MiB,
-// DefaultMaxBodyBytes); a larger body is answered 413 before any event.
+// [DefaultMaxBodyBytes]); a larger body is answered 413 before any event.
 func WithMaxBodyBytes(n int64) Option {
 	return handlerOption(func(c *handlerConfig) { c.maxBodyBytes = n })
 }
 
 // WithHeartbeat sets how long an SSE stream may stay silent before the
 // handler writes a ": ping" comment, which keeps proxies from closing it
-// (default 15 s, DefaultHeartbeat; 0 turns heartbeats off). Protobuf
+// (default 15 s, [DefaultHeartbeat]; 0 turns heartbeats off). Protobuf
 // streams carry no comments and get none.
 func WithHeartbeat(d time.Duration) Option {
 	return handlerOption(func(c *handlerConfig) { c.heartbeat = d })
 }
 
 // WithWriteTimeout bounds each write to the client (default 30 s,
-// DefaultWriteTimeout): before the body is read, before each burst of
+// [DefaultWriteTimeout]): before the body is read, before each burst of
 // writes (the events written before one flush) and every 64 writes within
 // a burst, the connection's write deadline is moved to now+d, so a
 // server's WriteTimeout cuts neither a slow upload's answer nor a long
@@ -97,14 +97,14 @@ func WithWriteTimeout(d time.Duration) Option {
 
 // WithHandlerLogger sets the logger for the per-run log line and for
 // transport warnings (default slog.Default()). It is also the runs'
-// logger unless WithLogger sets one.
+// logger unless [WithLogger] sets one.
 func WithHandlerLogger(l *slog.Logger) Option {
 	return handlerOption(func(c *handlerConfig) { c.logger = l })
 }
 
 // WithGate makes the handler take runs only while g admits them (default:
-// no gate, runs are always taken). Share one Gate among every handler of a
-// server and call Gate.Shutdown next to http.Server.Shutdown.
+// no gate, runs are always taken). Share one [Gate] among every handler of a
+// server and call [Gate.Shutdown] next to http.Server.Shutdown.
 func WithGate(g *Gate) Option {
 	return handlerOption(func(c *handlerConfig) { c.gate = g })
 }
@@ -118,7 +118,7 @@ func WithStrictInput() Option {
 
 // WithCapabilities sets what the agent route's capabilities endpoint
 // answers (default: what the agent's state type allows, see
-// ginagui.DefaultCapabilities). Read it back with Handler.Capabilities.
+// ginagui.DefaultCapabilities). Read it back with [Handler.Capabilities].
 func WithCapabilities(caps agui.Capabilities) Option {
 	return handlerOption(func(c *handlerConfig) { c.capabilities = &caps })
 }

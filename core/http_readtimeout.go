@@ -7,16 +7,16 @@ import (
 	"time"
 )
 
-// DefaultReadTimeout is how long a Handler waits for a request's body
-// unless WithReadTimeout says otherwise.
+// DefaultReadTimeout is how long a [Handler] waits for a request's body
+// unless [WithReadTimeout] says otherwise.
 const DefaultReadTimeout = 30 * time.Second
 
 // CodeRequestTimeout is the code of the 408 a client gets when its body
 // does not arrive within the read timeout.
 const CodeRequestTimeout = "REQUEST_TIMEOUT"
 
-// WithReadTimeout bounds the time a Handler waits for a request's body
-// (default DefaultReadTimeout; 0 waits forever). A client that stalls
+// WithReadTimeout bounds the time a [Handler] waits for a request's body
+// (default [DefaultReadTimeout]; 0 waits forever). A client that stalls
 // mid-upload gets a 408 once it passes, instead of holding the request,
 // its buffer and a graceful shutdown indefinitely. The deadline is set on
 // the connection when reading starts and cleared when the body is read,

@@ -8,7 +8,7 @@ const MaxLogIDLen = 128
 
 // LogID returns id as a log line should carry it: ids come from clients,
 // and a megabyte-long threadId must not become a megabyte of log per
-// line. An id over MaxLogIDLen bytes is cut at a character boundary and
+// line. An id over [MaxLogIDLen] bytes is cut at a character boundary and
 // marked with "…".
 func LogID(id string) string {
 	if len(id) <= MaxLogIDLen {

@@ -8,10 +8,10 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Option configures a run, a Handler, or both: the one option type of
-// Run, NewRunner, NewHandler, Handler.Serve and ginagui.Register, so that
-// run options (WithQueueSize, WithTransformers, WithLogger) and handler
-// options (WithHeartbeat, WithGate, …) go in one list. A run ignores the
+// Option configures a run, a [Handler], or both: the one option type of
+// [Run], [NewRunner], [NewHandler], [Handler.Serve] and ginagui.Register, so that
+// run options ([WithQueueSize], [WithTransformers], [WithLogger]) and handler
+// options ([WithHeartbeat], [WithGate], …) go in one list. A run ignores the
 // handler options; a Handler passes its whole list to every run it starts.
 // Options are plain values, safe to share between runs and goroutines.
 type Option interface{ apply(*settings) }
@@ -66,11 +66,11 @@ func (f optionFunc) apply(s *settings) { f(s) }
 // queue is full the agent's next emit blocks until the consumer reads or
 // the run is cancelled, so a slow client slows the agent down instead of
 // growing the heap. The run's terminal event never waits for room in the
-// queue. A negative n makes NewRunner fail.
+// queue. A negative n makes [NewRunner] fail.
 func WithQueueSize(n int) Option { return optionFunc(func(s *settings) { s.run.queue = n }) }
 
 // WithTransformers passes the run's stream through a Chain built for this
-// run from ts, in order (see TransformerFactory). The chain's output is
+// run from ts, in order (see [TransformerFactory]). The chain's output is
 // verified again, so a transformer cannot send the client a broken stream.
 // A nil factory, or a factory returning nil, is skipped. Repeated options
 // append. Default: no transformers.

@@ -6,17 +6,17 @@ import (
 	"net/http"
 )
 
-// Refusal is a run request a Handler answered with an error before any
-// event: a 4xx for a request it will not run (see ReadInput), a 429 over
-// the concurrent-run cap (see WithMaxConcurrentRuns) or a 503 from a shut
-// Gate. It is what the handler logs and passes to WithRefusalHook.
+// Refusal is a run request a [Handler] answered with an error before any
+// event: a 4xx for a request it will not run (see [ReadInput]), a 429 over
+// the concurrent-run cap (see [WithMaxConcurrentRuns]) or a 503 from a shut
+// [Gate]. It is what the handler logs and passes to [WithRefusalHook].
 //
 // A Refusal is a plain value, safe to copy and share.
 type Refusal struct {
 	// RouteInfo names the route and agent that refused (see WithRoute).
 	RouteInfo
 	// Status is the HTTP status answered, Code and Message the JSON
-	// body's code and error (see RequestError).
+	// body's code and error (see [RequestError]).
 	Status  int
 	Code    RequestCode
 	Message string
@@ -33,12 +33,12 @@ func WithRefusalHook(f func(ctx context.Context, r Refusal)) Option {
 	return optionFunc(func(s *settings) { s.handler.ops.refused = f })
 }
 
-// Refuse answers r with err as a JSON error (see RequestError; any other
+// Refuse answers r with err as a JSON error (see [RequestError]; any other
 // error is a 422), before anything else is written to w, and reports it
 // as the handler reports its own refusals: one log line at level Info
 // with the route, agent, status, code and message, and the refusal hook
-// (WithRefusalHook). Adapters that read the input themselves (see
-// ReadInput) answer its errors with it.
+// ([WithRefusalHook]). Adapters that read the input themselves (see
+// [ReadInput]) answer its errors with it.
 func (h *Handler[S]) Refuse(w http.ResponseWriter, r *http.Request, err error) {
 	ctx := h.t.withRoute(r.Context(), r)
 	h.t.refuse(ctx, w, asRequestError(err))

@@ -15,7 +15,7 @@ import (
 )
 
 // ResumableHandler serves a Handler's agent on a resumable route: a run
-// is a log (see RunLog) and a dropped connection loses nothing.
+// is a log (see [RunLog]) and a dropped connection loses nothing.
 //
 // A POST starts the run on a goroutine of its own, not on the request: the
 // run's events are numbered and stored in the log, and every connection,
@@ -37,9 +37,9 @@ import (
 //     (204 when there is none), for a page that was reloaded.
 //
 // When the last connection of a run goes away the run is cancelled at
-// once, as on a Handler, unless WithDetach gives it a grace period. A run
-// belongs to the principal that started it (WithRunOwner): any other gets
-// 403. When the log refuses a new run (ErrLogFull, or a store that is
+// once, as on a [Handler], unless [WithDetach] gives it a grace period. A run
+// belongs to the principal that started it ([WithRunOwner]): any other gets
+// 403. When the log refuses a new run ([ErrLogFull], or a store that is
 // down) the run is served by the plain Handler instead, without ids.
 // Resumable streams are SSE of the 1.0 JSON encoding (pre-1.0 clients get
 // their downgraded stream); protobuf is not offered.
@@ -120,9 +120,9 @@ var (
 
 // NewResumableHandler serves h's agent, with h's options, on a resumable
 // route whose runs are kept in lg. opts are the resumable route's options
-// (WithDetach, WithLeaseTTL, WithPresence, WithRetry,
-// WithReplicaID, WithRunOwner); any other option in the list is ignored
-// here, so the list given to NewHandler may be passed again. It fails when
+// ([WithDetach], [WithLeaseTTL], [WithPresence], [WithRetry],
+// [WithReplicaID], [WithRunOwner]); any other option in the list is ignored
+// here, so the list given to [NewHandler] may be passed again. It fails when
 // lg is nil or an option is out of range.
 func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...Option) (*ResumableHandler[S], error) {
 	if h == nil || lg == nil {
@@ -135,7 +135,7 @@ func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...Option) (*Resu
 	return &ResumableHandler[S]{h: h, log: lg, cfg: cfg, runs: map[string]*ownedRun{}}, nil
 }
 
-// ServeHTTP serves a request of a resumable route; see ResumableHandler.
+// ServeHTTP serves a request of a resumable route; see [ResumableHandler].
 func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost:
@@ -154,7 +154,7 @@ func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request)
 
 // Start starts the run POSTed in r, or joins it when its runId is known,
 // and follows it. opts are passed to a new run after the handler's own
-// run options, as Handler.Serve does.
+// run options, as [Handler.Serve] does.
 func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...Option) {
 	// The route and agent name label the run's log lines, metrics and
 	// refusals, as on the wrapped Handler.

@@ -36,15 +36,15 @@ const (
 // goes away the run keeps going for grace, so a client that reconnects
 // finds it live, and is cancelled (RUN_ERROR code DISCONNECTED) only when
 // nobody came back in time. A negative grace runs it to its end, bounded
-// by WithRunTimeout, or by DefaultMaxRunDuration when none is set. The default is no detach: the run is cancelled
-// as soon as its last connection goes away, as on a plain Handler, and its
+// by [WithRunTimeout], or by [DefaultMaxRunDuration] when none is set. The default is no detach: the run is cancelled
+// as soon as its last connection goes away, as on a plain [Handler], and its
 // log, up to that RUN_ERROR, can still be read.
 func WithDetach(grace time.Duration) Option {
 	return resumeOption(func(c *resumeConfig) { c.grace = grace })
 }
 
 // WithLeaseTTL sets how long a run's owner holds its lease without
-// renewing it (default 10 s, DefaultLeaseTTL). The owner renews every
+// renewing it (default 10 s, [DefaultLeaseTTL]). The owner renews every
 // third of it, which is also how soon it learns of a stop made on another
 // replica; a replica that dies leaves its runs to be ended by a reader on
 // another one after at most this long.
@@ -54,13 +54,13 @@ func WithLeaseTTL(d time.Duration) Option {
 
 // WithPresence sets how recent a read of the log by another replica must
 // be for the owner to count it as a viewer (default 3 s,
-// DefaultPresence). It must exceed the log's longest read wait.
+// [DefaultPresence]). It must exceed the log's longest read wait.
 func WithPresence(d time.Duration) Option {
 	return resumeOption(func(c *resumeConfig) { c.presence = d })
 }
 
 // WithRetry sets the reconnection delay sent in the stream's first
-// "retry:" frame (default 1 s, DefaultRetry; 0 sends none).
+// "retry:" frame (default 1 s, [DefaultRetry]; 0 sends none).
 func WithRetry(d time.Duration) Option {
 	return resumeOption(func(c *resumeConfig) { c.retry = d })
 }

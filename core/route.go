@@ -13,43 +13,43 @@ import (
 // A RouteInfo is a plain value, safe to copy and share.
 type RouteInfo struct {
 	// Route is the pattern the request matched, such as "/agents/echo"
-	// (Gin) or "POST /agents/echo" (http.ServeMux).
+	// (Gin) or "POST /agents/echo" ([http.ServeMux]).
 	Route string
-	// Agent is the agent's name, set with WithAgentName.
+	// Agent is the agent's name, set with [WithAgentName].
 	Agent string
 }
 
 // routeKey is the context key of a RouteInfo.
 type routeKey struct{}
 
-// ContextWithRoute returns a copy of ctx carrying ri, which RouteFrom
-// returns. A Handler serving a request whose context carries a RouteInfo
-// fills what its own options (WithRoute, WithAgentName) leave empty from
+// ContextWithRoute returns a copy of ctx carrying ri, which [RouteFrom]
+// returns. A [Handler] serving a request whose context carries a [RouteInfo]
+// fills what its own options ([WithRoute], [WithAgentName]) leave empty from
 // it; framework adapters use it to pass their route pattern.
 func ContextWithRoute(ctx context.Context, ri RouteInfo) context.Context {
 	return context.WithValue(ctx, routeKey{}, ri)
 }
 
-// RouteFrom returns the RouteInfo on ctx. A Handler puts one on the
+// RouteFrom returns the [RouteInfo] on ctx. A [Handler] puts one on the
 // context of every run it serves, so agents and transformers (see
-// RunStarter) read the route and agent they serve with it.
+// [RunStarter]) read the route and agent they serve with it.
 func RouteFrom(ctx context.Context) (RouteInfo, bool) {
 	ri, ok := ctx.Value(routeKey{}).(RouteInfo)
 	return ri, ok
 }
 
 // WithRoute names the handler's route in its log lines, in its refusals
-// (see WithRefusalHook) and on its runs' context (see RouteFrom). Default:
-// the Route of a RouteInfo already on the request's context (see
-// ContextWithRoute), else the request's http.Request.Pattern, which
-// http.ServeMux sets (and ginagui sets to the Gin route), else "".
+// (see [WithRefusalHook]) and on its runs' context (see [RouteFrom]). Default:
+// the Route of a [RouteInfo] already on the request's context (see
+// [ContextWithRoute]), else the request's [http.Request.Pattern], which
+// [http.ServeMux] sets (and ginagui sets to the Gin route), else "".
 func WithRoute(pattern string) Option {
 	return optionFunc(func(s *settings) { s.handler.ops.route.Route = pattern })
 }
 
 // WithAgentName names the handler's agent in its log lines, in its
-// refusals and on its runs' context (see RouteFrom). Default: the Agent
-// of a RouteInfo already on the request's context, else "".
+// refusals and on its runs' context (see [RouteFrom]). Default: the [Agent]
+// of a [RouteInfo] already on the request's context, else "".
 func WithAgentName(name string) Option {
 	return optionFunc(func(s *settings) { s.handler.ops.route.Agent = name })
 }

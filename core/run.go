@@ -16,14 +16,14 @@ import (
 //
 // The stream starts with RUN_STARTED and ends with exactly one RUN_FINISHED
 // or RUN_ERROR; every yielded error is nil, except a single (nil, err) when
-// the input is invalid and nothing was started (see NewRunner). The agent
+// the input is invalid and nothing was started (see [NewRunner]). The agent
 // runs on a goroutine the stream owns, started when iteration starts.
 // Breaking out of the loop cancels the run with a DISCONNECTED cause and
 // waits for the agent to return, so no goroutine outlives the loop.
 //
 // Cancelling ctx cancels the run: the agent's emits fail and the stream
 // ends with RUN_ERROR code CANCELLED. A transport that must cancel the run
-// from elsewhere uses NewRunner and Runner.Cancel.
+// from elsewhere uses NewRunner and [Runner.Cancel].
 func Run[S any](ctx context.Context, a Agent[S], in *agui.RunAgentInput, opts ...Option) iter.Seq2[agui.Event, error] {
 	r, err := NewRunner(a, in, opts...)
 	if err != nil {
@@ -54,7 +54,7 @@ type Runner[S any] struct {
 }
 
 // NewRunner prepares a run of a on in. It fails with a PROTOCOL *Error
-// when a (or an AgentFunc) or in is nil or in has no threadId or runId, with a SERIALIZATION
+// when a (or an [AgentFunc]) or in is nil or in has no threadId or runId, with a SERIALIZATION
 // *Error when in's state does not decode into S, and with a PROTOCOL
 // *Error for an invalid option. in is shared with the agent, not copied.
 func NewRunner[S any](a Agent[S], in *agui.RunAgentInput, opts ...Option) (*Runner[S], error) {
@@ -88,7 +88,7 @@ func newRunner[S any](a Agent[S], in *agui.RunAgentInput, o options) (*Runner[S]
 	return &Runner[S]{agent: a, in: in, opts: o, rc: rc}, nil
 }
 
-// Cancel cancels the run with cause (nil means context.Canceled). It is
+// Cancel cancels the run with cause (nil means [context.Canceled]). It is
 // safe to call at any time, from any goroutine, more than once; only the
 // first cause counts. Before Events it makes the run start cancelled: the
 // stream is RUN_STARTED and RUN_ERROR.

@@ -7,7 +7,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// RunLog stores the events of resumable runs (see ResumableHandler): each
+// RunLog stores the events of resumable runs (see [ResumableHandler]): each
 // run is an append-only log of its encoded events, numbered 1, 2, 3, …
 // with no gaps, written by one owner at a time and read by any number of
 // connections, each from its own cursor.
@@ -16,21 +16,21 @@ import (
 // exactly the stream that was cut:
 //
 //   - Append stores entries at Last+1, Last+2, …; an entry at a sequence
-//     number already stored is refused (ErrSeqConflict), except that a
+//     number already stored is refused ([ErrSeqConflict]), except that a
 //     retried batch that was already applied by the same lease is
 //     accepted again without effect.
-//   - Only the current Lease may append, renew or seal: once Takeover has
-//     handed the run to another owner, the old lease gets ErrFenced.
+//   - Only the current [Lease] may append, renew or seal: once Takeover has
+//     handed the run to another owner, the old lease gets [ErrFenced].
 //   - Read returns what Append stored, in order, and only that.
 //
-// Implementations are safe for concurrent use. MemoryLog is the in-process
+// Implementations are safe for concurrent use. [MemoryLog] is the in-process
 // implementation; package redislog keeps runs on Redis so that any replica
 // can serve a rejoin.
 type RunLog interface {
 	// Begin creates the log of run m.RunID, owned by m.Owner for ttl,
 	// and makes it its thread's active run. When the run exists it
-	// returns ErrRunExists with the run's status, so the caller can join
-	// it instead. ErrLogFull means the log has no room for a new run.
+	// returns [ErrRunExists] with the run's status, so the caller can join
+	// it instead. [ErrLogFull] means the log has no room for a new run.
 	Begin(ctx context.Context, m RunMeta, ttl time.Duration) (Lease, RunStatus, error)
 	// Append stores entries, whose Seq must follow the run's Last, under
 	// lease l. A terminal entry is the run's last.
@@ -44,17 +44,17 @@ type RunLog interface {
 	// Read returns up to max entries with Seq > after, in order. When
 	// there are none yet and the run is not sealed, it waits up to wait
 	// (an implementation may wait less) for the first one. It fails with
-	// ErrRunNotFound for an unknown or expired run and ErrCursorAhead
+	// [ErrRunNotFound] for an unknown or expired run and [ErrCursorAhead]
 	// when after is beyond the run's last entry.
 	Read(ctx context.Context, runID string, after uint64, max int, wait time.Duration) ([]LogEntry, RunStatus, error)
-	// Status returns the run's status, or ErrRunNotFound.
+	// Status returns the run's status, or [ErrRunNotFound].
 	Status(ctx context.Context, runID string) (RunStatus, error)
 	// Stop records a request to stop the run; its owner learns it on its
 	// next Renew. Stopping a sealed run has no effect.
 	Stop(ctx context.Context, runID string) error
 	// Takeover gives a run whose lease has expired, by the log's clock,
-	// to owner with a new lease. It fails with ErrLeaseHeld while the
-	// lease is live and ErrFenced once the run is sealed.
+	// to owner with a new lease. It fails with [ErrLeaseHeld] while the
+	// lease is live and [ErrFenced] once the run is sealed.
 	Takeover(ctx context.Context, runID, owner string, ttl time.Duration) (Lease, RunStatus, error)
 	// ActiveRun returns the id of the thread's unsealed run, or "".
 	ActiveRun(ctx context.Context, threadID string) (string, error)
@@ -75,10 +75,10 @@ type LogEntry struct {
 type RunMeta struct {
 	RunID    string
 	ThreadID string
-	// Principal is who started the run (see WithRunOwner); only the same
+	// Principal is who started the run (see [WithRunOwner]); only the same
 	// principal may rejoin or stop it.
 	Principal string
-	// Owner names the process that runs it (see WithReplicaID).
+	// Owner names the process that runs it (see [WithReplicaID]).
 	Owner string
 }
 
@@ -109,7 +109,7 @@ type Lease struct {
 	Gen   uint64
 }
 
-// Codes of the errors of a RunLog and of ResumableHandler's refusals.
+// Codes of the errors of a [RunLog] and of ResumableHandler's refusals.
 const (
 	CodeRunExists   agui.Code = "RUN_EXISTS"
 	CodeRunNotFound agui.Code = "RUN_NOT_FOUND"
@@ -125,8 +125,8 @@ const (
 	CodeAbandoned   agui.Code = "ABANDONED"
 )
 
-// Sentinels of the RunLog errors, for errors.Is: they match any
-// *agui.Error with the same code.
+// Sentinels of the [RunLog] errors, for errors.Is: they match any
+// [*agui.Error] with the same code.
 var (
 	ErrRunExists   error = &agui.Error{Code: CodeRunExists}
 	ErrRunNotFound error = &agui.Error{Code: CodeRunNotFound}

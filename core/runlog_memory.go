@@ -9,13 +9,13 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// MemoryLog is the in-process RunLog: runs live in this process's memory,
+// MemoryLog is the in-process [RunLog]: runs live in this process's memory,
 // so a rejoin must reach the same process. It is bounded: each run keeps
 // at most a number of events and of bytes, all runs together at most a
 // number of bytes, and a sealed run is deleted after the retention time
 // (expired runs are swept by the log's own calls; it starts no goroutine).
 // When room is short, sealed runs are deleted oldest first; a live run is
-// never cut: a new run is refused (ErrLogFull) and a live run over its
+// never cut: a new run is refused ([ErrLogFull]) and a live run over its
 // limits is refused further entries except its terminal one.
 //
 // A MemoryLog is safe for concurrent use.
@@ -50,7 +50,7 @@ type sealedRun struct {
 	at  time.Time
 }
 
-// Defaults of the MemoryLog options.
+// Defaults of the [MemoryLog] options.
 const (
 	DefaultMemoryRunEvents = 100_000
 	DefaultMemoryRunBytes  = 16 << 20
@@ -69,28 +69,28 @@ type memoryConfig struct {
 	retention time.Duration
 }
 
-// MemoryOption configures a MemoryLog.
+// MemoryOption configures a [MemoryLog].
 type MemoryOption func(*memoryConfig)
 
 // WithMemoryRunEvents limits the events kept per run (default 100,000,
-// DefaultMemoryRunEvents).
+// [DefaultMemoryRunEvents]).
 func WithMemoryRunEvents(n int) MemoryOption { return func(c *memoryConfig) { c.runEvents = n } }
 
 // WithMemoryRunBytes limits the bytes kept per run (default 16 MiB,
-// DefaultMemoryRunBytes).
+// [DefaultMemoryRunBytes]).
 func WithMemoryRunBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.runBytes = n } }
 
 // WithMemoryBytes limits the bytes kept for all runs (default 64 MiB,
-// DefaultMemoryBytes).
+// [DefaultMemoryBytes]).
 func WithMemoryBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.bytes = n } }
 
 // WithMemoryRetention sets how long a sealed run stays readable (default
-// 10 minutes, DefaultMemoryRetention).
+// 10 minutes, [DefaultMemoryRetention]).
 func WithMemoryRetention(d time.Duration) MemoryOption {
 	return func(c *memoryConfig) { c.retention = d }
 }
 
-// NewMemoryLog returns an empty MemoryLog. It fails when a limit is not
+// NewMemoryLog returns an empty [MemoryLog]. It fails when a limit is not
 // positive.
 func NewMemoryLog(opts ...MemoryOption) (*MemoryLog, error) {
 	c := memoryConfig{
@@ -110,7 +110,7 @@ func NewMemoryLog(opts ...MemoryOption) (*MemoryLog, error) {
 	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, threads: map[string]string{}}, nil
 }
 
-// MemoryStats is what a MemoryLog holds.
+// MemoryStats is what a [MemoryLog] holds.
 type MemoryStats struct {
 	Runs   int   // runs kept, live and sealed
 	Live   int   // runs not sealed
@@ -135,7 +135,7 @@ func (m *MemoryLog) Stats() MemoryStats {
 
 var _ RunLog = (*MemoryLog)(nil)
 
-// Begin implements RunLog.
+// Begin implements [RunLog].
 func (m *MemoryLog) Begin(_ context.Context, meta RunMeta, ttl time.Duration) (Lease, RunStatus, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -155,7 +155,7 @@ func (m *MemoryLog) Begin(_ context.Context, meta RunMeta, ttl time.Duration) (L
 	return Lease{RunID: meta.RunID, Owner: meta.Owner, Gen: 1}, r.status(now), nil
 }
 
-// Append implements RunLog.
+// Append implements [RunLog].
 func (m *MemoryLog) Append(_ context.Context, l Lease, entries []LogEntry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -199,7 +199,7 @@ func (m *MemoryLog) Append(_ context.Context, l Lease, entries []LogEntry) error
 	return nil
 }
 
-// Renew implements RunLog.
+// Renew implements [RunLog].
 func (m *MemoryLog) Renew(_ context.Context, l Lease, ttl time.Duration) (RunStatus, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -212,7 +212,7 @@ func (m *MemoryLog) Renew(_ context.Context, l Lease, ttl time.Duration) (RunSta
 	return r.status(now), nil
 }
 
-// Seal implements RunLog.
+// Seal implements [RunLog].
 func (m *MemoryLog) Seal(_ context.Context, l Lease) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -231,7 +231,7 @@ func (m *MemoryLog) Seal(_ context.Context, l Lease) error {
 	return nil
 }
 
-// Read implements RunLog.
+// Read implements [RunLog].
 func (m *MemoryLog) Read(ctx context.Context, runID string, after uint64, max int, wait time.Duration) ([]LogEntry, RunStatus, error) {
 	if max <= 0 {
 		max = 1
@@ -284,7 +284,7 @@ func (m *MemoryLog) Read(ctx context.Context, runID string, after uint64, max in
 	}
 }
 
-// Status implements RunLog.
+// Status implements [RunLog].
 func (m *MemoryLog) Status(_ context.Context, runID string) (RunStatus, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -297,7 +297,7 @@ func (m *MemoryLog) Status(_ context.Context, runID string) (RunStatus, error) {
 	return r.status(now), nil
 }
 
-// Stop implements RunLog.
+// Stop implements [RunLog].
 func (m *MemoryLog) Stop(_ context.Context, runID string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -312,7 +312,7 @@ func (m *MemoryLog) Stop(_ context.Context, runID string) error {
 	return nil
 }
 
-// Takeover implements RunLog.
+// Takeover implements [RunLog].
 func (m *MemoryLog) Takeover(_ context.Context, runID, owner string, ttl time.Duration) (Lease, RunStatus, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -333,7 +333,7 @@ func (m *MemoryLog) Takeover(_ context.Context, runID, owner string, ttl time.Du
 	return Lease{RunID: runID, Owner: owner, Gen: r.gen}, r.status(now), nil
 }
 
-// ActiveRun implements RunLog.
+// ActiveRun implements [RunLog].
 func (m *MemoryLog) ActiveRun(_ context.Context, threadID string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

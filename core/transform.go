@@ -12,8 +12,8 @@ import "github.com/agui-go/agui"
 // what the transformer still holds. What a transformer emits is verified
 // like anything else; an error from either method ends the run with a
 // RUN_ERROR whose code is TRANSFORM_ERROR (or the code of the returned
-// *Error). A panic in either method, or in a TransformerFactory, is recovered,
-// logged with its stack (WithLogger) and ends the run the same way.
+// *Error). A panic in either method, or in a [TransformerFactory], is recovered,
+// logged with its stack ([WithLogger]) and ends the run the same way.
 //
 // That final RUN_ERROR bypasses the transformer that failed and those
 // before it in the chain, but the ones after it, which see events later,
@@ -32,12 +32,12 @@ type Transformer interface {
 	Finish(emit func(agui.Event) error) error
 }
 
-// TransformerFactory builds the Transformer for one run from that run's input.
+// TransformerFactory builds the [Transformer] for one run from that run's input.
 // It must be safe for concurrent use: runs on one route start at the same
 // time.
 type TransformerFactory func(in *agui.RunAgentInput) Transformer
 
-// TransformerFunc adapts a stateless function to a Transformer whose Finish
+// TransformerFunc adapts a stateless function to a [Transformer] whose Finish
 // emits nothing.
 type TransformerFunc func(ev agui.Event, emit func(agui.Event) error) error
 
@@ -49,9 +49,9 @@ func (f TransformerFunc) Transform(ev agui.Event, emit func(agui.Event) error) e
 // Finish does nothing.
 func (TransformerFunc) Finish(func(agui.Event) error) error { return nil }
 
-// Stateless returns a TransformerFactory that hands every run the same
-// transformer. Use it only for a Transformer that keeps no per-run state
-// and is safe for concurrent use, such as a TransformerFunc.
+// Stateless returns a [TransformerFactory] that hands every run the same
+// transformer. Use it only for a [Transformer] that keeps no per-run state
+// and is safe for concurrent use, such as a [TransformerFunc].
 func Stateless(t Transformer) TransformerFactory {
 	return func(*agui.RunAgentInput) Transformer { return t }
 }
