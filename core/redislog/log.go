@@ -13,7 +13,7 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// Log is a core.RunLog on Redis: each run is a stream of its events, with
+// Log is a [core.RunLog] on Redis: each run is a stream of its events, with
 // explicit ids 0-<seq> so that Redis itself refuses a duplicate or
 // out-of-order append, and a hash of its state. Every write is a Lua
 // script that checks the lease generation, so a stale owner cannot
@@ -24,7 +24,7 @@ import (
 // Read uses XREAD BLOCK for at most FollowWait at a time, because a
 // blocked command cannot be interrupted by cancelling its context; each
 // waiting reader holds one connection of the client's pool while it
-// waits, so size the pool (or pass a separate client with WithReadClient)
+// waits, so size the pool (or pass a separate client with [WithReadClient])
 // for the followers you expect.
 //
 // A Log is safe for concurrent use; it does not own its clients.
@@ -42,7 +42,7 @@ type config struct {
 	read       redis.UniversalClient
 }
 
-// Option configures a Log.
+// Option configures a [Log].
 type Option func(*config)
 
 // Defaults of the options.
@@ -55,32 +55,32 @@ const (
 )
 
 // WithPrefix sets the prefix of the log's keys (default "agui:run:",
-// DefaultPrefix). Routes that share a Redis need distinct prefixes, as
+// [DefaultPrefix]). Routes that share a Redis need distinct prefixes, as
 // run ids are only unique per route.
 func WithPrefix(p string) Option { return func(c *config) { c.prefix = p } }
 
 // WithIdleTTL sets how long a running run's keys live without an append
-// or a renewal (default 10 minutes, DefaultIdleTTL).
+// or a renewal (default 10 minutes, [DefaultIdleTTL]).
 func WithIdleTTL(d time.Duration) Option { return func(c *config) { c.idle = d } }
 
 // WithRetention sets how long a sealed run stays readable (default 10
-// minutes, DefaultRetention).
+// minutes, [DefaultRetention]).
 func WithRetention(d time.Duration) Option { return func(c *config) { c.retention = d } }
 
 // WithFollowWait bounds one blocking read (default 1 s,
-// DefaultFollowWait); a reader also notices a cancelled context only
+// [DefaultFollowWait]); a reader also notices a cancelled context only
 // between reads.
 func WithFollowWait(d time.Duration) Option { return func(c *config) { c.followWait = d } }
 
 // WithMaxEvents limits the events kept per run (default 100,000,
-// DefaultMaxEvents); past it, only the terminal event is accepted.
+// [DefaultMaxEvents]); past it, only the terminal event is accepted.
 func WithMaxEvents(n int) Option { return func(c *config) { c.maxEvents = n } }
 
 // WithReadClient makes blocking reads use c (default: the Log's client),
 // so that waiting followers cannot take the connections appends need.
 func WithReadClient(c redis.UniversalClient) Option { return func(cf *config) { cf.read = c } }
 
-// New returns a Log on client c. It fails when c is nil or an option is
+// New returns a [Log] on client c. It fails when c is nil or an option is
 // out of range; it does not contact Redis.
 func New(c redis.UniversalClient, opts ...Option) (*Log, error) {
 	cfg := config{
@@ -120,7 +120,7 @@ func (l *Log) thread(t string) string   { return l.cfg.prefix + "thread:{" + t +
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
-// Begin implements core.RunLog.
+// Begin implements [core.RunLog].
 func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (core.Lease, core.RunStatus, error) {
 	res, err := begin.Run(ctx, l.c, []string{l.meta(m.RunID), l.thread(m.ThreadID)},
 		m.ThreadID, m.Principal, m.Owner, ms(ttl), ms(l.cfg.idle), m.RunID).Slice()
@@ -137,7 +137,7 @@ func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (cor
 	return core.Lease{RunID: m.RunID, Owner: m.Owner, Gen: st.Gen}, st, nil
 }
 
-// Append implements core.RunLog.
+// Append implements [core.RunLog].
 func (l *Log) Append(ctx context.Context, lease core.Lease, entries []core.LogEntry) error {
 	if len(entries) == 0 {
 		return nil
@@ -158,7 +158,7 @@ func (l *Log) Append(ctx context.Context, lease core.Lease, entries []core.LogEn
 	return l.err(err)
 }
 
-// Renew implements core.RunLog.
+// Renew implements [core.RunLog].
 func (l *Log) Renew(ctx context.Context, lease core.Lease, ttl time.Duration) (core.RunStatus, error) {
 	st, err := l.status(renew.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID), l.threadOf(ctx, lease.RunID)},
 		lease.Gen, ms(ttl), ms(l.cfg.idle)), lease.RunID)
@@ -173,14 +173,14 @@ func (l *Log) threadOf(ctx context.Context, run string) string {
 	return l.thread(t)
 }
 
-// Seal implements core.RunLog.
+// Seal implements [core.RunLog].
 func (l *Log) Seal(ctx context.Context, lease core.Lease) error {
 	err := seal.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID), l.threadOf(ctx, lease.RunID)},
 		lease.Gen, ms(l.cfg.retention), lease.RunID).Err()
 	return l.err(err)
 }
 
-// Read implements core.RunLog.
+// Read implements [core.RunLog].
 func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait time.Duration) ([]core.LogEntry, core.RunStatus, error) {
 	if max <= 0 {
 		max = 1
@@ -223,17 +223,17 @@ func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait 
 	return es, st, nil
 }
 
-// Status implements core.RunLog.
+// Status implements [core.RunLog].
 func (l *Log) Status(ctx context.Context, run string) (core.RunStatus, error) {
 	return l.status(stat.Run(ctx, l.c, []string{l.meta(run)}, "0"), run)
 }
 
-// Stop implements core.RunLog.
+// Stop implements [core.RunLog].
 func (l *Log) Stop(ctx context.Context, run string) error {
 	return l.err(stop.Run(ctx, l.c, []string{l.meta(run)}).Err())
 }
 
-// Takeover implements core.RunLog.
+// Takeover implements [core.RunLog].
 func (l *Log) Takeover(ctx context.Context, run, owner string, ttl time.Duration) (core.Lease, core.RunStatus, error) {
 	st, err := l.status(takeover.Run(ctx, l.c, []string{l.meta(run)}, owner, ms(ttl)), run)
 	if err != nil {
@@ -242,7 +242,7 @@ func (l *Log) Takeover(ctx context.Context, run, owner string, ttl time.Duration
 	return core.Lease{RunID: run, Owner: owner, Gen: st.Gen}, st, nil
 }
 
-// ActiveRun implements core.RunLog.
+// ActiveRun implements [core.RunLog].
 func (l *Log) ActiveRun(ctx context.Context, threadID string) (string, error) {
 	id, err := l.c.Get(ctx, l.thread(threadID)).Result()
 	if errors.Is(err, redis.Nil) {
