@@ -96,7 +96,7 @@ func WithWriteTimeout(d time.Duration) Option {
 }
 
 // WithHandlerLogger sets the logger for the per-run log line and for
-// transport warnings (default slog.Default()). It is also the runs'
+// transport warnings (default [slog.Default]()). It is also the runs'
 // logger unless [WithLogger] sets one.
 func WithHandlerLogger(l *slog.Logger) Option {
 	return handlerOption(func(c *handlerConfig) { c.logger = l })

@@ -79,5 +79,5 @@ func WithTransformers(ts ...TransformerFactory) Option {
 }
 
 // WithLogger sets the logger that receives recovered agent and transformer
-// panics with their stack (default slog.Default()).
+// panics with their stack (default [slog.Default]()).
 func WithLogger(l *slog.Logger) Option { return optionFunc(func(s *settings) { s.run.logger = l }) }
