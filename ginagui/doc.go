@@ -1,6 +1,6 @@
 // Package ginagui serves AG-UI agents from Gin routes.
 //
-// Register mounts an agent on a router or group: POST <path> runs it and
+// [Register] mounts an agent on a router or group: POST <path> runs it and
 // streams its events, GET <path>/capabilities describes it.
 //
 //	r := gin.New()
@@ -9,9 +9,9 @@
 //		log.Fatal(err)
 //	}
 //
-// Handler is the primitive when the app picks the method and path itself.
-// Both are built on core.Handler, which does the work for plain net/http
-// too.
+// [Handler] is the primitive when the app picks the method and path itself.
+// Both are built on [github.com/agui-go/agui/core.Handler], which does the
+// work for plain net/http too.
 //
 // # What the route does
 //
@@ -41,7 +41,7 @@
 //
 // # Transformers are middleware
 //
-// Transform registers stream transformers on a router or group, and every
+// [Transform] registers stream transformers on a router or group, and every
 // agent route below it runs them. The outer middleware wraps the inner
 // ones, as it does for responses: it sees the events last.
 //
@@ -52,7 +52,7 @@
 // # Shutdown
 //
 // http.Server.Shutdown waits for open streams forever. Give every agent
-// route one core.Gate and stop with Shutdown, which refuses new runs with
+// route one core.Gate and stop with [Shutdown], which refuses new runs with
 // 503, ends in-flight ones with RUN_ERROR (CANCELLED) and shuts the server
 // down, all within the caller's deadline.
 //
@@ -69,7 +69,7 @@
 //
 // The run input is on the request's context once it is decoded: by the
 // route's handler (app middleware reads InputFrom(c) after c.Next), or
-// earlier by the Input middleware, for middleware that needs it before the
+// earlier by the [Input] middleware, for middleware that needs it before the
 // run, such as an authorization check on the thread. Agents and anything
 // else holding the run's context use core.InputFrom(ctx).
 package ginagui

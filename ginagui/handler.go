@@ -8,12 +8,12 @@ import (
 
 // Handler returns a Gin handler serving agent a on a POST route: it
 // validates the request, streams the run and aborts the rest of the chain
-// once the stream is over. Transformers registered with Transform on the
+// once the stream is over. Transformers registered with [Transform] on the
 // route's groups wrap the run's stream (see Transform for the order).
 //
 // Handler cannot return an error, so an invalid option is logged once
 // here, to slog.Default() since the options that failed cannot be trusted
-// to name a logger, and every request is then answered 500; Register
+// to name a logger, and every request is then answered 500; [Register]
 // reports the same error at startup instead.
 func Handler[S any](a core.Agent[S], opts ...core.Option) gin.HandlerFunc {
 	h, err := core.NewHandler(a, opts...)

@@ -14,11 +14,11 @@ import (
 
 // Input returns middleware that checks and decodes the run request ahead
 // of the rest of the chain, so that the app's own middleware can read the
-// input with InputFrom before the run starts (to authorize the thread, say).
+// input with [InputFrom] before the run starts (to authorize the thread, say).
 // A refused request gets its 4xx JSON answer and the chain is aborted. The
 // agent route then runs the decoded input without reading the body again.
 // Pass it the route's options so the body limit and strictness agree. An
-// invalid option is handled as in Handler: logged to slog.Default() once,
+// invalid option is handled as in [Handler]: logged to [slog.Default]() once,
 // then every request is answered 500.
 //
 // Without Input, the route's handler decodes the input itself, and app
@@ -57,9 +57,9 @@ func (inputOnly) Run(context.Context, *core.RunContext[core.NoState]) (agui.Outc
 	return agui.Outcome{}, errors.New("ginagui: Input is middleware, not an agent")
 }
 
-// InputFrom returns the run input of c's request once Input or the agent
-// route's handler has decoded it. Code holding only a context.Context (an
-// agent, a transformer) uses core.InputFrom; gin's own Context.Value does
+// InputFrom returns the run input of c's request once [Input] or the agent
+// route's handler has decoded it. Code holding only a [context.Context] (an
+// agent, a transformer) uses [core.InputFrom]; gin's own Context.Value does
 // not reach the request's context unless the engine sets
 // ContextWithFallback.
 func InputFrom(c *gin.Context) (*agui.RunAgentInput, bool) {

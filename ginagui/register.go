@@ -12,11 +12,11 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// Register mounts agent a on r: POST path runs it (see Handler), GET,
+// Register mounts agent a on r: POST path runs it (see [Handler]), GET,
 // PUT, PATCH and DELETE on path are answered 405 with an Allow: POST
 // header and the JSON error body of other refusals, and GET
-// path/capabilities serves its AG-UI 1.0 capabilities (core.WithCapabilities,
-// by default DefaultCapabilities). OPTIONS is left to CORS middleware.
+// path/capabilities serves its AG-UI 1.0 capabilities ([core.WithCapabilities],
+// by default [DefaultCapabilities]). OPTIONS is left to CORS middleware.
 //
 // Register reports every problem as an error, never a panic: it fails,
 // registering nothing, when an option is invalid or the capabilities
@@ -71,7 +71,7 @@ func route(f func()) (err error) {
 
 // DefaultCapabilities returns what is known of any agent with state type
 // S without asking it: it streams, over SSE or protobuf, and publishes
-// state snapshots and deltas unless S is core.NoState. Everything else is
+// state snapshots and deltas unless S is [core.NoState]. Everything else is
 // left undeclared, which the protocol reads as unknown, not unsupported.
 func DefaultCapabilities[S any]() agui.Capabilities {
 	caps := agui.Capabilities{

@@ -11,8 +11,8 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// RegisterResumable mounts agent a on r like Register, on a resumable
-// route whose runs are kept in lg (see core.ResumableHandler):
+// RegisterResumable mounts agent a on r like [Register], on a resumable
+// route whose runs are kept in lg (see [core.ResumableHandler]):
 //
 //   - POST path starts a run, or joins it when its runId is known;
 //   - GET path/runs/:runId rejoins it after its Last-Event-ID header (or
@@ -23,10 +23,10 @@ import (
 //
 // All of them are under r, so the group's middleware (authentication
 // included) applies to rejoins and stops as to runs; give the route a
-// core.WithRunOwner that reads the authenticated principal so that only
+// [core.WithRunOwner] that reads the authenticated principal so that only
 // the user who started a run may rejoin or stop it. Transformers of the
 // route's groups apply to new runs, as with Register. opts are the
-// handler's options and the resumable route's (core.WithDetach,
+// handler's options and the resumable route's ([core.WithDetach],
 // core.WithRunOwner, ...) in one list. Call Close on the returned handler
 // when the server shuts down, after Gate.Shutdown.
 func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg core.RunLog, opts ...core.Option) (*core.ResumableHandler[S], error) {

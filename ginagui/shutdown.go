@@ -9,16 +9,16 @@ import (
 )
 
 // Shutdown stops srv gracefully when it serves agent routes that share
-// gate (core.WithGate): the gate refuses new runs with 503 and cancels the
+// gate ([core.WithGate]): the gate refuses new runs with 503 and cancels the
 // in-flight ones, whose clients each get a terminal RUN_ERROR (CANCELLED),
 // while srv stops listening; then srv waits for the finished streams'
-// connections. http.Server.Shutdown alone would wait for open streams
+// connections. [http.Server.Shutdown] alone would wait for open streams
 // forever. Both are bounded by ctx. A nil gate means there are no runs
 // to end: Shutdown is then srv.Shutdown.
 //
 // At ctx's deadline, runs whose agent ignores its context still end: their
-// streams get RUN_ERROR (CANCELLED) from the writer (see core.Gate), and
-// Shutdown gives their connections up to core.ForceGrace more to close.
+// streams get RUN_ERROR (CANCELLED) from the writer (see [core.Gate]), and
+// Shutdown gives their connections up to [core.ForceGrace] more to close.
 // It returns nil when every stream got its terminal event and every
 // connection closed; otherwise the connections left are closed and the
 // error says why.

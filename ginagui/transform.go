@@ -20,7 +20,7 @@ type transformersKey struct{}
 //	ginagui.Register(compat, "/supervisor", supervisor)
 //
 // Within one call, transformers run in the order written, as with
-// core.WithTransformers: in Transform(a, b), a sees the agent's events
+// [core.WithTransformers]: in Transform(a, b), a sees the agent's events
 // first and b's output goes on towards the client. Across groups they
 // compose the way Gin middleware does: an outer group wraps the inner ones,
 // so its transformers see the events last, after the inner groups' (and
