@@ -1,7 +1,8 @@
 // Package transformers holds the built-in stream transformers: ordinary
-// implementations of core.Transformer, the one extension point through
-// which everything that observes or rewrites a run's events on their way
-// to the client passes. There is no callback API beside it.
+// implementations of [github.com/agui-go/agui/core.Transformer], the one
+// extension point through which everything that observes or rewrites a
+// run's events on their way to the client passes. There is no callback API
+// beside it.
 //
 // Each constructor returns a core.TransformerFactory, which builds one
 // transformer per run: register it once and serve any number of
@@ -28,17 +29,17 @@
 //
 // The built-ins:
 //
-//   - FilterToolCalls, AllowToolCalls, DenyToolCalls hide tool calls (every
+//   - [FilterToolCalls], [AllowToolCalls], [DenyToolCalls] hide tool calls (every
 //     event of them, and their ids) from the client. They do not stop the
 //     calls running.
-//   - ToolResultToState writes a tool's results into the shared state and
+//   - [ToolResultToState] writes a tool's results into the shared state and
 //     sends the client the smaller of a STATE_DELTA and a STATE_SNAPSHOT.
-//   - SubagentVisibility shows subagents as emitted, inline (no lifecycle
+//   - [SubagentVisibility] shows subagents as emitted, inline (no lifecycle
 //     events, for clients older than 1.0) or hidden (the parent's own
 //     events only).
-//   - Log logs each event through log/slog; Metrics reports run and event
+//   - [Log] logs each event through log/slog; [Metrics] reports run and event
 //     counts and run durations, labelled with the run's route and agent, to
-//     a MetricsSink (package aguiprom ships one for Prometheus).
+//     a [MetricsSink] (package aguiprom ships one for Prometheus).
 //
 // Order matters: each transformer sees what the ones before it emit. A
 // filter before ToolResultToState keeps hidden tools' results out of the

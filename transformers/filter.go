@@ -35,14 +35,14 @@ func FilterToolCalls(keep func(name string) bool) core.TransformerFactory {
 	}
 }
 
-// AllowToolCalls returns a FilterToolCalls that shows only the calls of the
+// AllowToolCalls returns a [FilterToolCalls] that shows only the calls of the
 // named tools. With no names, it hides every tool call.
 func AllowToolCalls(names ...string) core.TransformerFactory {
 	set := nameSet(names)
 	return FilterToolCalls(func(name string) bool { return set[name] })
 }
 
-// DenyToolCalls returns a FilterToolCalls that hides the calls of the named
+// DenyToolCalls returns a [FilterToolCalls] that hides the calls of the named
 // tools and shows every other call.
 func DenyToolCalls(names ...string) core.TransformerFactory {
 	set := nameSet(names)

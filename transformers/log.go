@@ -15,8 +15,8 @@ import (
 // subagent, …), the outcome of RUN_FINISHED and the code of RUN_ERROR. It
 // logs no content: no text, arguments, results or state.
 //
-// A nil logger logs through slog.Default() as it is when the run starts.
-// Put Log last to log what the client receives: last in core.WithTransformers
+// A nil logger logs through [slog.Default]() as it is when the run starts.
+// Put Log last to log what the client receives: last in [core.WithTransformers]
 // or ginagui.Transform (both run in the order written), or on the outermost
 // Gin group. Each run gets a
 // logger carrying its ids; nothing else is kept.

@@ -9,7 +9,7 @@ import (
 )
 
 // MetricsSink receives the run and event counts and run durations that
-// Metrics measures, each labelled with its run's RunInfo. Package aguiprom
+// [Metrics] measures, each labelled with its run's [RunInfo]. Package aguiprom
 // implements it for Prometheus; an application implements it to feed
 // anything else. This package depends on no metrics library.
 //
@@ -26,9 +26,9 @@ type MetricsSink interface {
 	RunEnded(end RunEnd)
 }
 
-// RunInfo names a run for a MetricsSink. Route and Agent are the
-// application's names for what served the run (core.RouteFrom on the
-// run's context; "" outside a core.Handler), bounded in number and safe as
+// RunInfo names a run for a [MetricsSink]. Route and Agent are the
+// application's names for what served the run ([core.RouteFrom] on the
+// run's context; "" outside a [core.Handler]), bounded in number and safe as
 // metric labels; ThreadID and RunID come from the client and are not.
 type RunInfo struct {
 	ThreadID, RunID string
@@ -49,13 +49,13 @@ type RunEnd struct {
 	Events int
 }
 
-// OutcomeError is RunEnd.Outcome for a run that ended with RUN_ERROR.
+// OutcomeError is [RunEnd.Outcome] for a run that ended with RUN_ERROR.
 const OutcomeError = "error"
 
 // Metrics returns a transformer that reports every run to sink and passes
 // events on unchanged. A nil sink records nothing. Put Metrics last in a
 // chain to count what the client receives. Each run gets its own counter
-// and clock reading (time.Now, which testing/synctest controls in tests).
+// and clock reading ([time.Now], which testing/synctest controls in tests).
 //
 // Metrics sees only what flows through the chain. When a transformer
 // before it fails, the runner still passes the final RUN_ERROR through
@@ -64,10 +64,10 @@ const OutcomeError = "error"
 // sink gets no RunEnded only when the chain's own output breaks a protocol
 // rule: the RUN_ERROR then bypasses the whole chain.
 //
-// Each run's RunInfo carries the route and agent that core.RouteFrom finds
-// on the run's context (see core.RunStarter): the names a core.Handler
-// (and ginagui's routes) give it with core.WithRoute and
-// core.WithAgentName.
+// Each run's [RunInfo] carries the route and agent that [core.RouteFrom] finds
+// on the run's context (see [core.RunStarter]): the names a [core.Handler]
+// (and ginagui's routes) give it with [core.WithRoute] and
+// [core.WithAgentName].
 func Metrics(sink MetricsSink) core.TransformerFactory {
 	return func(in *agui.RunAgentInput) core.Transformer {
 		m := &runMetrics{sink: sink}

@@ -14,7 +14,7 @@ import (
 )
 
 // StateMapping routes one tool's results into the shared state. It is a
-// plain value, read and never modified by ToolResultToState, so one
+// plain value, read and never modified by [ToolResultToState], so one
 // mapping may serve many routes and runs at once (Merge must then be safe
 // for concurrent use, as its doc says).
 type StateMapping struct {

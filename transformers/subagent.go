@@ -50,9 +50,9 @@ func (v Visibility) String() string {
 
 // SubagentVisibility returns a transformer that shows the client the
 // stream's subagents as mode says. A value other than the three constants
-// behaves as VisibilityHidden, the mode that reveals least.
+// behaves as [VisibilityHidden], the mode that reveals least.
 //
-// VisibilityEmitted and VisibilityInline keep no state and share one
+// [VisibilityEmitted] and [VisibilityInline] keep no state and share one
 // transformer between runs; VisibilityHidden gives each run its own, which
 // follows who owns each message, tool call, reasoning block and activity.
 func SubagentVisibility(mode Visibility) core.TransformerFactory {
