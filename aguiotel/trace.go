@@ -69,7 +69,7 @@ func newConfig(opts []Option) config {
 func (c config) tracer() trace.Tracer { return c.tp.Tracer(scope) }
 
 // WithTracerProvider sets where spans go. Default: the global provider,
-// otel.GetTracerProvider().
+// [otel.GetTracerProvider]().
 func WithTracerProvider(tp trace.TracerProvider) Option {
 	return func(c *config) { c.tp = tp }
 }

@@ -4,7 +4,7 @@
 // no hand-written collectors. It is its own package so that the runner
 // (package core) and the transformers depend on no metrics library.
 //
-// One Sink feeds both ends of a request:
+// One [Sink] feeds both ends of a request:
 //
 //	reg := prometheus.NewRegistry()
 //	sink, err := aguiprom.New(reg)

@@ -7,7 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// Option configures New. Options are plain values, safe to share.
+// Option configures [New]. Options are plain values, safe to share.
 type Option func(*config) error
 
 type config struct {
@@ -15,12 +15,12 @@ type config struct {
 	buckets   []float64
 }
 
-// DefaultNamespace prefixes every metric name unless WithNamespace says
+// DefaultNamespace prefixes every metric name unless [WithNamespace] says
 // otherwise.
 const DefaultNamespace = "agui"
 
 // DefaultBuckets are the run duration histogram's upper bounds in seconds
-// unless WithBuckets says otherwise: 50 ms doubling to about 102 s, the
+// unless [WithBuckets] says otherwise: 50 ms doubling to about 102 s, the
 // span from a canned answer to a long tool-using run.
 func DefaultBuckets() []float64 { return prometheus.ExponentialBuckets(0.05, 2, 12) }
 
@@ -38,7 +38,7 @@ func newConfig(opts []Option) (config, error) {
 }
 
 // WithNamespace sets the metric names' prefix (default "agui",
-// DefaultNamespace); "" leaves the names bare (runs_started_total).
+// [DefaultNamespace]); "" leaves the names bare (runs_started_total).
 func WithNamespace(ns string) Option {
 	return func(c *config) error {
 		c.namespace = ns
@@ -47,7 +47,7 @@ func WithNamespace(ns string) Option {
 }
 
 // WithBuckets sets the upper bounds, in seconds, of the run duration
-// histogram's buckets (default DefaultBuckets). They must be increasing.
+// histogram's buckets (default [DefaultBuckets]). They must be increasing.
 func WithBuckets(b []float64) Option {
 	return func(c *config) error {
 		if len(b) == 0 || !slices.IsSorted(b) || len(slices.Compact(slices.Clone(b))) != len(b) {

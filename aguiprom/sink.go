@@ -12,9 +12,9 @@ import (
 	"github.com/agui-go/agui/transformers"
 )
 
-// Sink feeds Prometheus collectors with what transformers.Metrics measures
-// of each run and with the requests a core.Handler refuses. Create it with
-// New.
+// Sink feeds Prometheus collectors with what [transformers.Metrics] measures
+// of each run and with the requests a [core.Handler] refuses. Create it with
+// [New].
 //
 // A Sink is safe for concurrent use, as every Prometheus collector is:
 // one Sink serves every route of a server.
@@ -31,8 +31,8 @@ var _ transformers.MetricsSink = (*Sink)(nil)
 
 // New registers the sink's collectors with reg and returns the sink. It
 // fails, registering nothing, when reg is nil, an option is invalid, or reg
-// already holds collectors of the same names (a second Sink on one
-// registry needs its own WithNamespace).
+// already holds collectors of the same names (a second [Sink] on one
+// registry needs its own [WithNamespace]).
 func New(reg prometheus.Registerer, opts ...Option) (*Sink, error) {
 	if reg == nil {
 		return nil, errors.New("aguiprom: New needs a registerer")
@@ -98,7 +98,7 @@ func (s *Sink) RunEnded(end transformers.RunEnd) {
 }
 
 // Refused counts a refused request by status and code. Its signature is
-// that of core.WithRefusalHook: pass core.WithRefusalHook(sink.Refused)
+// that of [core.WithRefusalHook]: pass core.WithRefusalHook(sink.Refused)
 // to every handler the sink watches.
 func (s *Sink) Refused(_ context.Context, r core.Refusal) {
 	s.refused.WithLabelValues(r.Route, r.Agent, strconv.Itoa(r.Status), string(r.Code)).Inc()

@@ -31,7 +31,7 @@ const (
 	FixturePayloadBytes = 127230
 
 	// FixtureToolArgs is the tool call's 121-byte JSON arguments, streamed
-	// in FixtureArgChunks pieces.
+	// in [FixtureArgChunks] pieces.
 	FixtureToolArgs = `{"query":"vegetarian lasagna with spinach and ricotta","max_results":10,"filters":{"cuisine":"italian","max_minutes":90}}`
 	// FixtureToolResult is the tool result's 112-byte content string.
 	FixtureToolResult = `{"results":[{"id":"r1","title":"Spinach Lasagna","minutes":75},{"id":"r2","title":"Ricotta Bake","minutes":60}]}`
@@ -40,7 +40,7 @@ const (
 const deltaSize = 20
 
 // FixtureDelta returns the delta of the i-th TEXT_MESSAGE_CONTENT
-// (0 <= i < FixtureDeltas): two words and the index, padded with dots and
+// (0 <= i < [FixtureDeltas]): two words and the index, padded with dots and
 // cut to exactly 20 bytes.
 func FixtureDelta(i int) string {
 	words := [...]string{"the ", "quick ", "brown ", "fox ", "jumps ", "over ", "a ", "lazy ", "dog, ", "then "}
@@ -51,8 +51,8 @@ func FixtureDelta(i int) string {
 	return s[:deltaSize]
 }
 
-// FixtureArgChunk returns the i-th piece of FixtureToolArgs
-// (0 <= i < FixtureArgChunks).
+// FixtureArgChunk returns the i-th piece of [FixtureToolArgs]
+// (0 <= i < [FixtureArgChunks]).
 func FixtureArgChunk(i int) string {
 	n := len(FixtureToolArgs)
 	return FixtureToolArgs[i*n/FixtureArgChunks : (i+1)*n/FixtureArgChunks]
@@ -94,11 +94,11 @@ func FixtureState() map[string]any {
 }
 
 // StandardFixture returns a new copy of the standard run: RUN_STARTED,
-// TEXT_MESSAGE_START (assistant), FixtureDeltas × TEXT_MESSAGE_CONTENT,
-// TEXT_MESSAGE_END, TOOL_CALL_START, FixtureArgChunks × TOOL_CALL_ARGS,
+// TEXT_MESSAGE_START (assistant), [FixtureDeltas] × TEXT_MESSAGE_CONTENT,
+// TEXT_MESSAGE_END, TOOL_CALL_START, [FixtureArgChunks] × TOOL_CALL_ARGS,
 // TOOL_CALL_END, TOOL_CALL_RESULT (role tool), STATE_SNAPSHOT and
 // RUN_FINISHED with a success outcome, every event stamped
-// FixtureTimestamp.
+// [FixtureTimestamp].
 //
 // RUN_STARTED carries no protocolVersion, unlike a run of core's runner:
 // the fixture is the one every implementation is measured on, and older
