@@ -11,8 +11,8 @@ import (
 
 // Agent is a tool-calling agent loop: it asks its provider for a turn,
 // runs the turn's tool calls, and repeats until the model answers without
-// calling a tool, WithMaxSteps is reached, a call needs approval, or the run
-// is aborted. Run it directly with Execute, or host it with core.Run (it
+// calling a tool, [WithMaxSteps] is reached, a call needs approval, or the run
+// is aborted. Run it directly with Execute, or host it with [core.Run] (it
 // is a core.Agent[core.NoState]).
 //
 // An Agent is immutable and safe for concurrent use; runs on one thread
@@ -61,23 +61,23 @@ type FinishReason string
 const (
 	// FinishStop: the model answered without calling a tool.
 	FinishStop FinishReason = "stop"
-	// FinishMaxSteps: WithMaxSteps model turns ran; the transcript is valid.
+	// FinishMaxSteps: [WithMaxSteps] model turns ran; the transcript is valid.
 	FinishMaxSteps FinishReason = "max-steps"
 	// FinishAborted: the context was cancelled; unreached calls got
 	// cancelled results.
 	FinishAborted FinishReason = "aborted"
-	// FinishAwaitingApproval: a call waits for approval (Result.Interrupt).
+	// FinishAwaitingApproval: a call waits for approval ([Result.Interrupt]).
 	FinishAwaitingApproval FinishReason = "awaiting-approval"
 	// FinishError: the run failed; Execute's error says why.
 	FinishError FinishReason = "error"
-	// FinishAwaitingClient: the model called frontend tools (Input.Tools);
+	// FinishAwaitingClient: the model called frontend tools ([Input.Tools]);
 	// the client runs them and sends their results with the next run.
 	FinishAwaitingClient FinishReason = "awaiting-client"
 )
 
 // Input is one run's input: a plain value, read by the run and not kept.
 type Input struct {
-	// ThreadID keys the checkpoint; "" starts a new thread (Result.ThreadID
+	// ThreadID keys the checkpoint; "" starts a new thread ([Result.ThreadID]
 	// names it).
 	ThreadID string
 	// Messages is the new input: its user, system and developer messages
@@ -90,13 +90,13 @@ type Input struct {
 	Messages []agui.Message
 	// Resume answers the thread's pending approval.
 	Resume []agui.ResumeEntry
-	// RunID names the run for its tools (see CallFrom); "" mints one.
+	// RunID names the run for its tools (see [CallFrom]); "" mints one.
 	RunID string
 	// Tools are the client's frontend tools, offered to the model beside
 	// the agent's own: a call to one ends the run with
-	// FinishAwaitingClient, and the next run brings its result as a tool
+	// [FinishAwaitingClient], and the next run brings its result as a tool
 	// message. A name clash with an agent tool fails the run with
-	// CodeToolNameClash before anything runs.
+	// [CodeToolNameClash] before anything runs.
 	Tools []agui.Tool
 	// Context is the client's context, shown to the model (see
 	// RenderContext).
@@ -117,13 +117,13 @@ type Result struct {
 	Messages []agui.Message
 	// Usage is the tokens this call spent.
 	Usage Usage
-	// Interrupt is what the run waits on when FinishReason is
-	// FinishAwaitingApproval.
+	// Interrupt is what the run waits on when [FinishReason] is
+	// [FinishAwaitingApproval].
 	Interrupt *agui.Interrupt
-	// Cause is the context's cause when FinishReason is FinishAborted.
+	// Cause is the context's cause when [FinishReason] is [FinishAborted].
 	Cause error
 	// Output is the typed final answer, a T of the agent's WithOutput[T], when
-	// the run finished with FinishStop; nil otherwise.
+	// the run finished with [FinishStop]; nil otherwise.
 	Output any
 }
 
@@ -134,12 +134,12 @@ func UserText(text string) *agui.UserMessage {
 
 // Execute runs the loop on in without AG-UI hosting. An aborted run
 // returns its result and a nil error; the error is non-nil only when the
-// run failed (FinishError), and is then a *agui.Error with a stable code.
+// run failed ([FinishError]), and is then a [*agui.Error] with a stable code.
 func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 	return a.execute(ctx, in, newFuncSink(in.OnEvent), lineage{maxDepth: a.cfg.maxDepth}, nil)
 }
 
-// Run implements core.Agent: it runs the loop on the run's input, sending
+// Run implements [core.Agent]: it runs the loop on the run's input, sending
 // events through rc. A stop or max-steps run ends with a success outcome
 // whose result is {"finishReason", "steps"} (and "output", the typed
 // answer, under Output); an approval pause with an

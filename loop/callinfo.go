@@ -6,7 +6,7 @@ import (
 )
 
 // CallInfo is what a running tool can learn about its call: a plain
-// value, read with CallFrom. It may gain fields; code that builds one
+// value, read with [CallFrom]. It may gain fields; code that builds one
 // should use field names.
 //
 // # At-least-once

@@ -29,7 +29,7 @@ const (
 )
 
 // Checkpoint is the durable state of one thread. A checkpoint handed to or
-// returned by a Store belongs to the receiver; its Messages are never
+// returned by a [Store] belongs to the receiver; its Messages are never
 // modified in place by the loop (it appends to copies).
 type Checkpoint struct {
 	ThreadID string
@@ -49,7 +49,7 @@ type Checkpoint struct {
 	Pending *PendingApproval
 	// Attempts counts, by call id, the runs that took on a call of the
 	// last turn after an earlier run lost the thread (absent: 1); see
-	// CallInfo.
+	// [CallInfo].
 	Attempts map[string]int
 	// ClientCalls are the ids of the last turn's frontend calls that
 	// await the client's result.
@@ -62,12 +62,12 @@ type Checkpoint struct {
 	// for an agent without state).
 	State json.RawMessage
 	// Owner is the principal whose run created the thread ("" for none):
-	// see WithPrincipal and CheckOwner.
+	// see [WithPrincipal] and CheckOwner.
 	Owner string
 }
 
 // PendingApproval is a tool call paused for approval; part of a
-// Checkpoint, owned like it.
+// [Checkpoint], owned like it.
 type PendingApproval struct {
 	InterruptID string
 	ToolCallID  string
@@ -103,13 +103,13 @@ var (
 // concurrent use; Save's version check is what makes two runs on one
 // thread exclusive. A call on a done ctx fails with ctx's error and has no
 // effect. Package storetest checks an implementation against this
-// contract; MarshalCheckpoint encodes a checkpoint for stores that keep
+// contract; [MarshalCheckpoint] encodes a checkpoint for stores that keep
 // bytes.
 type Store interface {
-	// Load returns the thread's checkpoint and its version, or ErrNotFound.
+	// Load returns the thread's checkpoint and its version, or [ErrNotFound].
 	Load(ctx context.Context, threadID string) (*Checkpoint, int64, error)
 	// Save stores cp if the stored version is expect (0: no checkpoint
-	// yet) and returns the new version; otherwise it returns ErrConflict.
+	// yet) and returns the new version; otherwise it returns [ErrConflict].
 	Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error)
 	// Delete removes the thread's checkpoint; deleting none is no error.
 	Delete(ctx context.Context, threadID string) error

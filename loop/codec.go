@@ -8,14 +8,14 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// CheckpointFormat is the version of the encoding MarshalCheckpoint
-// writes, stored in the document's "format" field. UnmarshalCheckpoint
+// CheckpointFormat is the version of the encoding [MarshalCheckpoint]
+// writes, stored in the document's "format" field. [UnmarshalCheckpoint]
 // reads this version and refuses any other, so a store shared by two
 // releases never misreads a checkpoint.
 const CheckpointFormat = 1
 
 // ErrCheckpointFormat: a stored checkpoint is not a document
-// UnmarshalCheckpoint can read (corrupt, or written by a newer format).
+// [UnmarshalCheckpoint] can read (corrupt, or written by a newer format).
 var ErrCheckpointFormat = errors.New("loop: unreadable checkpoint")
 
 // checkpointFields is Checkpoint without its methods: every field of
@@ -34,7 +34,7 @@ type checkpointDoc struct {
 }
 
 // MarshalCheckpoint encodes cp as a JSON document any [Store] can keep as
-// bytes: a "format" field (CheckpointFormat), every field of Checkpoint
+// bytes: a "format" field ([CheckpointFormat]), every field of [Checkpoint]
 // under its Go name, and the messages in their AG-UI wire form.
 // [UnmarshalCheckpoint] reads it back.
 func MarshalCheckpoint(cp *Checkpoint) ([]byte, error) {
@@ -56,7 +56,7 @@ func MarshalCheckpoint(cp *Checkpoint) ([]byte, error) {
 	return json.Marshal(doc)
 }
 
-// UnmarshalCheckpoint decodes a document written by MarshalCheckpoint.
+// UnmarshalCheckpoint decodes a document written by [MarshalCheckpoint].
 // Any error wraps [ErrCheckpointFormat]. The messages come back as the
 // same core message types, with the limits of their JSON form: numbers
 // in Metadata and

@@ -19,12 +19,12 @@ type delegateArgs struct {
 // JSON, when sub has one: see Output). The subagent's
 // events are SUBAGENT_* events attributed to it, under the calling tool
 // call; it runs on the tool's context, so it is aborted with its parent.
-// A delegation deeper than the top-level agent's WithMaxDelegationDepth fails
-// the whole run with CodeDepth (a propagating error). The guard bounds
+// A delegation deeper than the top-level agent's [WithMaxDelegationDepth] fails
+// the whole run with [CodeDepth] (a propagating error). The guard bounds
 // nesting, not fan-out: each level may still delegate once per tool call,
-// WithToolConcurrency at a time, for up to WithMaxSteps turns, so the runs of a
+// [WithToolConcurrency] at a time, for up to [WithMaxSteps] turns, so the runs of a
 // tree multiply level by level; bound the breadth with WithMaxSteps,
-// WithToolConcurrency, or a WithPreToolCall hook that counts delegations. A
+// WithToolConcurrency, or a [WithPreToolCall] hook that counts delegations. A
 // subagent that pauses for approval fails the call: nested approvals are
 // not supported.
 func Delegate(name, description string, sub *Agent) (Tool, error) {

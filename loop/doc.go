@@ -23,26 +23,26 @@
 //	if res.FinishReason == loop.FinishMaxSteps { … }
 //
 // A run asks the provider for a turn, runs the turn's tool calls and
-// repeats until the model answers without calling a tool (FinishStop),
-// WithMaxSteps turns ran (FinishMaxSteps, a success), a call needs approval
-// (FinishAwaitingApproval: an AG-UI interrupt with reason "tool_approval"),
-// or ctx is cancelled (FinishAborted, returned with a nil error). When the
-// provider ends a turn early the run ends with its reason: FinishLength
-// (the output token limit) or FinishContentFilter (a refusal). A failure
-// returns FinishError and a *agui.Error whose Code is stable (THREAD_BUSY,
+// repeats until the model answers without calling a tool ([FinishStop]),
+// [WithMaxSteps] turns ran ([FinishMaxSteps], a success), a call needs approval
+// ([FinishAwaitingApproval]: an AG-UI interrupt with reason "tool_approval"),
+// or ctx is cancelled ([FinishAborted], returned with a nil error). When the
+// provider ends a turn early the run ends with its reason: [FinishLength]
+// (the output token limit) or [FinishContentFilter] (a refusal). A failure
+// returns [FinishError] and a *agui.Error whose Code is stable (THREAD_BUSY,
 // BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
 // TOOL_ERROR, APPROVAL_EXPIRED, UNSUPPORTED_CONTENT, TOOL_NAME_CLASH,
 // THREAD_FORBIDDEN). Provider, tool and store failures reach clients with
 // a fixed message per code; the cause stays in the error (errors.Is,
 // errors.As) and in core's log line for the failed run.
 //
-// WithModelSettings sets temperature, the output token limit, stop
+// [WithModelSettings] sets temperature, the output token limit, stop
 // sequences, the tool choice and parallel tool calls in provider-neutral
 // terms; each provider maps what it supports and documents what it
 // ignores. WithOutput[T] asks for a typed final answer: providers use their
 // JSON mode, the loop validates the answer against T's schema, tries one
-// repair turn, and puts the T on Result.Output and RUN_FINISHED's result,
-// or ends with FinishOutputInvalid.
+// repair turn, and puts the T on [Result.Output] and RUN_FINISHED's result,
+// or ends with [FinishOutputInvalid].
 //
 // Tool calls of a turn start in call order, each right after its gate
 // (BeforeToolCall, its TOOL_CALL_START/ARGS/END events, OnToolCall,
@@ -51,11 +51,11 @@
 // order; the transcript keeps call order. Every call gets exactly one
 // result, whatever happens: a failing tool gets an error result, calls an
 // abort never reached get a "cancelled" result, and calls a propagating
-// error (Propagate, a PreToolCall error, the delegation depth guard) kept
+// error ([Propagate], a PreToolCall error, the delegation depth guard) kept
 // from starting get a "not-run" result. ToolTimeout bounds each call: one
 // still running at its deadline is cancelled and gets a "timeout" result.
 //
-// Each thread has a checkpoint in a Store (a MemoryStore by default). A
+// Each thread has a checkpoint in a [Store] (a [MemoryStore] by default). A
 // model turn is saved before any of its calls starts and again each time
 // the in-order prefix of finished calls grows, so a run resumed after a
 // crash never asks the model again for a saved turn and never runs a
@@ -77,28 +77,28 @@
 //
 // Tools run at least once per call: a call that was running when its
 // process died runs again after the lease. A tool reads its call id and
-// attempt with CallFrom and uses the id as an idempotency key.
+// attempt with [CallFrom] and uses the id as an idempotency key.
 //
 // # What AG-UI front ends use
 //
 // Frontend tools: the input's tools (RunAgentInput.tools) are offered to
 // the model beside the agent's; a turn calling one runs its server calls,
-// then ends the run with FinishAwaitingClient (RUN_FINISHED, success). The
+// then ends the run with [FinishAwaitingClient] (RUN_FINISHED, success). The
 // client runs the tool and sends its result as a tool message with the
 // next run; results for calls that are not pending are ignored, and a
 // pending call left without a result gets a "not-run" result.
 //
 // Shared state: NewTyped[S] makes a core.Agent[S]; tools read and change
-// the state with State and UpdateState, the model sees it with the input's
+// the state with [State] and [UpdateState], the model sees it with the input's
 // context (RenderContext), the checkpoint keeps it, and PredictState
 // mirrors streamed arguments into it.
 //
 // Tool context: CallFrom gives a tool its call (id, name, thread, run,
-// attempt); Progress and ProgressPatch report progress as ACTIVITY_*
+// attempt); [Progress] and [ProgressPatch] report progress as ACTIVITY_*
 // events.
 //
 // History: a run whose input lacks messages of the thread (a reloaded
-// page) starts with MESSAGES_SNAPSHOT; HistoryHandler serves a thread's
+// page) starts with MESSAGES_SNAPSHOT; [HistoryHandler] serves a thread's
 // messages and state as JSON. A thread the store has never seen adopts the
 // client's history (AdoptHistory), never running its calls.
 //
@@ -123,7 +123,7 @@
 //	principal := func(r *http.Request) (string, error) { return userFrom(r) }
 //	http.Handle("/agents/travel", agent.OwnerGuard(principal, handler))
 //
-// Outside HTTP, WithPrincipal puts the principal on a run's context and
+// Outside HTTP, [WithPrincipal] puts the principal on a run's context and
 // CheckOwner is the check itself; a run with a principal records it in
-// its thread's Checkpoint.Owner and refuses a thread owned by another.
+// its thread's [Checkpoint.Owner] and refuses a thread owned by another.
 package loop

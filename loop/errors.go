@@ -15,7 +15,7 @@ const (
 	// approval (missing, unknown or stale interrupt, or an invalid payload),
 	// or new input arrived while an approval is pending.
 	CodeBadResume agui.Code = "BAD_RESUME"
-	// CodeDepth: a delegation went deeper than WithMaxDelegationDepth.
+	// CodeDepth: a delegation went deeper than [WithMaxDelegationDepth].
 	CodeDepth agui.Code = "DELEGATION_DEPTH"
 	// CodeProvider: the model provider failed.
 	CodeProvider agui.Code = "PROVIDER_ERROR"
@@ -35,7 +35,7 @@ const (
 )
 
 // PropagatingError marks a tool or hook error that must fail the whole run
-// instead of becoming the call's error result. Create one with Propagate;
+// instead of becoming the call's error result. Create one with [Propagate];
 // it is immutable and safe to share.
 type PropagatingError struct{ Err error }
 

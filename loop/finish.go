@@ -5,12 +5,12 @@ import (
 )
 
 // Finish reasons a provider reports for a turn it ended early (see
-// Delta.Finish). A run whose last turn ended so ends with the same reason,
+// [Delta.Finish]). A run whose last turn ended so ends with the same reason,
 // successfully: its transcript is valid, and RUN_FINISHED's result names
 // the reason.
 const (
 	// FinishLength: the model hit its output token limit
-	// (ModelSettings.MaxOutputTokens or the provider's default); the
+	// ([ModelSettings.MaxOutputTokens] or the provider's default); the
 	// answer is cut off.
 	FinishLength FinishReason = "length"
 	// FinishContentFilter: the model refused, or the provider's content

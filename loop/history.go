@@ -14,7 +14,7 @@ import (
 // CodeThreadNotFound is the code of HistoryHandler's 404 answer.
 const CodeThreadNotFound = "THREAD_NOT_FOUND"
 
-// History is a thread as HistoryHandler serves it: its transcript in
+// History is a thread as [HistoryHandler] serves it: its transcript in
 // AG-UI message shapes and its shared state (JSON null without one).
 type History struct {
 	ThreadID string          `json:"threadId"`
@@ -23,7 +23,7 @@ type History struct {
 }
 
 // HistoryHandler serves GET …/threads/{threadId}: the thread's transcript
-// and state from a's checkpoints as a History, 404 with a JSON error body
+// and state from a's checkpoints as a [History], 404 with a JSON error body
 // ({"error", "code": "THREAD_NOT_FOUND"}) for a thread a has none of, and
 // 405 for other methods. The thread id is the request's "threadId" path
 // value (a net/http ServeMux pattern) or else the path's last segment, so

@@ -10,12 +10,12 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// ErrStoreFull: a MemoryStore at its cap has no thread it may evict to
+// ErrStoreFull: a [MemoryStore] at its cap has no thread it may evict to
 // make room for a new thread, or a checkpoint alone is over the byte cap.
 // The run fails with CHECKPOINT_ERROR before anything runs.
 var ErrStoreFull = errors.New("loop: checkpoint store full")
 
-// MemoryOption configures a MemoryStore. A limit of zero or less turns
+// MemoryOption configures a [MemoryStore]. A limit of zero or less turns
 // that limit off.
 type MemoryOption func(*memoryConfig)
 
@@ -33,7 +33,7 @@ func WithMemoryMaxThreads(n int) MemoryOption { return func(c *memoryConfig) { c
 // WithMemoryMaxBytes caps the estimated size of the checkpoints kept: the
 // text of their messages, arguments and metadata plus a fixed overhead
 // per message (default 256 MiB; 0 or less: no cap). A single checkpoint
-// over it is refused with ErrStoreFull.
+// over it is refused with [ErrStoreFull].
 func WithMemoryMaxBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.maxBytes = n } }
 
 // WithMemoryIdleTTL is how long a thread no run holds is kept after its last
@@ -100,7 +100,7 @@ func (s *MemoryStore) Len() (threads int, bytes int64) {
 	return len(s.entries), s.bytes
 }
 
-// Load implements Store.
+// Load implements [Store].
 func (s *MemoryStore) Load(ctx context.Context, threadID string) (*Checkpoint, int64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
@@ -115,7 +115,7 @@ func (s *MemoryStore) Load(ctx context.Context, threadID string) (*Checkpoint, i
 	return &cp, e.version, nil
 }
 
-// Save implements Store.
+// Save implements [Store].
 func (s *MemoryStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -152,7 +152,7 @@ func (s *MemoryStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (i
 	return e.version, nil
 }
 
-// Delete implements Store.
+// Delete implements [Store].
 func (s *MemoryStore) Delete(ctx context.Context, threadID string) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -22,7 +22,7 @@ type Call struct {
 	Index int
 }
 
-// Option configures an Agent.
+// Option configures an [Agent].
 type Option func(*config) error
 
 type config struct {
@@ -65,7 +65,7 @@ func defaults() config {
 }
 
 // WithMaxSteps caps the model turns of one run (default 10). A run that
-// reaches it ends successfully with FinishMaxSteps.
+// reaches it ends successfully with [FinishMaxSteps].
 func WithMaxSteps(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
@@ -89,8 +89,8 @@ func WithToolConcurrency(n int) Option {
 }
 
 // WithMaxDelegationDepth caps how deep delegated runs nest (default 3): a
-// delegation below it fails the whole run with CodeDepth. It bounds
-// nesting, not fan-out (see Delegate).
+// delegation below it fails the whole run with [CodeDepth]. It bounds
+// nesting, not fan-out (see [Delegate]).
 func WithMaxDelegationDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
@@ -160,7 +160,7 @@ func WithNeedsApproval(f func(c Call) bool) Option {
 }
 
 // WithCheckpoints sets where thread checkpoints are kept (default a new
-// MemoryStore per Agent).
+// [MemoryStore] per [Agent]).
 func WithCheckpoints(s Store) Option {
 	return func(c *config) error {
 		if s == nil {

@@ -39,7 +39,7 @@ func principalFrom(ctx context.Context) string {
 
 // CheckOwner reports whether principal may use threadID: nil for a thread
 // that does not exist yet (the principal's first run will own it), for an
-// unowned thread and for the owner; a THREAD_FORBIDDEN *agui.Error for
+// unowned thread and for the owner; a THREAD_FORBIDDEN [*agui.Error] for
 // anyone else. Any endpoint reading a thread (a run, a resume, a history
 // read) calls it before answering; a store failure is CHECKPOINT_ERROR.
 func (a *Agent) CheckOwner(ctx context.Context, threadID, principal string) error {
@@ -62,17 +62,17 @@ func checkOwner(cp *Checkpoint, principal string) error {
 }
 
 // OwnerGuard returns next behind a thread ownership check, for an HTTP
-// route serving a (such as a core.Handler): principal names the caller of
+// route serving a (such as a [core.Handler]): principal names the caller of
 // each request (from its session, bearer token or API key; return a fixed
 // name such as "anonymous" for callers without credentials, who then
 // share their threads). A failing principal gets a JSON 401, a thread of
 // another principal a JSON 403 (THREAD_FORBIDDEN), both before any
-// stream; the run then carries the principal (WithPrincipal), so a thread
+// stream; the run then carries the principal ([WithPrincipal]), so a thread
 // it creates is recorded as the principal's.
 //
 // The guard reads the run input as a core.Handler with default options
 // does (body, count and time limits) unless an earlier middleware put it
-// on the request's context (core.ContextWithInput, as ginagui.Input does
+// on the request's context ([core.ContextWithInput], as ginagui.Input does
 // with the route's own options); either way the body is read once.
 // Requests other than POST start no run and pass through unchecked.
 func (a *Agent) OwnerGuard(principal func(*http.Request) (string, error), next http.Handler) http.Handler {

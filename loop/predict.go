@@ -11,9 +11,9 @@ import (
 // fields (argument field -> top-level state field) is copied into the
 // shared state as soon as its value, or a prefix of it for a string, can
 // be read, so the user sees it before the call runs (default none). It
-// applies to Typed agents whose state is a JSON object; values that do not
+// applies to [Typed] agents whose state is a JSON object; values that do not
 // fit the state's type are skipped. The tool may be a frontend tool. The
-// tool's own result and UpdateState calls have the last word.
+// tool's own result and [UpdateState] calls have the last word.
 func WithPredictState(tool string, fields map[string]string) Option {
 	return func(c *config) error {
 		if tool == "" || len(fields) == 0 {

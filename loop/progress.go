@@ -8,7 +8,7 @@ import (
 )
 
 // ErrNotInTool is returned by the functions that report from a running
-// tool (Progress, ProgressPatch, UpdateState) when ctx is not a tool
+// tool ([Progress], [ProgressPatch], [UpdateState]) when ctx is not a tool
 // call's context.
 var ErrNotInTool = errors.New("loop: context is not a running tool call's")
 
@@ -18,7 +18,7 @@ var ErrNotInTool = errors.New("loop: context is not a running tool call's")
 // activityType has its own activity message (id "activity-<toolCallId>-
 // <activityType>"). Call it from the tool's goroutine or any goroutine it
 // owns, with the context the tool received; the error is the transport's
-// (the run is then ending) or ErrNotInTool.
+// (the run is then ending) or [ErrNotInTool].
 func Progress(ctx context.Context, activityType string, content map[string]any) error {
 	s, ok := scopeOf(ctx)
 	if !ok {
@@ -30,7 +30,7 @@ func Progress(ctx context.Context, activityType string, content map[string]any) 
 	return s.sink.emit(&agui.ActivitySnapshot{MessageID: activityID(s, activityType), ActivityType: activityType, Content: content})
 }
 
-// ProgressPatch patches the activity message an earlier Progress call of
+// ProgressPatch patches the activity message an earlier [Progress] call of
 // the same tool call and activityType created, with an ACTIVITY_DELTA of
 // RFC 6902 operations.
 func ProgressPatch(ctx context.Context, activityType string, ops ...agui.PatchOp) error {

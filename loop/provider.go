@@ -20,7 +20,7 @@ type Provider interface {
 	Stream(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error]
 }
 
-// ProviderFunc adapts a function to a Provider.
+// ProviderFunc adapts a function to a [Provider].
 type ProviderFunc func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error]
 
 // Stream calls f.
@@ -37,7 +37,7 @@ type ModelRequest struct {
 	// every tool call answered in call order.
 	Messages []agui.Message
 	Tools    []ToolSpec
-	// Settings are the agent's model settings (see WithModelSettings); a
+	// Settings are the agent's model settings (see [WithModelSettings]); a
 	// provider maps what it supports and documents what it ignores.
 	Settings ModelSettings
 	// Output, when set, is the JSON the final answer must be (see Output):
@@ -58,8 +58,8 @@ type Delta struct {
 	// the turn's assistant message, and emits it as
 	// REASONING_ENCRYPTED_VALUE.
 	ReasoningEncrypted string
-	// Finish, when set, is why the model ended the turn early: FinishLength
-	// (the output token limit) or FinishContentFilter (a refusal or the
+	// Finish, when set, is why the model ended the turn early: [FinishLength]
+	// (the output token limit) or [FinishContentFilter] (a refusal or the
 	// provider's content filter). A normal end is left empty; other values
 	// are ignored.
 	Finish FinishReason

@@ -70,7 +70,7 @@ func DefaultRender(state json.RawMessage, items []agui.ContextItem) string {
 // RenderContext sets how the shared state (its JSON, nil for an agent
 // without state) and the input's context items are rendered into the
 // system prompt of each model turn, after Instructions (default
-// DefaultRender). f's text is appended after a blank line; "" adds
+// [DefaultRender]). f's text is appended after a blank line; "" adds
 // nothing. f is called on the run's goroutine, once per model turn.
 func WithRenderContext(f func(state json.RawMessage, items []agui.ContextItem) string) Option {
 	return func(c *config) error { c.renderState = f; return nil }

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// RetryOption configures Retry.
+// RetryOption configures [Retry].
 type RetryOption func(*retryConfig) error
 
 type retryConfig struct {
@@ -40,7 +40,7 @@ func WithBackoff(f func(attempt int) time.Duration) RetryOption {
 	}
 }
 
-// WithRetryIf restricts retries to errors f accepts (default IsRetryable:
+// WithRetryIf restricts retries to errors f accepts (default [IsRetryable]:
 // every error except those that say asking again cannot help).
 // An abort is never retried, whatever f says.
 func WithRetryIf(f func(error) bool) RetryOption {
@@ -56,7 +56,7 @@ func WithRetryIf(f func(error) bool) RetryOption {
 // Retry wraps p so that a turn that fails before yielding anything is
 // tried again after a backoff. Once a delta has been yielded the failure is
 // final, since the loop has already streamed it. An abort (ctx done, or an
-// error that is context.Canceled) is never retried, and the backoff wait
+// error that is [context.Canceled]) is never retried, and the backoff wait
 // ends when ctx does. The result is safe for concurrent use if p is.
 func Retry(p Provider, opts ...RetryOption) (Provider, error) {
 	if p == nil {

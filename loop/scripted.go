@@ -18,7 +18,7 @@ type Turn struct {
 	Calls     []ScriptedCall
 	Usage     Usage
 	// Finish, when set, is reported as the provider's reason for ending
-	// the turn early (see Delta.Finish).
+	// the turn early (see [Delta.Finish]).
 	Finish FinishReason
 	// Err, when set, is returned instead of the turn.
 	Err error
@@ -36,7 +36,7 @@ type ScriptedCall struct {
 // than the script has.
 var ErrScriptExhausted = errors.New("loop: scripted provider has no turn left")
 
-// Scripted is a deterministic Provider for tests and demos. The turn it
+// Scripted is a deterministic [Provider] for tests and demos. The turn it
 // plays is chosen by the conversation, not by call count: turn k is played
 // when the request holds k assistant messages after its last user message.
 // So each new user message restarts the script, and a resumed run gets
@@ -55,7 +55,7 @@ func Script(turns ...Turn) *Scripted { return &Scripted{turns: turns} }
 // Calls returns how many turns were asked for.
 func (s *Scripted) Calls() int { return int(s.calls.Load()) }
 
-// Stream implements Provider.
+// Stream implements [Provider].
 func (s *Scripted) Stream(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
 	return func(yield func(Delta, error) bool) {
 		s.calls.Add(1)

@@ -16,7 +16,7 @@ type ModelSettings struct {
 	// to the provider. (Some providers accept less: Anthropic takes 0 to 1.)
 	Temperature *float64
 	// MaxOutputTokens caps the tokens of one model turn; 0 leaves it to
-	// the provider. A turn that reaches it ends the run with FinishLength.
+	// the provider. A turn that reaches it ends the run with [FinishLength].
 	MaxOutputTokens int64
 	// StopSequences end a turn where the model would write one of them.
 	StopSequences []string
@@ -41,15 +41,15 @@ const (
 	ToolChoiceNone ToolChoiceMode = "none"
 	// ToolChoiceRequired: the model must call at least one tool.
 	ToolChoiceRequired ToolChoiceMode = "required"
-	// ToolChoiceTool: the model must call the tool named by ToolChoice.Name.
+	// ToolChoiceTool: the model must call the tool named by [ToolChoice.Name].
 	ToolChoiceTool ToolChoiceMode = "tool"
 )
 
 // ToolChoice is how the model may use tools; a plain value. Build a named
-// one with UseTool.
+// one with [UseTool].
 type ToolChoice struct {
 	Mode ToolChoiceMode
-	// Name is the tool the model must call when Mode is ToolChoiceTool.
+	// Name is the tool the model must call when Mode is [ToolChoiceTool].
 	Name string
 }
 
@@ -62,12 +62,12 @@ func (c ToolChoice) forces() bool {
 }
 
 // WithModelSettings sets the model settings of every turn of the agent's
-// runs (default: the zero ModelSettings, the provider's defaults).
+// runs (default: the zero [ModelSettings], the provider's defaults).
 //
-// A choice that forces a tool call (ToolChoiceRequired or UseTool) applies
+// A choice that forces a tool call ([ToolChoiceRequired] or [UseTool]) applies
 // to the first model turn after new input only; later turns of the run
-// use ToolChoiceAuto, so that the model can answer with the tools'
-// results instead of calling tools until MaxSteps. New fails when a named
+// use [ToolChoiceAuto], so that the model can answer with the tools'
+// results instead of calling tools until MaxSteps. [New] fails when a named
 // tool is not one of the agent's tools.
 func WithModelSettings(s ModelSettings) Option {
 	return func(c *config) error {

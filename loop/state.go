@@ -23,7 +23,7 @@ type stateAccess interface {
 
 // Typed is a loop agent over a shared state S: a core.Agent[S]. The
 // client's state (RunAgentInput.state) is decoded into S; tools read it
-// with State and change it with UpdateState, and each change goes out as
+// with [State] and change it with [UpdateState], and each change goes out as
 // the smaller of STATE_SNAPSHOT and STATE_DELTA. The model sees the
 // current state in its system prompt (see RenderContext), and the state
 // is saved in the thread's checkpoint: a run whose client sends no state
@@ -47,10 +47,10 @@ func NewTyped[S any](provider Provider, opts ...Option) (*Typed[S], error) {
 }
 
 // Loop returns the untyped loop agent behind t, sharing its checkpoints
-// (for HistoryHandler, or to run it without state).
+// (for [HistoryHandler], or to run it without state).
 func (t *Typed[S]) Loop() *Agent { return t.a }
 
-// Run implements core.Agent, as Agent.Run does, with the run's state
+// Run implements [core.Agent], as [Agent.Run] does, with the run's state
 // available to tools.
 func (t *Typed[S]) Run(ctx context.Context, rc *core.RunContext[S]) (agui.Outcome, error) {
 	var zero S
@@ -62,7 +62,7 @@ func (t *Typed[S]) Run(ctx context.Context, rc *core.RunContext[S]) (agui.Outcom
 
 // State returns a copy of the run's shared state from a tool's context;
 // ok is false outside a tool call of a Typed[S] agent. The copy is
-// shallow: change state only through UpdateState.
+// shallow: change state only through [UpdateState].
 func State[S any](ctx context.Context) (s S, ok bool) {
 	sc, ok := scopeOf(ctx)
 	if !ok {
@@ -76,8 +76,8 @@ func State[S any](ctx context.Context) (s S, ok bool) {
 }
 
 // UpdateState applies f to the run's shared state from a tool's context
-// and publishes the change (see core.RunContext.UpdateState). It returns
-// ErrNotInTool outside a tool call of a Typed[S] agent.
+// and publishes the change (see [core.RunContext.UpdateState]). It returns
+// [ErrNotInTool] outside a tool call of a Typed[S] agent.
 func UpdateState[S any](ctx context.Context, f func(*S)) error {
 	sc, ok := scopeOf(ctx)
 	if !ok {

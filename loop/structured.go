@@ -13,12 +13,12 @@ import (
 
 // FinishOutputInvalid: the agent asks for a typed output (Output) and the
 // model's final answer did not fit its schema, even after one repair
-// turn. The run ends successfully, without Result.Output; the answer is
+// turn. The run ends successfully, without [Result.Output]; the answer is
 // the transcript's last message.
 const FinishOutputInvalid FinishReason = "output-invalid"
 
 // OutputSpec is the typed final answer a run asks for, as a provider sees
-// it on ModelRequest.Output; a plain value.
+// it on [ModelRequest.Output]; a plain value.
 type OutputSpec struct {
 	// Name names the answer's schema, as some providers require.
 	Name string
@@ -35,15 +35,15 @@ type output struct {
 
 // Output asks every run of the agent for a final answer of type T (default
 // none: the answer is free text). T's JSON Schema is inferred as a tool's
-// arguments are (see NewTool). Providers are asked for JSON of that
+// arguments are (see [NewTool]). Providers are asked for JSON of that
 // schema (their JSON mode: OpenAI's response_format json_schema,
 // Anthropic's output format); the model may still call tools first.
 //
 // The final answer (a turn without tool calls) is parsed, validated
-// against the schema and decoded into T, which becomes Result.Output and
+// against the schema and decoded into T, which becomes [Result.Output] and
 // the "output" of RUN_FINISHED's result. An answer that does not fit gets
 // one repair turn: the loop adds a user message quoting the error and asks
-// again. A second misfit ends the run with FinishOutputInvalid.
+// again. A second misfit ends the run with [FinishOutputInvalid].
 func WithOutput[T any]() Option {
 	return func(c *config) error {
 		s, err := jsonschema.For[T](nil)

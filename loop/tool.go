@@ -9,8 +9,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// Tool is a function the model may call. Build one with NewTool (typed,
-// schema inferred from the input type) or RawTool (schema given).
+// Tool is a function the model may call. Build one with [NewTool] (typed,
+// schema inferred from the input type) or [RawTool] (schema given).
 //
 // A Tool is immutable and safe for concurrent use; its function is called
 // from one goroutine per call, possibly several at once.

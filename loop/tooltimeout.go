@@ -17,7 +17,7 @@ var errToolTimeout = errors.New("loop: the tool call exceeded its timeout")
 // ToolTimeout bounds each tool call (default 0: no bound). The call's
 // context gets a deadline d after the call starts; a call still running
 // then is cancelled, and its result is an error result of kind "timeout"
-// (KindTimeout) that the model sees, whatever the tool returned on the
+// ([KindTimeout]) that the model sees, whatever the tool returned on the
 // way out, so the model can retry or answer without it. The run goes on.
 // A tool that ignores its context keeps its batch waiting until it
 // returns: the loop never leaves a call running. Delegated agents are
