@@ -14,16 +14,16 @@
 // with its [EventType]. Optional fields are pointers, so absent and zero
 // stay distinct on the wire. A [Message] is a union on its role
 // ([UserMessage], [AssistantMessage], [ToolMessage], …) and user content is
-// text or [ContentPart]s. [RunAgentInput] is the body a client POSTs; an
+// text or [ContentPart] values. [RunAgentInput] is the body a client POSTs; an
 // [Outcome] (success, interrupt, cancelled) and [TokenUsage] ride on
 // RUN_FINISHED; [Capabilities] describes an agent. A failed run carries an
 // [Error] with a stable [Code].
 //
 // # Encoding and decoding
 //
-// [AppendJSON] appends an event's JSON to a buffer without reflection, and
-// [AppendSSE] frames it as a server-sent event; [AppendProto] and
-// [DecodeProto] speak the protobuf encoding. [Negotiate] picks the encoding
+// [Event.AppendJSON] appends an event's JSON to a buffer without
+// reflection, and [AppendSSE] frames it as a server-sent event;
+// [AppendProto] and [DecodeProto] speak the protobuf encoding. [Negotiate] picks the encoding
 // from a request's Accept header, and [Downgrade] rewrites 1.0 events for
 // pre-1.0 clients. [DecodeEvent], [DecodeMessage] and [DecodeInput] read
 // JSON back, reporting the JSON path of whatever is wrong in an
