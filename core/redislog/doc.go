@@ -1,7 +1,7 @@
 // Package redislog keeps the logs of resumable runs (see
-// core.ResumableHandler) on Redis, so that a client can rejoin a run on
-// any replica of a service and a replica's death does not leave its
-// clients hanging.
+// [github.com/agui-go/agui/core.ResumableHandler]) on Redis, so that a
+// client can rejoin a run on any replica of a service and a replica's death
+// does not leave its clients hanging.
 //
 // Quick start: give every replica the same Redis and its own replica id.
 //
