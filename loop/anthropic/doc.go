@@ -1,7 +1,8 @@
-// Package anthropic is a loop.Provider for Anthropic's Messages API (the
-// Claude models), built on github.com/anthropics/anthropic-sdk-go/v2. It
-// lives in its own package so that programs using the loop with another
-// provider do not link the Anthropic client.
+// Package anthropic is a [github.com/agui-go/agui/loop.Provider] for
+// Anthropic's Messages API (the Claude models), built on
+// github.com/anthropics/anthropic-sdk-go/v2. It lives in its own package so
+// that programs using the loop with another provider do not link the
+// Anthropic client.
 //
 // Quick start:
 //
@@ -15,7 +16,7 @@
 // (input_json_delta), extended thinking as REASONING_* events, and usage:
 // loop.Usage.InputTokens counts cache reads and writes in, and
 // CachedInputTokens and CacheWriteInputTokens give those parts;
-// ReasoningTokens is the API's thinking_tokens. WithPromptCaching turns on the API's
+// ReasoningTokens is the API's thinking_tokens. [WithPromptCaching] turns on the API's
 // automatic prompt caching, which suits a loop: each turn repeats the
 // transcript of the one before. A thinking
 // block's signature (or a redacted block's data) travels as the reasoning
@@ -45,6 +46,6 @@
 //
 // It does not retry: the client's own retries are off by default, so that
 // loop.Retry, which never retries an abort, owns retrying. Its errors are
-// *APIError values, which tell loop.Retry that overload (529), rate limits
+// [*APIError] values, which tell loop.Retry that overload (529), rate limits
 // (429) and server errors are worth another try and a bad request is not.
 package anthropic

@@ -25,14 +25,14 @@ type Provider struct {
 
 var _ loop.Provider = (*Provider)(nil)
 
-// Option configures a Provider.
+// Option configures a [Provider].
 type Option func(*Provider) error
 
 // WithClientOptions configure the client as in anthropic-sdk-go (base URL, API
 // key, HTTP client, middleware). Like anthropic.NewClient the client reads
 // ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment, and these
 // options win over them. The client's own retries default to 0 (see the
-// package doc); option.WithMaxRetries here overrides that.
+// package doc); [option.WithMaxRetries] here overrides that.
 func WithClientOptions(opts ...option.RequestOption) Option {
 	return func(p *Provider) error {
 		p.client = sdk.NewClient(append([]option.RequestOption{option.WithMaxRetries(0)}, opts...)...)
@@ -41,7 +41,7 @@ func WithClientOptions(opts ...option.RequestOption) Option {
 }
 
 // WithMaxTokens is the output token limit of a turn when the agent's
-// loop.ModelSettings set none (default 4096; the Messages API requires
+// [loop.ModelSettings] set none (default 4096; the Messages API requires
 // one).
 func WithMaxTokens(n int64) Option {
 	return func(p *Provider) error {
@@ -80,7 +80,7 @@ func WithAdaptiveThinking() Option {
 // WithPromptCaching asks the API to cache each request's prompt up to its
 // last cacheable block (a top-level cache_control breakpoint), so that the
 // next turn of a run, which repeats the transcript, reads it from the cache
-// (default off). loop.Usage reports the cache reads and writes.
+// (default off). [loop.Usage] reports the cache reads and writes.
 func WithPromptCaching() Option {
 	return func(p *Provider) error { p.cache = true; return nil }
 }
@@ -103,7 +103,7 @@ func New(model string, opts ...Option) (*Provider, error) {
 	return p, nil
 }
 
-// Stream implements loop.Provider.
+// Stream implements [loop.Provider].
 func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[loop.Delta, error] {
 	return func(yield func(loop.Delta, error) bool) {
 		params, err := p.params(req)

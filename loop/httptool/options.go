@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Option configures the tool New returns.
+// Option configures the tool [New] returns.
 type Option func(*config) error
 
 type config struct {
@@ -134,7 +134,7 @@ func WithMaxRedirects(n int) Option {
 }
 
 // WithResolver sets the resolver host names are looked up with (default
-// net.DefaultResolver). Whatever it answers, each address is checked just
+// [net.DefaultResolver]). Whatever it answers, each address is checked just
 // before the tool connects to it.
 func WithResolver(r *net.Resolver) Option {
 	return func(c *config) error {

@@ -4,7 +4,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Codes of the errors a call to an MCP tool returns (as *agui.Error). The
+// Codes of the errors a call to an MCP tool returns (as [*agui.Error]). The
 // loop turns them into the call's error result, which the model reads.
 // Their values never change.
 const (

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Option configures Connect.
+// Option configures [Connect].
 type Option func(*config) error
 
 type config struct {

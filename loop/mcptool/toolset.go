@@ -15,7 +15,7 @@ import (
 )
 
 // Toolset is the tools of one MCP server as loop tools. Give it to an
-// agent with loop.WithToolSets: each model turn is then offered the server's
+// agent with [loop.WithToolSets]: each model turn is then offered the server's
 // tools of that moment. Close it when done.
 //
 // A Toolset is safe for concurrent use; its tools may be called from any
@@ -38,13 +38,13 @@ type Toolset struct {
 
 var _ loop.ToolSet = (*Toolset)(nil)
 
-// Connect starts an MCP session over t (an *mcp.CommandTransport runs a
+// Connect starts an MCP session over t (an [*mcp.CommandTransport] runs a
 // server as a subprocess and talks to it over stdio; an
-// *mcp.StreamableClientTransport reaches one over streamable HTTP) and
+// [*mcp.StreamableClientTransport] reaches one over streamable HTTP) and
 // loads the server's tools. ctx bounds the connection and the first
 // listing only. A server that cannot be reached fails it with
-// CodeUnavailable, and a tool whose input schema the loop cannot validate
-// arguments with fails it with CodeSchema (naming the tool), rather than
+// [CodeUnavailable], and a tool whose input schema the loop cannot validate
+// arguments with fails it with [CodeSchema] (naming the tool), rather than
 // being offered unchecked.
 func Connect(ctx context.Context, t mcp.Transport, opts ...Option) (*Toolset, error) {
 	var cfg config
@@ -130,7 +130,7 @@ func (s *Toolset) Tools() []loop.Tool {
 }
 
 // Reload lists the server's tools again and makes them the set's tools.
-// On error the previous list stays. A Toolset reloads by itself when the
+// On error the previous list stays. A [Toolset] reloads by itself when the
 // server announces a change; Reload is for servers that do not.
 func (s *Toolset) Reload(ctx context.Context) error {
 	var (
@@ -222,7 +222,7 @@ func render(res *mcp.CallToolResult) (string, error) {
 }
 
 // Close ends the session (a subprocess server is stopped) and joins the
-// Toolset's goroutines. Calls after Close fail with CodeUnavailable.
+// Toolset's goroutines. Calls after Close fail with [CodeUnavailable].
 func (s *Toolset) Close() error {
 	var err error
 	s.close.Do(func() {

@@ -1,8 +1,9 @@
-// Package openai is a loop.Provider for OpenAI-compatible chat completion
-// servers (OpenAI, Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter and
-// gateways), built on github.com/openai/openai-go/v3. It lives in its own
-// package so that programs using the loop with another provider do not
-// link the OpenAI client.
+// Package openai is a [github.com/agui-go/agui/loop.Provider] for
+// OpenAI-compatible chat completion servers (OpenAI, Azure OpenAI, Ollama,
+// vLLM, LM Studio, OpenRouter and gateways), built on
+// github.com/openai/openai-go/v3. It lives in its own package so that
+// programs using the loop with another provider do not link the OpenAI
+// client.
 //
 // Quick start:
 //
@@ -33,6 +34,6 @@
 //
 // It does not retry: the client's own retries are off by default, so that
 // loop.Retry, which never retries an abort, owns retrying. HTTP failures
-// are *APIError values, which tell loop.Retry that 429 and 5xx are worth
+// are [*APIError] values, which tell loop.Retry that 429 and 5xx are worth
 // another try and other statuses are not.
 package openai

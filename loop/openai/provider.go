@@ -27,7 +27,7 @@ var _ loop.Provider = (*Provider)(nil)
 // openai-go (base URL, API key, HTTP client, middleware); like
 // openai.NewClient it reads OPENAI_API_KEY and OPENAI_BASE_URL from the
 // environment, and opts win over them. The client's retries default to 0
-// (see the package doc); option.WithMaxRetries in opts overrides that.
+// (see the package doc); [option.WithMaxRetries] in opts overrides that.
 func New(model string, opts ...option.RequestOption) (*Provider, error) {
 	if model == "" {
 		return nil, errors.New("openai: New: empty model")
@@ -36,7 +36,7 @@ func New(model string, opts ...option.RequestOption) (*Provider, error) {
 	return &Provider{client: oai.NewClient(opts...), model: model}, nil
 }
 
-// Stream implements loop.Provider.
+// Stream implements [loop.Provider].
 func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[loop.Delta, error] {
 	return func(yield func(loop.Delta, error) bool) {
 		params, err := p.params(req)

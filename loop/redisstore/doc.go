@@ -10,7 +10,7 @@
 //	store, err := redisstore.New(client, redisstore.WithKeyPrefix("myapp:loop:"), redisstore.WithIdleTTL(24*time.Hour))
 //	agent, err := loop.New(provider, loop.WithTools(book), loop.WithCheckpoints(store))
 //
-// Each thread is one hash, at the WithKeyPrefix prefix + "{" + threadID + "}" (the braces
+// Each thread is one hash, at the [WithKeyPrefix] prefix + "{" + threadID + "}" (the braces
 // are a Cluster hash tag, so whatever the store keeps for a thread lives in
 // one slot). It holds the checkpoint, encoded with loop.MarshalCheckpoint,
 // and its version; a save is a Lua script that compares and writes both
@@ -30,7 +30,7 @@
 // (the WAIT command); this store does not.
 //
 // When Redis cannot be reached a call fails with an error wrapping
-// ErrUnavailable (and the client's error), whose message names no address:
+// [ErrUnavailable] (and the client's error), whose message names no address:
 // the loop fails the run with CHECKPOINT_ERROR before any tool runs, and
 // the next run, once Redis is back, works.
 package redisstore

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Option configures a Store.
+// Option configures a [Store].
 type Option func(*config) error
 
 type config struct {
@@ -19,7 +19,7 @@ func defaults() config {
 	return config{prefix: "agui:loop:", idleTTL: 7 * 24 * time.Hour, awaitingTTL: 30 * 24 * time.Hour}
 }
 
-// WithKeyPrefix is the start of every key the Store writes (default
+// WithKeyPrefix is the start of every key the [Store] writes (default
 // "agui:loop:"); give each application sharing a Redis its own. It must
 // not contain '{' or '}', which would change the keys' Cluster hash tag.
 func WithKeyPrefix(p string) Option {

@@ -12,7 +12,7 @@ import (
 )
 
 // ErrUnavailable: Redis could not be reached or refused a command. The
-// error a Store method returns wraps it and the client's error; its
+// error a [Store] method returns wraps it and the client's error; its
 // message names neither addresses nor credentials, since a run reports it
 // to its client (as a CHECKPOINT_ERROR).
 var ErrUnavailable = errors.New("redisstore: redis unavailable")
@@ -32,8 +32,8 @@ type Store struct {
 	cfg    config
 }
 
-// New returns a Store on client: a *redis.Client, *redis.ClusterClient,
-// a Sentinel failover client or a *redis.Ring (any [redis.UniversalClient]).
+// New returns a [Store] on client: a [*redis.Client], [*redis.ClusterClient],
+// a Sentinel failover client or a [*redis.Ring] (any [redis.UniversalClient]).
 // The Store does not close the client.
 //
 // Every call passes its ctx to the client and fails at once when ctx is

@@ -1,5 +1,6 @@
-// Package storetest is the conformance kit of the loop.Store contract:
-// any store, in memory or on a server, runs it from its own tests.
+// Package storetest is the conformance kit of the
+// [github.com/agui-go/agui/loop.Store] contract: any store, in memory or on
+// a server, runs it from its own tests.
 //
 //	func TestConformance(t *testing.T) {
 //		storetest.Run(t, func(t *testing.T) loop.Store {
@@ -7,7 +8,7 @@
 //		})
 //	}
 //
-// Run checks versioned saves and their conflicts, that a loaded checkpoint
+// [Run] checks versioned saves and their conflicts, that a loaded checkpoint
 // is the saved one (every field and message), that of 100 goroutines
 // claiming one thread exactly one wins, lease expiry and renewal as the
 // loop does them (a store keeps LeaseUntil; the version check makes
