@@ -48,7 +48,7 @@ func WithRoute(pattern string) Option {
 }
 
 // WithAgentName names the handler's agent in its log lines, in its
-// refusals and on its runs' context (see [RouteFrom]). Default: the [Agent]
+// refusals and on its runs' context (see [RouteFrom]). Default: the Agent
 // of a [RouteInfo] already on the request's context, else "".
 func WithAgentName(name string) Option {
 	return optionFunc(func(s *settings) { s.handler.ops.route.Agent = name })

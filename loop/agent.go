@@ -117,10 +117,10 @@ type Result struct {
 	Messages []agui.Message
 	// Usage is the tokens this call spent.
 	Usage Usage
-	// Interrupt is what the run waits on when [FinishReason] is
+	// Interrupt is what the run waits on when FinishReason is
 	// [FinishAwaitingApproval].
 	Interrupt *agui.Interrupt
-	// Cause is the context's cause when [FinishReason] is [FinishAborted].
+	// Cause is the context's cause when FinishReason is [FinishAborted].
 	Cause error
 	// Output is the typed final answer, a T of the agent's WithOutput[T], when
 	// the run finished with [FinishStop]; nil otherwise.
