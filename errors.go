@@ -93,7 +93,7 @@ var (
 	ErrDisconnected error = &Error{Code: CodeDisconnected}
 )
 
-// CodeOf returns the code of err: its *Error's code, [CodeCancelled] for
+// CodeOf returns the code of err: its [*Error]'s code, [CodeCancelled] for
 // [context.Canceled] and [context.DeadlineExceeded], [CodeAgent] for any other
 // non-nil error, and "" for nil.
 func CodeOf(err error) (c Code) {

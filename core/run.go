@@ -105,7 +105,7 @@ func (r *Runner[S]) Cancel(cause error) {
 }
 
 // Events returns the run's stream, run under ctx; the run starts when
-// iteration starts. It has Run's contract. The stream can be ranged over
+// iteration starts. It has [Run]'s contract. The stream can be ranged over
 // once: a second iteration yields a single (nil, err) with a PROTOCOL
 // *Error.
 func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[agui.Event, error] {

@@ -109,7 +109,7 @@ type Lease struct {
 	Gen   uint64
 }
 
-// Codes of the errors of a [RunLog] and of ResumableHandler's refusals.
+// Codes of the errors of a [RunLog] and of [ResumableHandler]'s refusals.
 const (
 	CodeRunExists   agui.Code = "RUN_EXISTS"
 	CodeRunNotFound agui.Code = "RUN_NOT_FOUND"

@@ -9,14 +9,14 @@ import (
 // RetryableError is implemented by provider errors that know whether
 // asking again may succeed: a rate limit, an overloaded or failing server
 // may; a bad request, a refused key or unsupported content may not.
-// Providers wrap their client's errors in one so that Retry's default
+// Providers wrap their client's errors in one so that [Retry]'s default
 // classification, [IsRetryable], needs no knowledge of any provider.
 type RetryableError interface {
 	error
 	Retryable() bool
 }
 
-// IsRetryable is Retry's default classification of a failed turn. An
+// IsRetryable is [Retry]'s default classification of a failed turn. An
 // error in err's chain that implements [RetryableError] decides; an error
 // with code [CodeUnsupportedContent] is not retryable (the same request
 // fails the same way); any other error (a network failure, a stream cut

@@ -104,7 +104,7 @@
 //
 // # Memory and durability
 //
-// The default MemoryStore is bounded (NewMemoryStore's options: threads,
+// The default MemoryStore is bounded ([NewMemoryStore]'s options: threads,
 // bytes, TTLs). A thread's transcript grows with every run, by its input,
 // each model turn and each tool result; MaxSteps bounds one run's growth,
 // MaxTranscript drops a thread's oldest exchanges (by default nothing is

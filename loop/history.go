@@ -11,7 +11,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// CodeThreadNotFound is the code of HistoryHandler's 404 answer.
+// CodeThreadNotFound is the code of [HistoryHandler]'s 404 answer.
 const CodeThreadNotFound = "THREAD_NOT_FOUND"
 
 // History is a thread as [HistoryHandler] serves it: its transcript in

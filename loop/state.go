@@ -37,7 +37,7 @@ type Typed[S any] struct {
 var _ core.Agent[struct{}] = (*Typed[struct{}])(nil)
 
 // NewTyped returns a loop agent over state S on provider; the options are
-// New's.
+// [New]'s.
 func NewTyped[S any](provider Provider, opts ...Option) (*Typed[S], error) {
 	a, err := New(provider, opts...)
 	if err != nil {

@@ -76,7 +76,7 @@ func WithFollowWait(d time.Duration) Option { return func(c *config) { c.followW
 // [DefaultMaxEvents]); past it, only the terminal event is accepted.
 func WithMaxEvents(n int) Option { return func(c *config) { c.maxEvents = n } }
 
-// WithReadClient makes blocking reads use c (default: the Log's client),
+// WithReadClient makes blocking reads use c (default: the [Log]'s client),
 // so that waiting followers cannot take the connections appends need.
 func WithReadClient(c redis.UniversalClient) Option { return func(cf *config) { cf.read = c } }
 

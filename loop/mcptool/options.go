@@ -37,7 +37,7 @@ func WithCallTimeout(d time.Duration) Option {
 // WithOnReload is called after each reload of the tool list that a
 // notifications/tools/list_changed from the server caused, with the tool
 // names now offered, or the error that left the previous list in place
-// (default none). It is called from the Toolset's own goroutine, one call
+// (default none). It is called from the [Toolset]'s own goroutine, one call
 // at a time, and must not call Close.
 func WithOnReload(f func(names []string, err error)) Option {
 	return func(c *config) error { c.onReload = f; return nil }

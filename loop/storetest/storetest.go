@@ -41,7 +41,7 @@ type check struct {
 	fn   func(*testing.T, loop.Store)
 }
 
-// Names returns the names of Run's subtests, in order: select some with
+// Names returns the names of [Run]'s subtests, in order: select some with
 // go test -run 'TestStore/VersionedSave'.
 func Names() []string {
 	var out []string
