@@ -60,8 +60,8 @@ step "agui and core with the verifier compiled out, and with the debug dump"
 go test -count=1 -tags agui_noverify . ./core/...
 go test -count=1 -tags agui_debug . ./core/...
 
-step "fuzzing: every fuzz target for a few seconds (FUZZTIME=60s bash test/fuzz.sh is the long mode)"
-FUZZTIME="${FUZZTIME:-3s}" bash test/fuzz.sh
+step "fuzzing: every fuzz target but the heaviest for 10,000 inputs (FUZZTIME=60s bash test/fuzz.sh is the long mode)"
+FUZZBRIEF=1 FUZZTIME="${FUZZTIME:-10000x}" bash test/fuzz.sh
 
 step "bench module: fixture shape, one pass of every benchmark, the end-to-end short mode (every server once at C = 1)"
 # -mod=mod: bench/ replaces the main module, whose requirements it must follow.
