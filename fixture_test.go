@@ -71,7 +71,7 @@ func assertSameJSON(t *testing.T, got, want []byte) {
 
 func compactJSON(t *testing.T, data []byte) []byte {
 	t.Helper()
-	out, err := appendRaw(nil, data)
+	out, err := AppendRaw(nil, data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,12 +18,12 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string. It escapes '"', '\\', control
+// AppendString appends s as a JSON string. It escapes '"', '\\', control
 // characters, U+2028 and U+2029 (so the output is also a safe JavaScript
 // literal), replaces invalid UTF-8 with U+FFFD, and leaves '<', '>' and '&'
 // alone: AG-UI is not embedded in HTML, and every official SDK writes them
 // raw.
-func appendString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	if plain(s) {
 		// Text deltas and ids almost always take this path.
@@ -139,10 +139,10 @@ func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
 // with an error instead of overflowing the stack.
 const maxDepth = 10000
 
-// appendValue appends an opaque JSON value: nil as null, a json.RawMessage
+// AppendValue appends an opaque JSON value: nil as null, a json.RawMessage
 // compacted, the types encoding/json decodes into (and a few more) by hand,
 // and anything else through encoding/json without HTML escaping.
-func appendValue(dst []byte, v any) ([]byte, error) { return appendNested(dst, v, 0) }
+func AppendValue(dst []byte, v any) ([]byte, error) { return appendNested(dst, v, 0) }
 
 // appendNested is appendValue for a value depth levels down.
 func appendNested(dst []byte, v any, depth int) ([]byte, error) {
@@ -150,7 +150,7 @@ func appendNested(dst []byte, v any, depth int) ([]byte, error) {
 	case nil:
 		return append(dst, "null"...), nil
 	case string:
-		return appendString(dst, v), nil
+		return AppendString(dst, v), nil
 	case bool:
 		return strconv.AppendBool(dst, v), nil
 	case float64:
@@ -174,7 +174,7 @@ func appendNested(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, v...), nil
 	case json.RawMessage:
-		return appendRaw(dst, v)
+		return AppendRaw(dst, v)
 	case map[string]any:
 		if v == nil {
 			return append(dst, "null"...), nil
@@ -189,7 +189,7 @@ func appendNested(dst []byte, v any, depth int) ([]byte, error) {
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		return appendStrings(dst, v), nil
+		return AppendStrings(dst, v), nil
 	case map[string]string:
 		if v == nil {
 			return append(dst, "null"...), nil
@@ -237,9 +237,9 @@ func isNumber(s string) bool {
 	return i == len(s)
 }
 
-// appendRaw appends already-encoded JSON, compacted and validated. An empty
+// AppendRaw appends already-encoded JSON, compacted and validated. An empty
 // RawMessage is written as null, as encoding/json does.
-func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
+func AppendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
 	if len(raw) == 0 {
 		return append(dst, "null"...), nil
 	}
@@ -304,10 +304,10 @@ func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, k)
+		dst = AppendString(dst, k)
 		dst = append(dst, ':')
 		if dst, err = appendNested(dst, m[k], depth); err != nil {
-			return dst, at(k, err)
+			return dst, At(k, err)
 		}
 	}
 	return append(dst, '}'), nil
@@ -324,20 +324,20 @@ func appendArray(dst []byte, a []any, depth int) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = appendNested(dst, v, depth); err != nil {
-			return dst, atIndex(i, err)
+			return dst, AtIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil
 }
 
-// appendStrings appends a non-nil string slice as a JSON array.
-func appendStrings(dst []byte, a []string) []byte {
+// AppendStrings appends a non-nil string slice as a JSON array.
+func AppendStrings(dst []byte, a []string) []byte {
 	dst = append(dst, '[')
 	for i, s := range a {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, s)
+		dst = AppendString(dst, s)
 	}
 	return append(dst, ']')
 }
@@ -354,12 +354,12 @@ func appendStringMap(dst []byte, m map[string]string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, k)
+		dst = AppendString(dst, k)
 		dst = append(dst, ':')
-		dst = appendString(dst, m[k])
+		dst = AppendString(dst, m[k])
 	}
 	return append(dst, '}')
 }
 
-// isNull reports whether the JSON just appended from index n is null.
-func isNull(b []byte, n int) bool { return string(b[n:]) == "null" }
+// IsNull reports whether the JSON just appended from index n is null.
+func IsNull(b []byte, n int) bool { return string(b[n:]) == "null" }

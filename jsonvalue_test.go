@@ -38,7 +38,7 @@ var stringSamples = []string{
 
 func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	for _, s := range stringSamples {
-		got := string(appendString(nil, s))
+		got := string(AppendString(nil, s))
 		if want := stdJSON(t, s); got != want {
 			t.Errorf("appendString(%q)\n got %s\nwant %s", s, got, want)
 		}
@@ -54,7 +54,7 @@ func TestAppendStringEveryPosition(t *testing.T) {
 		for pos := 0; pos < n; pos++ {
 			for _, sp := range specials {
 				s := strings.Repeat("a", pos) + sp + strings.Repeat("b", n-pos-1)
-				if got, want := string(appendString(nil, s)), stdJSON(t, s); got != want {
+				if got, want := string(AppendString(nil, s)), stdJSON(t, s); got != want {
 					t.Fatalf("appendString(%q)\n got %s\nwant %s", s, got, want)
 				}
 			}
@@ -63,7 +63,7 @@ func TestAppendStringEveryPosition(t *testing.T) {
 }
 
 func TestAppendStringDoesNotEscapeHTML(t *testing.T) {
-	if got := string(appendString(nil, "<a href='x'>&</a>")); got != `"<a href='x'>&</a>"` {
+	if got := string(AppendString(nil, "<a href='x'>&</a>")); got != `"<a href='x'>&</a>"` {
 		t.Errorf("got %s", got)
 	}
 }
@@ -73,7 +73,7 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := appendString([]byte("x"), s)
+		got := AppendString([]byte("x"), s)
 		if want := "x" + stdJSON(t, s); string(got) != want {
 			t.Errorf("appendString(%q)\n got %s\nwant %s", s, got, want)
 		}
@@ -99,7 +99,7 @@ func TestAppendValueMatchesEncodingJSON(t *testing.T) {
 	}
 	values = append(values, manyKeys)
 	for _, v := range values {
-		got, err := appendValue([]byte("x"), v)
+		got, err := AppendValue([]byte("x"), v)
 		if err != nil {
 			t.Errorf("appendValue(%#v): %v", v, err)
 			continue
@@ -118,7 +118,7 @@ func TestAppendValueRawMessage(t *testing.T) {
 		{`"x"`, `"x"`},
 	}
 	for _, c := range cases {
-		got, err := appendValue([]byte("x"), json.RawMessage(c.in))
+		got, err := AppendValue([]byte("x"), json.RawMessage(c.in))
 		if err != nil {
 			t.Errorf("%q: %v", c.in, err)
 			continue
@@ -128,7 +128,7 @@ func TestAppendValueRawMessage(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"{", "[1,]", "nul", "1 2"} {
-		got, err := appendValue([]byte("x"), json.RawMessage(bad))
+		got, err := AppendValue([]byte("x"), json.RawMessage(bad))
 		if err == nil {
 			t.Errorf("%q: no error", bad)
 		}
@@ -154,7 +154,7 @@ func TestIsNumber(t *testing.T) {
 func TestAppendValueErrors(t *testing.T) {
 	for _, v := range []any{math.NaN(), math.Inf(-1), float32(math.Inf(1)), json.Number("0x1"), json.Number("{}"), make(chan int), func() {},
 		[]any{1.0, math.NaN()}, map[string]any{"a": map[string]any{"b": math.Inf(1)}}} {
-		got, err := appendValue([]byte("x"), v)
+		got, err := AppendValue([]byte("x"), v)
 		if err == nil {
 			t.Errorf("appendValue(%T) succeeded: %s", v, got)
 		}
@@ -163,7 +163,7 @@ func TestAppendValueErrors(t *testing.T) {
 
 func TestAppendValueOutputIsOneLine(t *testing.T) {
 	v := map[string]any{"text": "a\nb\r\nc", "raw": json.RawMessage("[\n1,\n2\n]"), "n": []any{"\u2028"}}
-	got, err := appendValue(nil, v)
+	got, err := AppendValue(nil, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func TestAppendValueRejectsCycles(t *testing.T) {
 	a := []any{nil}
 	a[0] = a
 	for _, v := range []any{m, a, map[string]any{"list": []any{m}}} {
-		got, err := appendValue([]byte("x"), v)
+		got, err := AppendValue([]byte("x"), v)
 		if err == nil {
 			t.Fatalf("a value that contains itself encoded: %.40s…", got)
 		}
@@ -202,7 +202,7 @@ func TestAppendValueDeepButFinite(t *testing.T) {
 			v = []any{v}
 		}
 	}
-	got, err := appendValue(nil, v)
+	got, err := AppendValue(nil, v)
 	if err != nil {
 		t.Fatalf("%d levels: %v", maxDepth, err)
 	}
@@ -210,7 +210,7 @@ func TestAppendValueDeepButFinite(t *testing.T) {
 	if err := json.Unmarshal(got, &back); err != nil {
 		t.Fatalf("output does not decode: %v", err)
 	}
-	if _, err := appendValue(nil, []any{v}); err == nil {
+	if _, err := AppendValue(nil, []any{v}); err == nil {
 		t.Errorf("%d levels encoded", maxDepth+1)
 	}
 }

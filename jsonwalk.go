@@ -18,21 +18,21 @@ import (
 	"strconv"
 )
 
-// maxSafeInteger is the largest integer a JSON peer written in JavaScript
+// MaxSafeInteger is the largest integer a JSON peer written in JavaScript
 // represents exactly (2^53-1): the protocol's bound on timestamps and token
 // counts.
-const maxSafeInteger = 1<<53 - 1
+const MaxSafeInteger = 1<<53 - 1
 
-// decoder holds the state of one decoding: its mode and its first error.
-type decoder struct {
-	// strict rejects keys the protocol does not describe.
-	strict bool
+// Decoder holds the state of one decoding: its mode and its first error.
+type Decoder struct {
+	// Strict rejects keys the protocol does not describe.
+	Strict bool
 	err    *InputError
 }
 
-// value is one JSON value of a document, or an absent member (n nil),
+// Value is one JSON Value of a document, or an absent member (n nil),
 // with what names it: its parent object or array and its name or index.
-type value struct {
+type Value struct {
 	doc *document
 	n   *node
 	i   int32 // n's index in doc.nodes
@@ -45,23 +45,23 @@ type value struct {
 // container is the path of an object or array: how its members' paths
 // start.
 type container struct {
-	v     value
+	v     Value
 	array bool
 }
 
-// path spells out v's JSON path.
-func (v value) path() string {
+// Path spells out v's JSON Path.
+func (v Value) Path() string {
 	if v.parent == nil {
 		return ""
 	}
 	if v.parent.array {
-		return index(v.parent.v.path(), v.idx)
+		return IndexPath(v.parent.v.Path(), v.idx)
 	}
-	return key(v.parent.v.path(), v.name)
+	return MemberPath(v.parent.v.Path(), v.name)
 }
 
-// raw returns v's bytes.
-func (v value) raw() []byte { return v.doc.data[v.n.start:v.n.end] }
+// Raw returns v's bytes.
+func (v Value) Raw() []byte { return v.doc.data[v.n.start:v.n.end] }
 
 // syntaxError returns the error for data that is not valid JSON, worded
 // as encoding/json words it.
@@ -79,29 +79,29 @@ func syntaxError(data []byte) *InputError {
 	return &InputError{Reason: reason, Malformed: true}
 }
 
-// parseValue scans data, which must be a single JSON value.
-func parseValue(data []byte) (value, *InputError) {
+// Parse scans data, which must be a single JSON value.
+func Parse(data []byte) (Value, *InputError) {
 	doc, ok := scan(data)
 	if !ok {
-		return value{}, syntaxError(data)
+		return Value{}, syntaxError(data)
 	}
-	return value{doc: doc, n: &doc.nodes[0]}, nil
+	return Value{doc: doc, n: &doc.nodes[0]}, nil
 }
 
-// parseDocument scans data, which must be a single JSON object.
-func parseDocument(data []byte) (value, *InputError) {
-	v, err := parseValue(data)
+// ParseObject scans data, which must be a single JSON object.
+func ParseObject(data []byte) (Value, *InputError) {
+	v, err := Parse(data)
 	if err != nil {
-		return value{}, err
+		return Value{}, err
 	}
-	if k := v.kind(); k != "object" {
-		return value{}, &InputError{Reason: "expected a JSON object, got " + k, Malformed: true}
+	if k := v.Kind(); k != "object" {
+		return Value{}, &InputError{Reason: "expected a JSON object, got " + k, Malformed: true}
 	}
 	return v, nil
 }
 
-// kind names the JSON type of v as error messages spell it.
-func (v value) kind() string {
+// Kind names the JSON type of v as error messages spell it.
+func (v Value) Kind() string {
 	if v.n == nil {
 		return "nothing"
 	}
@@ -121,10 +121,10 @@ func (v value) kind() string {
 	}
 }
 
-func (v value) isNull() bool { return v.n != nil && v.n.kind == 'n' }
+func (v Value) IsNull() bool { return v.n != nil && v.n.kind == 'n' }
 
-// key returns the path of member name of an object at path.
-func key(path, name string) string {
+// MemberPath returns the path of member name of an object at path.
+func MemberPath(path, name string) string {
 	if !isIdentifier(name) {
 		return path + "[" + strconv.Quote(name) + "]"
 	}
@@ -134,8 +134,8 @@ func key(path, name string) string {
 	return path + "." + name
 }
 
-// index returns the path of element i of an array at path.
-func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+// IndexPath returns the path of element i of an array at path.
+func IndexPath(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 func isIdentifier(s string) bool {
 	if s == "" {
@@ -150,45 +150,45 @@ func isIdentifier(s string) bool {
 	return true
 }
 
-// fail records the first error.
-func (d *decoder) fail(path, format string, args ...any) {
+// Fail records the first error.
+func (d *Decoder) Fail(path, format string, args ...any) {
 	if d.err == nil {
 		d.err = &InputError{Field: path, Reason: fmt.Sprintf(format, args...)}
 	}
 }
 
-// failAt records the first error, at v.
-func (d *decoder) failAt(v value, format string, args ...any) {
+// FailAt records the first error, at v.
+func (d *Decoder) FailAt(v Value, format string, args ...any) {
 	if d.err == nil {
-		d.fail(v.path(), format, args...)
+		d.Fail(v.Path(), format, args...)
 	}
 }
 
-// failType records that v is not of the wanted JSON type.
-func (d *decoder) failType(v value, want string) {
-	d.failAt(v, "expected %s, got %s", want, v.kind())
+// FailType records that v is not of the wanted JSON type.
+func (d *Decoder) FailType(v Value, want string) {
+	d.FailAt(v, "expected %s, got %s", want, v.Kind())
 }
 
-// str decodes a string value.
-func (d *decoder) str(v value) string {
+// Str decodes a string value.
+func (d *Decoder) Str(v Value) string {
 	if v.n == nil || v.n.kind != '"' {
-		d.failType(v, "string")
+		d.FailType(v, "string")
 		return ""
 	}
 	return v.doc.stringValue(v.n)
 }
 
-// array decodes an array into its elements.
-func (d *decoder) array(v value) []value {
+// Array decodes an Array into its elements.
+func (d *Decoder) Array(v Value) []Value {
 	if v.n == nil || v.n.kind != '[' {
-		d.failType(v, "array")
+		d.FailType(v, "array")
 		return nil
 	}
 	return d.elements(&container{v: v, array: true})
 }
 
 // elements lists the elements of the array c.
-func (d *decoder) elements(c *container) []value {
+func (d *Decoder) elements(c *container) []Value {
 	v := c.v
 	nodes := v.doc.nodes
 	i := v.i + 1
@@ -197,73 +197,73 @@ func (d *decoder) elements(c *container) []value {
 	for j := i; j < end; j = nodes[j].next {
 		count++
 	}
-	out := make([]value, 0, count)
+	out := make([]Value, 0, count)
 	for j := i; j < end; j = nodes[j].next {
-		out = append(out, value{doc: v.doc, n: &nodes[j], i: j, parent: c, idx: len(out)})
+		out = append(out, Value{doc: v.doc, n: &nodes[j], i: j, parent: c, idx: len(out)})
 	}
 	return out
 }
 
-// strings decodes an array of strings; it never returns nil for an array.
-func (d *decoder) strings(v value) []string {
-	elems := d.array(v)
+// Strings decodes an array of Strings; it never returns nil for an array.
+func (d *Decoder) Strings(v Value) []string {
+	elems := d.Array(v)
 	out := make([]string, 0, len(elems))
 	for _, e := range elems {
-		out = append(out, d.str(e))
+		out = append(out, d.Str(e))
 	}
 	return out
 }
 
-// integer decodes a number that must be an integer in [lo, hi]. A number
+// Integer decodes a number that must be an Integer in [lo, hi]. A number
 // written with a fraction or exponent counts when its value is integral,
 // as JavaScript's JSON.parse sees it.
-func (d *decoder) integer(v value, lo, hi int64) int64 {
+func (d *Decoder) Integer(v Value, lo, hi int64) int64 {
 	if v.n == nil || v.n.kind != '0' {
-		d.failType(v, "integer")
+		d.FailType(v, "integer")
 		return 0
 	}
-	text := string(v.raw())
+	text := string(v.Raw())
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil {
 		f, ferr := strconv.ParseFloat(text, 64)
-		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > maxSafeInteger {
+		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > MaxSafeInteger {
 			if ferr == nil && f == math.Trunc(f) {
-				d.failAt(v, "integer %s out of range", text)
+				d.FailAt(v, "integer %s out of range", text)
 			} else {
-				d.failAt(v, "expected integer, got %s", text)
+				d.FailAt(v, "expected integer, got %s", text)
 			}
 			return 0
 		}
 		n = int64(f)
 	}
 	if n < lo || n > hi {
-		d.failAt(v, "integer %s out of range [%d, %d]", text, lo, hi)
+		d.FailAt(v, "integer %s out of range [%d, %d]", text, lo, hi)
 		return 0
 	}
 	return n
 }
 
-// opaque returns v as compact JSON: what the protocol passes through
+// Opaque returns v as compact JSON: what the protocol passes through
 // without reading (state, payloads, results). Compacting keeps a value
 // that arrived with line breaks from breaking SSE framing when re-sent.
-func (d *decoder) opaque(v value) json.RawMessage {
+func (d *Decoder) Opaque(v Value) json.RawMessage {
 	if v.n.plain || (v.n.kind != '{' && v.n.kind != '[') {
-		return bytes.Clone(v.raw())
+		return bytes.Clone(v.Raw())
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(v.n.end - v.n.start))
-	if err := json.Compact(&buf, v.raw()); err != nil {
-		d.failAt(v, "invalid JSON value: %v", err)
+	if err := json.Compact(&buf, v.Raw()); err != nil {
+		d.FailAt(v, "invalid JSON value: %v", err)
 		return nil
 	}
 	return json.RawMessage(buf.Bytes())
 }
 
-// anyObject decodes a JSON object into a map of plain Go values, numbers
+// AnyObject decodes a JSON object into a map of plain Go values, numbers
 // as json.Number so that they re-encode digit for digit.
-func (d *decoder) anyObject(v value) map[string]any {
+func (d *Decoder) AnyObject(v Value) map[string]any {
 	if v.n == nil || v.n.kind != '{' {
-		d.failType(v, "object")
+		d.FailType(v, "object")
 		return nil
 	}
 	m, _ := v.doc.plainValue(v.i).(map[string]any)
@@ -300,10 +300,10 @@ func (doc *document) plainValue(i int32) any {
 	return nil
 }
 
-// object is a JSON object being decoded. Getters mark the names they ask
+// Object is a JSON Object being decoded. Getters mark the names they ask
 // for as known, so that finish can reject the rest in strict mode.
-type object struct {
-	d *decoder
+type Object struct {
+	d *Decoder
 	c container
 	// first and end bound the object's member nodes; empty on a type
 	// error.
@@ -312,12 +312,12 @@ type object struct {
 	known []bool
 }
 
-// object opens v as an object. On a type error it records the error and
-// returns an empty object, whose getters then only return zero values.
-func (d *decoder) object(v value) *object {
-	o := &object{d: d, c: container{v: v}}
+// Object opens v as an Object. On a type error it records the error and
+// returns an empty Object, whose getters then only return zero values.
+func (d *Decoder) Object(v Value) *Object {
+	o := &Object{d: d, c: container{v: v}}
 	if v.n == nil || v.n.kind != '{' {
-		d.failType(v, "object")
+		d.FailType(v, "object")
 		return o
 	}
 	o.first = v.i + 1
@@ -325,11 +325,11 @@ func (d *decoder) object(v value) *object {
 	return o
 }
 
-// path spells out the object's JSON path.
-func (o *object) path() string { return o.c.v.path() }
+// Path spells out the object's JSON Path.
+func (o *Object) Path() string { return o.c.v.Path() }
 
 // nameIs reports whether the name node k spells name.
-func (o *object) nameIs(k *node, name string) bool {
+func (o *Object) nameIs(k *node, name string) bool {
 	doc := o.c.v.doc
 	if k.plain {
 		return string(doc.data[k.start+1:k.end-1]) == name
@@ -337,10 +337,10 @@ func (o *object) nameIs(k *node, name string) bool {
 	return doc.stringValue(k) == name
 }
 
-// get returns the member name, present or not, and marks name as known.
+// Get returns the member name, present or not, and marks name as known.
 // A repeated name reads as its last value, as JSON.parse does.
-func (o *object) get(name string) (value, bool) {
-	v := value{doc: o.c.v.doc, parent: &o.c, name: name}
+func (o *Object) Get(name string) (Value, bool) {
+	v := Value{doc: o.c.v.doc, parent: &o.c, name: name}
 	if o.first == o.end {
 		return v, false
 	}
@@ -349,7 +349,7 @@ func (o *object) get(name string) (value, bool) {
 	for k := o.first; k < o.end; k = nodes[k+1].next {
 		if o.nameIs(&nodes[k], name) {
 			v.n, v.i = &nodes[k+1], k+1
-			if o.d.strict {
+			if o.d.Strict {
 				o.mark(ord)
 			}
 		}
@@ -358,61 +358,61 @@ func (o *object) get(name string) (value, bool) {
 	return v, v.n != nil
 }
 
-func (o *object) mark(ord int) {
+func (o *Object) mark(ord int) {
 	if ord >= len(o.known) {
 		o.known = append(o.known, make([]bool, ord+1-len(o.known))...)
 	}
 	o.known[ord] = true
 }
 
-// optional returns the member name unless it is absent or null: the
-// protocol's optional fields read a null as absent.
-func (o *object) optional(name string) (value, bool) {
-	v, ok := o.get(name)
-	if !ok || v.isNull() {
-		return value{}, false
+// Optional returns the member name unless it is absent or null: the
+// protocol's Optional fields read a null as absent.
+func (o *Object) Optional(name string) (Value, bool) {
+	v, ok := o.Get(name)
+	if !ok || v.IsNull() {
+		return Value{}, false
 	}
 	return v, true
 }
 
-// required returns the member name, recording an error when it is absent.
-func (o *object) required(name string) (value, bool) {
-	v, ok := o.get(name)
+// Required returns the member name, recording an error when it is absent.
+func (o *Object) Required(name string) (Value, bool) {
+	v, ok := o.Get(name)
 	if !ok {
-		o.d.failAt(v, "required")
+		o.d.FailAt(v, "required")
 	}
 	return v, ok
 }
 
-// str returns a required string member.
-func (o *object) str(name string) string {
-	if v, ok := o.required(name); ok {
-		return o.d.str(v)
+// Str returns a required string member.
+func (o *Object) Str(name string) string {
+	if v, ok := o.Required(name); ok {
+		return o.d.Str(v)
 	}
 	return ""
 }
 
-// optStr returns an optional string member, "" when absent.
-func (o *object) optStr(name string) string {
-	if v, ok := o.optional(name); ok {
-		return o.d.str(v)
+// OptStr returns an optional string member, "" when absent.
+func (o *Object) OptStr(name string) string {
+	if v, ok := o.Optional(name); ok {
+		return o.d.Str(v)
 	}
 	return ""
 }
 
-// member returns a required or an optional member (see required and
+// Member returns a required or an optional Member (see required and
 // optional).
-func (o *object) member(name string, required bool) (value, bool) {
+func (o *Object) Member(name string, required bool) (Value, bool) {
 	if required {
-		return o.required(name)
+		return o.Required(name)
 	}
-	return o.optional(name)
+	return o.Optional(name)
 }
 
-// enum returns a string member that must be one of allowed, "" when an
+// Enum returns a string member that must be one of allowed, "" when an
 // optional one is absent; what names the value in the error ("role").
-func (o *object) enum(name string, required bool, what string, allowed ...string) string {
-	v, ok := o.member(name, required)
+func (o *Object) Enum(name string, required bool, what string, allowed ...string) string {
+	v, ok := o.Member(name, required)
 	if !ok {
 		return ""
 	}
@@ -426,97 +426,97 @@ func (o *object) enum(name string, required bool, what string, allowed ...string
 			}
 		}
 	}
-	s := o.d.str(v)
+	s := o.d.Str(v)
 	for _, a := range allowed {
 		if s == a {
 			return a
 		}
 	}
-	o.d.failAt(v, "unknown %s %q", what, s)
+	o.d.FailAt(v, "unknown %s %q", what, s)
 	return ""
 }
 
-// rawValue returns a required member that may be any JSON, null included
+// RawValue returns a required member that may be any JSON, null included
 // (STATE_SNAPSHOT.snapshot, RAW.event, CUSTOM.value, patch values).
-func (o *object) rawValue(name string) json.RawMessage {
-	if v, ok := o.required(name); ok {
-		return o.d.opaque(v)
+func (o *Object) RawValue(name string) json.RawMessage {
+	if v, ok := o.Required(name); ok {
+		return o.d.Opaque(v)
 	}
 	return nil
 }
 
-// optRaw returns an optional member that may be any JSON but null, or a
+// OptRaw returns an optional member that may be any JSON but null, or a
 // nil interface when it is absent or null. It returns any, not
 // json.RawMessage, so that an absent value is a nil interface.
-func (o *object) optRaw(name string) any {
-	if v, ok := o.optional(name); ok {
-		if r := o.d.opaque(v); r != nil {
+func (o *Object) OptRaw(name string) any {
+	if v, ok := o.Optional(name); ok {
+		if r := o.d.Opaque(v); r != nil {
 			return r
 		}
 	}
 	return nil
 }
 
-// optMap returns an optional object member as a map, nil when absent.
-func (o *object) optMap(name string) map[string]any {
-	if v, ok := o.optional(name); ok {
-		return o.d.anyObject(v)
+// OptMap returns an optional object member as a map, nil when absent.
+func (o *Object) OptMap(name string) map[string]any {
+	if v, ok := o.Optional(name); ok {
+		return o.d.AnyObject(v)
 	}
 	return nil
 }
 
-// optBool returns an optional boolean member, nil when absent.
-func (o *object) optBool(name string) *bool {
-	v, ok := o.optional(name)
+// OptBool returns an optional boolean member, nil when absent.
+func (o *Object) OptBool(name string) *bool {
+	v, ok := o.Optional(name)
 	if !ok {
 		return nil
 	}
 	if v.n.kind != 't' && v.n.kind != 'f' {
-		o.d.failType(v, "boolean")
+		o.d.FailType(v, "boolean")
 		return nil
 	}
 	return new(v.n.kind == 't')
 }
 
-// optInt returns an optional integer member in [lo, hi], nil when absent.
-func (o *object) optInt(name string, lo, hi int64) *int64 {
-	if v, ok := o.optional(name); ok {
-		n := o.d.integer(v, lo, hi)
+// OptInt returns an optional integer member in [lo, hi], nil when absent.
+func (o *Object) OptInt(name string, lo, hi int64) *int64 {
+	if v, ok := o.Optional(name); ok {
+		n := o.d.Integer(v, lo, hi)
 		return &n
 	}
 	return nil
 }
 
-// arr returns the elements of an array member. An optional array that is
+// Array returns the elements of an array member. An optional array that is
 // absent or null returns nil; a present array returns a non-nil slice.
-func (o *object) arr(name string, required bool) []value {
-	if v, ok := o.member(name, required); ok {
-		return o.d.array(v)
+func (o *Object) Array(name string, required bool) []Value {
+	if v, ok := o.Member(name, required); ok {
+		return o.d.Array(v)
 	}
 	return nil
 }
 
-// optStrings returns an optional array of strings, nil when absent.
-func (o *object) optStrings(name string) []string {
-	if v, ok := o.optional(name); ok {
-		return o.d.strings(v)
+// OptStrings returns an optional array of strings, nil when absent.
+func (o *Object) OptStrings(name string) []string {
+	if v, ok := o.Optional(name); ok {
+		return o.d.Strings(v)
 	}
 	return nil
 }
 
-// obj opens a member as an object; ok is false when it is absent (or null
+// Object opens a member as an object; ok is false when it is absent (or null
 // and optional).
-func (o *object) obj(name string, required bool) (*object, bool) {
-	if v, ok := o.member(name, required); ok {
-		return o.d.object(v), true
+func (o *Object) Object(name string, required bool) (*Object, bool) {
+	if v, ok := o.Member(name, required); ok {
+		return o.d.Object(v), true
 	}
 	return nil, false
 }
 
-// finish rejects, in strict mode, the first member in document order that
+// Finish rejects, in strict mode, the first member in document order that
 // no getter asked for.
-func (o *object) finish() {
-	if !o.d.strict || o.d.err != nil {
+func (o *Object) Finish() {
+	if !o.d.Strict || o.d.err != nil {
 		return
 	}
 	nodes := o.c.v.doc.nodes
@@ -526,7 +526,7 @@ func (o *object) finish() {
 			name := o.c.v.doc.stringValue(&nodes[k])
 			// A repeated name is known when any of its members is.
 			if !o.knownName(name) {
-				o.d.fail(key(o.path(), name), "unknown field")
+				o.d.Fail(MemberPath(o.Path(), name), "unknown field")
 				return
 			}
 		}
@@ -535,7 +535,7 @@ func (o *object) finish() {
 }
 
 // knownName reports whether a member named name was asked for.
-func (o *object) knownName(name string) bool {
+func (o *Object) knownName(name string) bool {
 	nodes := o.c.v.doc.nodes
 	ord := 0
 	for k := o.first; k < o.end; k = nodes[k+1].next {

@@ -4,14 +4,14 @@ import "testing"
 
 func TestJSONPaths(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{key("", "threadId"), "threadId"},
-		{key("messages[2]", "role"), "messages[2].role"},
-		{key("", "a b"), `["a b"]`},
-		{key("tools[0]", "9lives"), `tools[0]["9lives"]`},
-		{key("x", ""), `x[""]`},
-		{key("x", "$ok_1"), "x.$ok_1"},
-		{index("", 3), "[3]"},
-		{index("content", 0), "content[0]"},
+		{MemberPath("", "threadId"), "threadId"},
+		{MemberPath("messages[2]", "role"), "messages[2].role"},
+		{MemberPath("", "a b"), `["a b"]`},
+		{MemberPath("tools[0]", "9lives"), `tools[0]["9lives"]`},
+		{MemberPath("x", ""), `x[""]`},
+		{MemberPath("x", "$ok_1"), "x.$ok_1"},
+		{IndexPath("", 3), "[3]"},
+		{IndexPath("content", 0), "content[0]"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
@@ -23,11 +23,11 @@ func TestJSONPaths(t *testing.T) {
 func TestIntegers(t *testing.T) {
 	valid := map[string]int64{
 		"0": 0, "-0": 0, "1e3": 1000, "1.0": 1, "2.50e1": 25,
-		"9007199254740991": maxSafeInteger, "-9007199254740991": -maxSafeInteger,
+		"9007199254740991": MaxSafeInteger, "-9007199254740991": -MaxSafeInteger,
 	}
 	for text, want := range valid {
-		d := &decoder{}
-		if got := d.integer(memberN(t, d, text), -maxSafeInteger, maxSafeInteger); got != want || d.err != nil {
+		d := &Decoder{}
+		if got := d.Integer(memberN(t, d, text), -MaxSafeInteger, MaxSafeInteger); got != want || d.err != nil {
 			t.Errorf("integer(%s) = %d, %v; want %d", text, got, d.err, want)
 		}
 	}
@@ -40,8 +40,8 @@ func TestIntegers(t *testing.T) {
 		"true":             "n: expected integer, got boolean",
 	}
 	for text, want := range invalid {
-		d := &decoder{}
-		d.integer(memberN(t, d, text), -maxSafeInteger, maxSafeInteger)
+		d := &Decoder{}
+		d.Integer(memberN(t, d, text), -MaxSafeInteger, MaxSafeInteger)
 		if d.err == nil || d.err.Error() != want {
 			t.Errorf("integer(%s) error = %v, want %q", text, d.err, want)
 		}
@@ -49,21 +49,21 @@ func TestIntegers(t *testing.T) {
 }
 
 func TestFirstErrorSticks(t *testing.T) {
-	d := &decoder{}
-	d.fail("a", "first")
-	d.fail("b", "second")
+	d := &Decoder{}
+	d.Fail("a", "first")
+	d.Fail("b", "second")
 	if d.err.Error() != "a: first" {
 		t.Errorf("got %v", d.err)
 	}
 }
 
 // memberN returns the value of member "n" of {"n": text}.
-func memberN(t *testing.T, d *decoder, text string) value {
+func memberN(t *testing.T, d *Decoder, text string) Value {
 	t.Helper()
-	root, err := parseDocument([]byte(`{"n":` + text + `}`))
+	root, err := ParseObject([]byte(`{"n":` + text + `}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, _ := d.object(root).get("n")
+	v, _ := d.Object(root).Get("n")
 	return v
 }

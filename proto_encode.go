@@ -230,7 +230,7 @@ func opt[S ~string](s S) *string {
 // protobuf carries exactly what the SSE encoding would: struct tags,
 // json.Marshaler and json.RawMessage included.
 func (c *protoConv) value(v any) *structpb.Value {
-	b, err := appendValue(nil, v)
+	b, err := AppendValue(nil, v)
 	if err != nil {
 		c.fail("cannot convert %T to JSON: %v", v, err)
 		return nil
