@@ -1,6 +1,10 @@
 package agui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agui-go/agui/internal/jsonx"
+)
 
 // DecodeEvent decodes one AG-UI event from its JSON encoding into its Go
 // type, chosen by the "type" member: a TEXT_MESSAGE_CONTENT becomes a
@@ -23,25 +27,25 @@ import "strings"
 // Every error is an *InputError whose Field is the JSON path of the bad
 // value, for example "input.messages[0].role" or "delta[1].path".
 func DecodeEvent(data []byte) (Event, error) {
-	v, perr := ParseObject(data)
+	v, perr := jsonx.ParseObject(data)
 	if perr != nil {
-		return nil, perr
+		return nil, inputError(perr)
 	}
-	d := &Decoder{}
+	d := &decoder{}
 	o := d.Object(v)
 	t := EventType(o.Str("type"))
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	ev := d.event(t, o)
 	if ev == nil {
 		d.Fail("type", "unknown event type %q", string(t))
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	b := ev.base()
-	if ts := o.OptInt("timestamp", -MaxSafeInteger, MaxSafeInteger); ts != nil {
+	if ts := o.OptInt("timestamp", -jsonx.MaxSafeInteger, jsonx.MaxSafeInteger); ts != nil {
 		b.Timestamp = *ts
 	}
 	b.RawEvent = o.OptRaw("rawEvent")
@@ -49,11 +53,17 @@ func DecodeEvent(data []byte) (Event, error) {
 	if a, ok := ev.(Attributed); ok {
 		a.SetSubagent(o.OptStr("subagentRunId"))
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	return ev, nil
 }
+
+// decoder is the path-tracking JSON decoder with the methods that map the
+// protocol's schemas onto its Go types (this file, decode_input.go and
+// decode_message.go). Its first error is a *jsonx.DecodeError, which
+// leaves the package as an *InputError (see inputError).
+type decoder struct{ jsonx.Decoder }
 
 // textRoles returns the roles a text message may take.
 func textRoles() []string {
@@ -62,7 +72,7 @@ func textRoles() []string {
 
 // event decodes the type-specific members of an event of type t; it
 // returns nil for an unknown type.
-func (d *Decoder) event(t EventType, o *Object) Event {
+func (d *decoder) event(t EventType, o *jsonx.Object) Event {
 	switch t {
 	case TypeTextMessageStart:
 		return &TextMessageStart{MessageID: o.Str("messageId"),
@@ -154,7 +164,7 @@ func (d *Decoder) event(t EventType, o *Object) Event {
 }
 
 // outcome decodes RUN_FINISHED's optional outcome.
-func (d *Decoder) outcome(o *Object) *Outcome {
+func (d *decoder) outcome(o *jsonx.Object) *Outcome {
 	oo, ok := o.Object("outcome", false)
 	if !ok {
 		return nil
@@ -167,7 +177,7 @@ func (d *Decoder) outcome(o *Object) *Outcome {
 	case OutcomeInterrupt:
 		elems := oo.Array("interrupts", true)
 		if elems != nil && len(elems) == 0 {
-			d.Fail(MemberPath(oo.Path(), "interrupts"), "expected at least one interrupt")
+			d.Fail(jsonx.MemberPath(oo.Path(), "interrupts"), "expected at least one interrupt")
 		}
 		out.Interrupts = d.interrupts(elems)
 	}
@@ -175,7 +185,7 @@ func (d *Decoder) outcome(o *Object) *Outcome {
 }
 
 // interrupts decodes the interrupts of an interrupt outcome.
-func (d *Decoder) interrupts(elems []Value) []Interrupt {
+func (d *decoder) interrupts(elems []jsonx.Value) []Interrupt {
 	out := make([]Interrupt, 0, len(elems))
 	for _, e := range elems {
 		o := d.Object(e)
@@ -190,7 +200,7 @@ func (d *Decoder) interrupts(elems []Value) []Interrupt {
 }
 
 // subagentOutcome decodes SUBAGENT_FINISHED's optional outcome.
-func (d *Decoder) subagentOutcome(o *Object) *SubagentOutcome {
+func (d *decoder) subagentOutcome(o *jsonx.Object) *SubagentOutcome {
 	oo, ok := o.Object("outcome", false)
 	if !ok {
 		return nil
@@ -203,7 +213,7 @@ func (d *Decoder) subagentOutcome(o *Object) *SubagentOutcome {
 }
 
 // usage decodes the optional usage array of RUN_FINISHED and RUN_ERROR.
-func (d *Decoder) usage(o *Object) []TokenUsage {
+func (d *decoder) usage(o *jsonx.Object) []TokenUsage {
 	elems := o.Array("usage", false)
 	if elems == nil {
 		return nil
@@ -213,19 +223,19 @@ func (d *Decoder) usage(o *Object) []TokenUsage {
 		u := d.Object(e)
 		out = append(out, TokenUsage{
 			Provider: u.OptStr("provider"), Model: u.OptStr("model"),
-			InputTokens:           u.OptInt("inputTokens", 0, MaxSafeInteger),
-			OutputTokens:          u.OptInt("outputTokens", 0, MaxSafeInteger),
-			TotalTokens:           u.OptInt("totalTokens", 0, MaxSafeInteger),
-			ReasoningTokens:       u.OptInt("reasoningTokens", 0, MaxSafeInteger),
-			CachedInputTokens:     u.OptInt("cachedInputTokens", 0, MaxSafeInteger),
-			CacheWriteInputTokens: u.OptInt("cacheWriteInputTokens", 0, MaxSafeInteger),
+			InputTokens:           u.OptInt("inputTokens", 0, jsonx.MaxSafeInteger),
+			OutputTokens:          u.OptInt("outputTokens", 0, jsonx.MaxSafeInteger),
+			TotalTokens:           u.OptInt("totalTokens", 0, jsonx.MaxSafeInteger),
+			ReasoningTokens:       u.OptInt("reasoningTokens", 0, jsonx.MaxSafeInteger),
+			CachedInputTokens:     u.OptInt("cachedInputTokens", 0, jsonx.MaxSafeInteger),
+			CacheWriteInputTokens: u.OptInt("cacheWriteInputTokens", 0, jsonx.MaxSafeInteger),
 		})
 	}
 	return out
 }
 
 // patch decodes a JSON Patch (STATE_DELTA.delta, ACTIVITY_DELTA.patch).
-func (d *Decoder) patch(elems []Value) []PatchOp {
+func (d *decoder) patch(elems []jsonx.Value) []PatchOp {
 	out := make([]PatchOp, 0, len(elems))
 	for _, e := range elems {
 		o := d.Object(e)
@@ -244,7 +254,7 @@ func (d *Decoder) patch(elems []Value) []PatchOp {
 
 // pointer decodes a required RFC 6901 JSON Pointer: "" or "/" followed by
 // reference tokens in which "~" is only ever escaped as "~0" or "~1".
-func (d *Decoder) pointer(o *Object, name string) string {
+func (d *decoder) pointer(o *jsonx.Object, name string) string {
 	v, ok := o.Required(name)
 	if !ok {
 		return ""

@@ -1,6 +1,10 @@
 package agui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agui-go/agui/internal/jsonx"
+)
 
 // DecodeOption configures DecodeInput. Options hold no state of their own
 // and may be shared between goroutines and reused.
@@ -42,25 +46,25 @@ func DecodeInput(data []byte, opts ...DecodeOption) (*RunAgentInput, error) {
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	v, perr := ParseObject(data)
+	v, perr := jsonx.ParseObject(data)
 	if perr != nil {
-		return nil, perr
+		return nil, inputError(perr)
 	}
-	d := &Decoder{Strict: cfg.strict}
+	d := &decoder{jsonx.Decoder{Strict: cfg.strict}}
 	in := d.input(d.Object(v), false)
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	return in, nil
 }
 
 // input decodes a RunAgentInput: a request body, or the input echoed in
 // RUN_STARTED (echo), where the consumer's version is not ours to judge.
-func (d *Decoder) input(o *Object, echo bool) *RunAgentInput {
+func (d *decoder) input(o *jsonx.Object, echo bool) *RunAgentInput {
 	in := &RunAgentInput{ThreadID: o.Str("threadId"), RunID: o.Str("runId")}
 	if v, ok := o.Optional("protocolVersion"); ok {
 		in.ProtocolVersion = d.Str(v)
-		if major, _, _ := strings.Cut(in.ProtocolVersion, "."); !echo && d.err == nil && major != "1" {
+		if major, _, _ := strings.Cut(in.ProtocolVersion, "."); !echo && d.Err() == nil && major != "1" {
 			d.FailAt(v, "unsupported protocol version %q: this server speaks 1.x", in.ProtocolVersion)
 		}
 	}
@@ -78,7 +82,7 @@ func (d *Decoder) input(o *Object, echo bool) *RunAgentInput {
 }
 
 // tools decodes the tools array; absent reads as empty.
-func (d *Decoder) tools(elems []Value) []Tool {
+func (d *decoder) tools(elems []jsonx.Value) []Tool {
 	out := make([]Tool, 0, len(elems))
 	for _, e := range elems {
 		o := d.Object(e)
@@ -92,7 +96,7 @@ func (d *Decoder) tools(elems []Value) []Tool {
 }
 
 // contextItems decodes the context array; absent reads as empty.
-func (d *Decoder) contextItems(elems []Value) []ContextItem {
+func (d *decoder) contextItems(elems []jsonx.Value) []ContextItem {
 	out := make([]ContextItem, 0, len(elems))
 	for _, e := range elems {
 		o := d.Object(e)
@@ -103,7 +107,7 @@ func (d *Decoder) contextItems(elems []Value) []ContextItem {
 }
 
 // resume decodes the answers to an earlier run's interrupts.
-func (d *Decoder) resume(elems []Value) []ResumeEntry {
+func (d *decoder) resume(elems []jsonx.Value) []ResumeEntry {
 	out := make([]ResumeEntry, 0, len(elems))
 	for _, e := range elems {
 		o := d.Object(e)

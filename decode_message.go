@@ -1,5 +1,7 @@
 package agui
 
+import "github.com/agui-go/agui/internal/jsonx"
+
 // DecodeMessage decodes one message of a conversation, choosing its Go type
 // from its "role": *DeveloperMessage, *SystemMessage, *AssistantMessage,
 // *UserMessage, *ToolMessage, *ActivityMessage or *ReasoningMessage.
@@ -9,14 +11,14 @@ package agui
 // wrong type is an *InputError naming the field; unknown keys are ignored,
 // and an optional field holding null reads as absent.
 func DecodeMessage(data []byte) (Message, error) {
-	v, perr := ParseObject(data)
+	v, perr := jsonx.ParseObject(data)
 	if perr != nil {
-		return nil, perr
+		return nil, inputError(perr)
 	}
-	d := &Decoder{}
+	d := &decoder{}
 	m := d.message(v)
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	return m, nil
 }
@@ -27,17 +29,17 @@ func DecodeMessage(data []byte) (Message, error) {
 // Unmarshaler. Errors are *InputError values whose Field is relative to the
 // content ("[1].source.type").
 func (c *Content) UnmarshalJSON(data []byte) error {
-	v, perr := Parse(data)
+	v, perr := jsonx.Parse(data)
 	if perr != nil {
-		return perr
+		return inputError(perr)
 	}
 	if v.IsNull() {
 		return nil
 	}
-	d := &Decoder{}
+	d := &decoder{}
 	content := d.content(v)
-	if d.err != nil {
-		return d.err
+	if d.Err() != nil {
+		return inputError(d.Err())
 	}
 	*c = content
 	return nil
@@ -53,10 +55,10 @@ func messageRoles() []string {
 }
 
 // message decodes one element of the Message union.
-func (d *Decoder) message(v Value) Message {
+func (d *decoder) message(v jsonx.Value) Message {
 	o := d.Object(v)
 	role := Role(o.Enum("role", true, "role", messageRoles()...))
-	if d.err != nil {
+	if d.Err() != nil {
 		return nil
 	}
 	var m Message
@@ -107,11 +109,11 @@ func (d *Decoder) message(v Value) Message {
 }
 
 // messages decodes an array of messages; it never returns nil for an array.
-func (d *Decoder) messages(elems []Value) []Message {
+func (d *decoder) messages(elems []jsonx.Value) []Message {
 	out := make([]Message, 0, len(elems))
 	for _, e := range elems {
 		out = append(out, d.message(e))
-		if d.err != nil {
+		if d.Err() != nil {
 			return nil
 		}
 	}
@@ -119,7 +121,7 @@ func (d *Decoder) messages(elems []Value) []Message {
 }
 
 // activityContent decodes the required object content of an activity.
-func (d *Decoder) activityContent(o *Object) map[string]any {
+func (d *decoder) activityContent(o *jsonx.Object) map[string]any {
 	if v, ok := o.Required("content"); ok {
 		if v.IsNull() {
 			d.FailType(v, "object")
@@ -131,7 +133,7 @@ func (d *Decoder) activityContent(o *Object) map[string]any {
 }
 
 // toolCalls decodes an assistant message's optional toolCalls.
-func (d *Decoder) toolCalls(o *Object) []ToolCall {
+func (d *decoder) toolCalls(o *jsonx.Object) []ToolCall {
 	elems := o.Array("toolCalls", false)
 	if elems == nil {
 		return nil
@@ -157,7 +159,7 @@ func (d *Decoder) toolCalls(o *Object) []ToolCall {
 
 // requiredContent decodes the required content member of a user or tool
 // message or a TOOL_CALL_RESULT.
-func (d *Decoder) requiredContent(o *Object) Content {
+func (d *decoder) requiredContent(o *jsonx.Object) Content {
 	if v, ok := o.Required("content"); ok {
 		return d.content(v)
 	}
@@ -165,7 +167,7 @@ func (d *Decoder) requiredContent(o *Object) Content {
 }
 
 // content decodes a string or an array of content parts.
-func (d *Decoder) content(v Value) Content {
+func (d *decoder) content(v jsonx.Value) Content {
 	switch v.Kind() {
 	case "string":
 		return Content{Text: d.Str(v)}
@@ -189,13 +191,13 @@ func partTypes() []string {
 }
 
 // part decodes one content part.
-func (d *Decoder) part(v Value) ContentPart {
+func (d *decoder) part(v jsonx.Value) ContentPart {
 	o := d.Object(v)
 	p := ContentPart{Type: PartType(o.Enum("type", true, "part type", partTypes()...))}
 	p.ID = o.OptStr("id")
 	if p.Type == PartText {
 		p.Text = o.Str("text")
-	} else if s, ok := o.Object("source", true); ok && d.err == nil {
+	} else if s, ok := o.Object("source", true); ok && d.Err() == nil {
 		p.Source = d.source(s)
 	}
 	p.Metadata = o.OptRaw("metadata")
@@ -204,7 +206,7 @@ func (d *Decoder) part(v Value) ContentPart {
 }
 
 // source decodes a media part's source.
-func (d *Decoder) source(o *Object) *PartSource {
+func (d *decoder) source(o *jsonx.Object) *PartSource {
 	s := &PartSource{Type: SourceType(o.Enum("type", true, "source type",
 		string(SourceData), string(SourceURL), string(SourceFile)))}
 	s.Value = o.Str("value")
