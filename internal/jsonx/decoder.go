@@ -2,8 +2,9 @@ package jsonx
 
 // This file is the path-tracking decoder: typed reads of the values of a
 // parsed document, each of which records an error naming the JSON path of
-// the value at fault. The first error sticks and later reads return zero
-// values, which keeps the callers free of error plumbing.
+// the value at fault. The first error sticks and later ones are dropped,
+// which keeps the callers free of error plumbing: they check once, at the
+// end.
 
 import (
 	"bytes"

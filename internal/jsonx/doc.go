@@ -36,8 +36,8 @@
 //		return err // e.g. "items[2].role: required" (HTTP 422)
 //	}
 //
-// The first error sticks and later reads return zero values, so a caller
-// checks once at the end. Errors are [*DecodeError] values whose Path is
+// The first error sticks and later ones are dropped, so a caller checks
+// once, at the end; a read that fails returns a zero value. Errors are [*DecodeError] values whose Path is
 // the JSON path of the value at fault, spelled by [MemberPath] and
 // [IndexPath]; the path is built only when an error needs it.
 //
