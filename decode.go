@@ -1,6 +1,10 @@
 package agui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agui-go/agui/internal/jsonx"
+)
 
 // DecodeEvent decodes one AG-UI event from its JSON encoding into its Go
 // type, chosen by the "type" member: a TEXT_MESSAGE_CONTENT becomes a
@@ -23,37 +27,43 @@ import "strings"
 // Every error is an *InputError whose Field is the JSON path of the bad
 // value, for example "input.messages[0].role" or "delta[1].path".
 func DecodeEvent(data []byte) (Event, error) {
-	v, perr := parseDocument(data)
+	v, perr := jsonx.ParseObject(data)
 	if perr != nil {
-		return nil, perr
+		return nil, inputError(perr)
 	}
 	d := &decoder{}
-	o := d.object(v)
-	t := EventType(o.str("type"))
-	if d.err != nil {
-		return nil, d.err
+	o := d.Object(v)
+	t := EventType(o.Str("type"))
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	ev := d.event(t, o)
 	if ev == nil {
-		d.fail("type", "unknown event type %q", string(t))
+		d.Fail("type", "unknown event type %q", string(t))
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	b := ev.base()
-	if ts := o.optInt("timestamp", -maxSafeInteger, maxSafeInteger); ts != nil {
+	if ts := o.OptInt("timestamp", -jsonx.MaxSafeInteger, jsonx.MaxSafeInteger); ts != nil {
 		b.Timestamp = *ts
 	}
-	b.RawEvent = o.optRaw("rawEvent")
-	b.Metadata = o.optMap("metadata")
+	b.RawEvent = o.OptRaw("rawEvent")
+	b.Metadata = o.OptMap("metadata")
 	if a, ok := ev.(Attributed); ok {
-		a.SetSubagent(o.optStr("subagentRunId"))
+		a.SetSubagent(o.OptStr("subagentRunId"))
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	return ev, nil
 }
+
+// decoder is the path-tracking JSON decoder with the methods that map the
+// protocol's schemas onto its Go types (this file, decode_input.go and
+// decode_message.go). Its first error is a *jsonx.DecodeError, which
+// leaves the package as an *InputError (see inputError).
+type decoder struct{ jsonx.Decoder }
 
 // textRoles returns the roles a text message may take.
 func textRoles() []string {
@@ -62,112 +72,112 @@ func textRoles() []string {
 
 // event decodes the type-specific members of an event of type t; it
 // returns nil for an unknown type.
-func (d *decoder) event(t EventType, o *object) Event {
+func (d *decoder) event(t EventType, o *jsonx.Object) Event {
 	switch t {
 	case TypeTextMessageStart:
-		return &TextMessageStart{MessageID: o.str("messageId"),
-			Role: Role(o.enum("role", false, "role", textRoles()...)), Name: o.optStr("name")}
+		return &TextMessageStart{MessageID: o.Str("messageId"),
+			Role: Role(o.Enum("role", false, "role", textRoles()...)), Name: o.OptStr("name")}
 	case TypeTextMessageContent:
-		return &TextMessageContent{MessageID: o.str("messageId"), Delta: o.str("delta")}
+		return &TextMessageContent{MessageID: o.Str("messageId"), Delta: o.Str("delta")}
 	case TypeTextMessageEnd:
-		return &TextMessageEnd{MessageID: o.str("messageId")}
+		return &TextMessageEnd{MessageID: o.Str("messageId")}
 	case TypeTextMessageChunk:
-		return &TextMessageChunk{MessageID: o.optStr("messageId"),
-			Role:  Role(o.enum("role", false, "role", textRoles()...)),
-			Delta: o.optStr("delta"), Name: o.optStr("name")}
+		return &TextMessageChunk{MessageID: o.OptStr("messageId"),
+			Role:  Role(o.Enum("role", false, "role", textRoles()...)),
+			Delta: o.OptStr("delta"), Name: o.OptStr("name")}
 	case TypeToolCallStart:
-		return &ToolCallStart{ToolCallID: o.str("toolCallId"), ToolCallName: o.str("toolCallName"),
-			ParentMessageID: o.optStr("parentMessageId")}
+		return &ToolCallStart{ToolCallID: o.Str("toolCallId"), ToolCallName: o.Str("toolCallName"),
+			ParentMessageID: o.OptStr("parentMessageId")}
 	case TypeToolCallArgs:
-		return &ToolCallArgs{ToolCallID: o.str("toolCallId"), Delta: o.str("delta")}
+		return &ToolCallArgs{ToolCallID: o.Str("toolCallId"), Delta: o.Str("delta")}
 	case TypeToolCallEnd:
-		return &ToolCallEnd{ToolCallID: o.str("toolCallId")}
+		return &ToolCallEnd{ToolCallID: o.Str("toolCallId")}
 	case TypeToolCallChunk:
-		return &ToolCallChunk{ToolCallID: o.optStr("toolCallId"), ToolCallName: o.optStr("toolCallName"),
-			ParentMessageID: o.optStr("parentMessageId"), Delta: o.optStr("delta")}
+		return &ToolCallChunk{ToolCallID: o.OptStr("toolCallId"), ToolCallName: o.OptStr("toolCallName"),
+			ParentMessageID: o.OptStr("parentMessageId"), Delta: o.OptStr("delta")}
 	case TypeToolCallResult:
-		return &ToolCallResult{MessageID: o.str("messageId"), ToolCallID: o.str("toolCallId"),
-			Content: d.requiredContent(o), Role: Role(o.enum("role", false, "role", string(RoleTool)))}
+		return &ToolCallResult{MessageID: o.Str("messageId"), ToolCallID: o.Str("toolCallId"),
+			Content: d.requiredContent(o), Role: Role(o.Enum("role", false, "role", string(RoleTool)))}
 	case TypeStateSnapshot:
-		return &StateSnapshot{Snapshot: o.rawValue("snapshot")}
+		return &StateSnapshot{Snapshot: o.RawValue("snapshot")}
 	case TypeStateDelta:
-		return &StateDelta{Delta: d.patch(o.arr("delta", true))}
+		return &StateDelta{Delta: d.patch(o.Array("delta", true))}
 	case TypeMessagesSnapshot:
-		return &MessagesSnapshot{Messages: d.messages(o.arr("messages", true))}
+		return &MessagesSnapshot{Messages: d.messages(o.Array("messages", true))}
 	case TypeActivitySnapshot:
-		return &ActivitySnapshot{MessageID: o.str("messageId"), ActivityType: o.str("activityType"),
-			Content: d.activityContent(o), Replace: o.optBool("replace")}
+		return &ActivitySnapshot{MessageID: o.Str("messageId"), ActivityType: o.Str("activityType"),
+			Content: d.activityContent(o), Replace: o.OptBool("replace")}
 	case TypeActivityDelta:
-		return &ActivityDelta{MessageID: o.str("messageId"), ActivityType: o.str("activityType"),
-			Patch: d.patch(o.arr("patch", true))}
+		return &ActivityDelta{MessageID: o.Str("messageId"), ActivityType: o.Str("activityType"),
+			Patch: d.patch(o.Array("patch", true))}
 	case TypeRaw:
-		return &Raw{Event: o.rawValue("event"), Source: o.optStr("source")}
+		return &Raw{Event: o.RawValue("event"), Source: o.OptStr("source")}
 	case TypeCustom:
-		return &Custom{Name: o.str("name"), Value: o.rawValue("value")}
+		return &Custom{Name: o.Str("name"), Value: o.RawValue("value")}
 	case TypeRunStarted:
-		e := &RunStarted{ThreadID: o.str("threadId"), RunID: o.str("runId"),
-			ParentRunID: o.optStr("parentRunId"), ProtocolVersion: o.optStr("protocolVersion")}
-		if in, ok := o.obj("input", false); ok {
+		e := &RunStarted{ThreadID: o.Str("threadId"), RunID: o.Str("runId"),
+			ParentRunID: o.OptStr("parentRunId"), ProtocolVersion: o.OptStr("protocolVersion")}
+		if in, ok := o.Object("input", false); ok {
 			e.Input = d.input(in, true)
 		}
 		return e
 	case TypeRunFinished:
-		return &RunFinished{ThreadID: o.str("threadId"), RunID: o.str("runId"),
-			Result: o.optRaw("result"), Outcome: d.outcome(o), Usage: d.usage(o)}
+		return &RunFinished{ThreadID: o.Str("threadId"), RunID: o.Str("runId"),
+			Result: o.OptRaw("result"), Outcome: d.outcome(o), Usage: d.usage(o)}
 	case TypeRunError:
-		return &RunError{Message: o.str("message"), Code: o.optStr("code"), Usage: d.usage(o)}
+		return &RunError{Message: o.Str("message"), Code: o.OptStr("code"), Usage: d.usage(o)}
 	case TypeStepStarted:
-		return &StepStarted{StepName: o.str("stepName")}
+		return &StepStarted{StepName: o.Str("stepName")}
 	case TypeStepFinished:
-		return &StepFinished{StepName: o.str("stepName")}
+		return &StepFinished{StepName: o.Str("stepName")}
 	case TypeReasoningStart:
-		return &ReasoningStart{MessageID: o.str("messageId")}
+		return &ReasoningStart{MessageID: o.Str("messageId")}
 	case TypeReasoningMessageStart:
-		e := &ReasoningMessageStart{MessageID: o.str("messageId")}
-		o.enum("role", true, "role", string(RoleReasoning))
+		e := &ReasoningMessageStart{MessageID: o.Str("messageId")}
+		o.Enum("role", true, "role", string(RoleReasoning))
 		return e
 	case TypeReasoningMessageContent:
-		return &ReasoningMessageContent{MessageID: o.str("messageId"), Delta: o.str("delta")}
+		return &ReasoningMessageContent{MessageID: o.Str("messageId"), Delta: o.Str("delta")}
 	case TypeReasoningMessageEnd:
-		return &ReasoningMessageEnd{MessageID: o.str("messageId")}
+		return &ReasoningMessageEnd{MessageID: o.Str("messageId")}
 	case TypeReasoningMessageChunk:
-		return &ReasoningMessageChunk{MessageID: o.optStr("messageId"), Delta: o.optStr("delta")}
+		return &ReasoningMessageChunk{MessageID: o.OptStr("messageId"), Delta: o.OptStr("delta")}
 	case TypeReasoningEnd:
-		return &ReasoningEnd{MessageID: o.str("messageId")}
+		return &ReasoningEnd{MessageID: o.Str("messageId")}
 	case TypeReasoningEncryptedValue:
 		return &ReasoningEncryptedValue{
-			Subtype: EncryptedSubtype(o.enum("subtype", true, "subtype",
+			Subtype: EncryptedSubtype(o.Enum("subtype", true, "subtype",
 				string(EncryptedToolCall), string(EncryptedMessage))),
-			EntityID: o.str("entityId"), EncryptedValue: o.str("encryptedValue")}
+			EntityID: o.Str("entityId"), EncryptedValue: o.Str("encryptedValue")}
 	case TypeSubagentStarted:
-		return &SubagentStarted{SubagentRunID: o.str("subagentRunId"), Name: o.str("name"),
-			Description: o.optStr("description"), ParentSubagentRunID: o.optStr("parentSubagentRunId"),
-			ParentToolCallID: o.optStr("parentToolCallId"), ParentMessageID: o.optStr("parentMessageId")}
+		return &SubagentStarted{SubagentRunID: o.Str("subagentRunId"), Name: o.Str("name"),
+			Description: o.OptStr("description"), ParentSubagentRunID: o.OptStr("parentSubagentRunId"),
+			ParentToolCallID: o.OptStr("parentToolCallId"), ParentMessageID: o.OptStr("parentMessageId")}
 	case TypeSubagentFinished:
-		return &SubagentFinished{SubagentRunID: o.str("subagentRunId"), Result: o.optRaw("result"),
+		return &SubagentFinished{SubagentRunID: o.Str("subagentRunId"), Result: o.OptRaw("result"),
 			Outcome: d.subagentOutcome(o)}
 	case TypeSubagentError:
-		return &SubagentError{SubagentRunID: o.str("subagentRunId"), Message: o.str("message"),
-			Code: o.optStr("code")}
+		return &SubagentError{SubagentRunID: o.Str("subagentRunId"), Message: o.Str("message"),
+			Code: o.OptStr("code")}
 	}
 	return nil
 }
 
 // outcome decodes RUN_FINISHED's optional outcome.
-func (d *decoder) outcome(o *object) *Outcome {
-	oo, ok := o.obj("outcome", false)
+func (d *decoder) outcome(o *jsonx.Object) *Outcome {
+	oo, ok := o.Object("outcome", false)
 	if !ok {
 		return nil
 	}
-	out := &Outcome{Type: OutcomeType(oo.enum("type", true, "outcome type",
+	out := &Outcome{Type: OutcomeType(oo.Enum("type", true, "outcome type",
 		string(OutcomeSuccess), string(OutcomeInterrupt), string(OutcomeCancelled)))}
 	switch out.Type {
 	case OutcomeSuccess:
-		out.PendingToolCallIDs = oo.optStrings("pendingToolCallIds")
+		out.PendingToolCallIDs = oo.OptStrings("pendingToolCallIds")
 	case OutcomeInterrupt:
-		elems := oo.arr("interrupts", true)
+		elems := oo.Array("interrupts", true)
 		if elems != nil && len(elems) == 0 {
-			d.fail(key(oo.path(), "interrupts"), "expected at least one interrupt")
+			d.Fail(jsonx.MemberPath(oo.Path(), "interrupts"), "expected at least one interrupt")
 		}
 		out.Interrupts = d.interrupts(elems)
 	}
@@ -175,67 +185,67 @@ func (d *decoder) outcome(o *object) *Outcome {
 }
 
 // interrupts decodes the interrupts of an interrupt outcome.
-func (d *decoder) interrupts(elems []value) []Interrupt {
+func (d *decoder) interrupts(elems []jsonx.Value) []Interrupt {
 	out := make([]Interrupt, 0, len(elems))
 	for _, e := range elems {
-		o := d.object(e)
+		o := d.Object(e)
 		out = append(out, Interrupt{
-			ID: o.str("id"), Reason: o.str("reason"), Message: o.optStr("message"),
-			ToolCallID: o.optStr("toolCallId"), ResponseSchema: o.optMap("responseSchema"),
-			ExpiresAt: o.optStr("expiresAt"), Metadata: o.optMap("metadata"),
-			SubagentRunID: o.optStr("subagentRunId"),
+			ID: o.Str("id"), Reason: o.Str("reason"), Message: o.OptStr("message"),
+			ToolCallID: o.OptStr("toolCallId"), ResponseSchema: o.OptMap("responseSchema"),
+			ExpiresAt: o.OptStr("expiresAt"), Metadata: o.OptMap("metadata"),
+			SubagentRunID: o.OptStr("subagentRunId"),
 		})
 	}
 	return out
 }
 
 // subagentOutcome decodes SUBAGENT_FINISHED's optional outcome.
-func (d *decoder) subagentOutcome(o *object) *SubagentOutcome {
-	oo, ok := o.obj("outcome", false)
+func (d *decoder) subagentOutcome(o *jsonx.Object) *SubagentOutcome {
+	oo, ok := o.Object("outcome", false)
 	if !ok {
 		return nil
 	}
-	out := &SubagentOutcome{Type: oo.enum("type", true, "outcome type", "success", "suspended")}
+	out := &SubagentOutcome{Type: oo.Enum("type", true, "outcome type", "success", "suspended")}
 	if out.Type == "suspended" {
-		out.InterruptIDs = oo.optStrings("interruptIds")
+		out.InterruptIDs = oo.OptStrings("interruptIds")
 	}
 	return out
 }
 
 // usage decodes the optional usage array of RUN_FINISHED and RUN_ERROR.
-func (d *decoder) usage(o *object) []TokenUsage {
-	elems := o.arr("usage", false)
+func (d *decoder) usage(o *jsonx.Object) []TokenUsage {
+	elems := o.Array("usage", false)
 	if elems == nil {
 		return nil
 	}
 	out := make([]TokenUsage, 0, len(elems))
 	for _, e := range elems {
-		u := d.object(e)
+		u := d.Object(e)
 		out = append(out, TokenUsage{
-			Provider: u.optStr("provider"), Model: u.optStr("model"),
-			InputTokens:           u.optInt("inputTokens", 0, maxSafeInteger),
-			OutputTokens:          u.optInt("outputTokens", 0, maxSafeInteger),
-			TotalTokens:           u.optInt("totalTokens", 0, maxSafeInteger),
-			ReasoningTokens:       u.optInt("reasoningTokens", 0, maxSafeInteger),
-			CachedInputTokens:     u.optInt("cachedInputTokens", 0, maxSafeInteger),
-			CacheWriteInputTokens: u.optInt("cacheWriteInputTokens", 0, maxSafeInteger),
+			Provider: u.OptStr("provider"), Model: u.OptStr("model"),
+			InputTokens:           u.OptInt("inputTokens", 0, jsonx.MaxSafeInteger),
+			OutputTokens:          u.OptInt("outputTokens", 0, jsonx.MaxSafeInteger),
+			TotalTokens:           u.OptInt("totalTokens", 0, jsonx.MaxSafeInteger),
+			ReasoningTokens:       u.OptInt("reasoningTokens", 0, jsonx.MaxSafeInteger),
+			CachedInputTokens:     u.OptInt("cachedInputTokens", 0, jsonx.MaxSafeInteger),
+			CacheWriteInputTokens: u.OptInt("cacheWriteInputTokens", 0, jsonx.MaxSafeInteger),
 		})
 	}
 	return out
 }
 
 // patch decodes a JSON Patch (STATE_DELTA.delta, ACTIVITY_DELTA.patch).
-func (d *decoder) patch(elems []value) []PatchOp {
+func (d *decoder) patch(elems []jsonx.Value) []PatchOp {
 	out := make([]PatchOp, 0, len(elems))
 	for _, e := range elems {
-		o := d.object(e)
-		op := PatchOp{Op: o.enum("op", true, "op", "add", "remove", "replace", "move", "copy", "test")}
+		o := d.Object(e)
+		op := PatchOp{Op: o.Enum("op", true, "op", "add", "remove", "replace", "move", "copy", "test")}
 		op.Path = d.pointer(o, "path")
 		switch op.Op {
 		case "move", "copy":
 			op.From = d.pointer(o, "from")
 		case "add", "replace", "test":
-			op.Value = o.rawValue("value")
+			op.Value = o.RawValue("value")
 		}
 		out = append(out, op)
 	}
@@ -244,12 +254,12 @@ func (d *decoder) patch(elems []value) []PatchOp {
 
 // pointer decodes a required RFC 6901 JSON Pointer: "" or "/" followed by
 // reference tokens in which "~" is only ever escaped as "~0" or "~1".
-func (d *decoder) pointer(o *object, name string) string {
-	v, ok := o.required(name)
+func (d *decoder) pointer(o *jsonx.Object, name string) string {
+	v, ok := o.Required(name)
 	if !ok {
 		return ""
 	}
-	ptr := d.str(v)
+	ptr := d.Str(v)
 	valid := ptr == "" || ptr[0] == '/'
 	for rest := ptr; valid; {
 		i := strings.IndexByte(rest, '~')
@@ -260,7 +270,7 @@ func (d *decoder) pointer(o *object, name string) string {
 		rest = rest[min(i+2, len(rest)):]
 	}
 	if !valid {
-		d.failAt(v, "invalid JSON pointer %q", ptr)
+		d.FailAt(v, "invalid JSON pointer %q", ptr)
 		return ""
 	}
 	return ptr

@@ -1,6 +1,10 @@
 package agui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agui-go/agui/internal/jsonx"
+)
 
 // DecodeOption configures DecodeInput. Options hold no state of their own
 // and may be shared between goroutines and reused.
@@ -42,79 +46,79 @@ func DecodeInput(data []byte, opts ...DecodeOption) (*RunAgentInput, error) {
 	for _, opt := range opts {
 		opt(&cfg)
 	}
-	v, perr := parseDocument(data)
+	v, perr := jsonx.ParseObject(data)
 	if perr != nil {
-		return nil, perr
+		return nil, inputError(perr)
 	}
-	d := &decoder{strict: cfg.strict}
-	in := d.input(d.object(v), false)
-	if d.err != nil {
-		return nil, d.err
+	d := &decoder{jsonx.Decoder{Strict: cfg.strict}}
+	in := d.input(d.Object(v), false)
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	return in, nil
 }
 
 // input decodes a RunAgentInput: a request body, or the input echoed in
 // RUN_STARTED (echo), where the consumer's version is not ours to judge.
-func (d *decoder) input(o *object, echo bool) *RunAgentInput {
-	in := &RunAgentInput{ThreadID: o.str("threadId"), RunID: o.str("runId")}
-	if v, ok := o.optional("protocolVersion"); ok {
-		in.ProtocolVersion = d.str(v)
-		if major, _, _ := strings.Cut(in.ProtocolVersion, "."); !echo && d.err == nil && major != "1" {
-			d.failAt(v, "unsupported protocol version %q: this server speaks 1.x", in.ProtocolVersion)
+func (d *decoder) input(o *jsonx.Object, echo bool) *RunAgentInput {
+	in := &RunAgentInput{ThreadID: o.Str("threadId"), RunID: o.Str("runId")}
+	if v, ok := o.Optional("protocolVersion"); ok {
+		in.ProtocolVersion = d.Str(v)
+		if major, _, _ := strings.Cut(in.ProtocolVersion, "."); !echo && d.Err() == nil && major != "1" {
+			d.FailAt(v, "unsupported protocol version %q: this server speaks 1.x", in.ProtocolVersion)
 		}
 	}
-	in.ParentRunID = o.optStr("parentRunId")
-	in.State = o.optRaw("state")
-	in.Messages = d.messages(o.arr("messages", true))
-	in.Tools = d.tools(o.arr("tools", false))
-	in.Context = d.contextItems(o.arr("context", false))
-	in.ForwardedProps = o.optRaw("forwardedProps")
-	if elems := o.arr("resume", false); elems != nil {
+	in.ParentRunID = o.OptStr("parentRunId")
+	in.State = o.OptRaw("state")
+	in.Messages = d.messages(o.Array("messages", true))
+	in.Tools = d.tools(o.Array("tools", false))
+	in.Context = d.contextItems(o.Array("context", false))
+	in.ForwardedProps = o.OptRaw("forwardedProps")
+	if elems := o.Array("resume", false); elems != nil {
 		in.Resume = d.resume(elems)
 	}
-	o.finish()
+	o.Finish()
 	return in
 }
 
 // tools decodes the tools array; absent reads as empty.
-func (d *decoder) tools(elems []value) []Tool {
+func (d *decoder) tools(elems []jsonx.Value) []Tool {
 	out := make([]Tool, 0, len(elems))
 	for _, e := range elems {
-		o := d.object(e)
+		o := d.Object(e)
 		out = append(out, Tool{
-			Name: o.str("name"), Description: o.str("description"),
-			Parameters: o.optRaw("parameters"), Metadata: o.optMap("metadata"),
+			Name: o.Str("name"), Description: o.Str("description"),
+			Parameters: o.OptRaw("parameters"), Metadata: o.OptMap("metadata"),
 		})
-		o.finish()
+		o.Finish()
 	}
 	return out
 }
 
 // contextItems decodes the context array; absent reads as empty.
-func (d *decoder) contextItems(elems []value) []ContextItem {
+func (d *decoder) contextItems(elems []jsonx.Value) []ContextItem {
 	out := make([]ContextItem, 0, len(elems))
 	for _, e := range elems {
-		o := d.object(e)
-		out = append(out, ContextItem{Description: o.str("description"), Value: o.str("value")})
-		o.finish()
+		o := d.Object(e)
+		out = append(out, ContextItem{Description: o.Str("description"), Value: o.Str("value")})
+		o.Finish()
 	}
 	return out
 }
 
 // resume decodes the answers to an earlier run's interrupts.
-func (d *decoder) resume(elems []value) []ResumeEntry {
+func (d *decoder) resume(elems []jsonx.Value) []ResumeEntry {
 	out := make([]ResumeEntry, 0, len(elems))
 	for _, e := range elems {
-		o := d.object(e)
+		o := d.Object(e)
 		out = append(out, ResumeEntry{
-			InterruptID: o.str("interruptId"),
-			Status: ResumeStatus(o.enum("status", true, "status",
+			InterruptID: o.Str("interruptId"),
+			Status: ResumeStatus(o.Enum("status", true, "status",
 				string(ResumeResolved), string(ResumeCancelled))),
-			Payload:  o.optRaw("payload"),
-			Metadata: o.optMap("metadata"),
+			Payload:  o.OptRaw("payload"),
+			Metadata: o.OptMap("metadata"),
 		})
-		o.finish()
+		o.Finish()
 	}
 	return out
 }

@@ -1,5 +1,7 @@
 package agui
 
+import "github.com/agui-go/agui/internal/jsonx"
+
 // DecodeMessage decodes one message of a conversation, choosing its Go type
 // from its "role": *DeveloperMessage, *SystemMessage, *AssistantMessage,
 // *UserMessage, *ToolMessage, *ActivityMessage or *ReasoningMessage.
@@ -9,14 +11,14 @@ package agui
 // wrong type is an *InputError naming the field; unknown keys are ignored,
 // and an optional field holding null reads as absent.
 func DecodeMessage(data []byte) (Message, error) {
-	v, perr := parseDocument(data)
+	v, perr := jsonx.ParseObject(data)
 	if perr != nil {
-		return nil, perr
+		return nil, inputError(perr)
 	}
 	d := &decoder{}
 	m := d.message(v)
-	if d.err != nil {
-		return nil, d.err
+	if d.Err() != nil {
+		return nil, inputError(d.Err())
 	}
 	return m, nil
 }
@@ -27,17 +29,17 @@ func DecodeMessage(data []byte) (Message, error) {
 // Unmarshaler. Errors are *InputError values whose Field is relative to the
 // content ("[1].source.type").
 func (c *Content) UnmarshalJSON(data []byte) error {
-	v, perr := parseValue(data)
+	v, perr := jsonx.Parse(data)
 	if perr != nil {
-		return perr
+		return inputError(perr)
 	}
-	if v.isNull() {
+	if v.IsNull() {
 		return nil
 	}
 	d := &decoder{}
 	content := d.content(v)
-	if d.err != nil {
-		return d.err
+	if d.Err() != nil {
+		return inputError(d.Err())
 	}
 	*c = content
 	return nil
@@ -53,65 +55,65 @@ func messageRoles() []string {
 }
 
 // message decodes one element of the Message union.
-func (d *decoder) message(v value) Message {
-	o := d.object(v)
-	role := Role(o.enum("role", true, "role", messageRoles()...))
-	if d.err != nil {
+func (d *decoder) message(v jsonx.Value) Message {
+	o := d.Object(v)
+	role := Role(o.Enum("role", true, "role", messageRoles()...))
+	if d.Err() != nil {
 		return nil
 	}
 	var m Message
 	switch role {
 	case RoleDeveloper:
 		m = &DeveloperMessage{
-			ID: o.str("id"), Content: o.str("content"), Name: o.optStr("name"),
-			EncryptedValue: o.optStr("encryptedValue"), Metadata: o.optMap("metadata"),
-			SubagentRunID: o.optStr("subagentRunId"),
+			ID: o.Str("id"), Content: o.Str("content"), Name: o.OptStr("name"),
+			EncryptedValue: o.OptStr("encryptedValue"), Metadata: o.OptMap("metadata"),
+			SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleSystem:
 		m = &SystemMessage{
-			ID: o.str("id"), Content: o.str("content"), Name: o.optStr("name"),
-			EncryptedValue: o.optStr("encryptedValue"), Metadata: o.optMap("metadata"),
-			SubagentRunID: o.optStr("subagentRunId"),
+			ID: o.Str("id"), Content: o.Str("content"), Name: o.OptStr("name"),
+			EncryptedValue: o.OptStr("encryptedValue"), Metadata: o.OptMap("metadata"),
+			SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleAssistant:
 		m = &AssistantMessage{
-			ID: o.str("id"), Content: o.optStr("content"), Name: o.optStr("name"),
-			ToolCalls: d.toolCalls(o), EncryptedValue: o.optStr("encryptedValue"),
-			Metadata: o.optMap("metadata"), SubagentRunID: o.optStr("subagentRunId"),
+			ID: o.Str("id"), Content: o.OptStr("content"), Name: o.OptStr("name"),
+			ToolCalls: d.toolCalls(o), EncryptedValue: o.OptStr("encryptedValue"),
+			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleUser:
 		m = &UserMessage{
-			ID: o.str("id"), Content: d.requiredContent(o), Name: o.optStr("name"),
-			EncryptedValue: o.optStr("encryptedValue"), Metadata: o.optMap("metadata"),
-			SubagentRunID: o.optStr("subagentRunId"),
+			ID: o.Str("id"), Content: d.requiredContent(o), Name: o.OptStr("name"),
+			EncryptedValue: o.OptStr("encryptedValue"), Metadata: o.OptMap("metadata"),
+			SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleTool:
 		m = &ToolMessage{
-			ID: o.str("id"), Content: d.requiredContent(o), ToolCallID: o.str("toolCallId"),
-			Error: o.optStr("error"), EncryptedValue: o.optStr("encryptedValue"),
-			Metadata: o.optMap("metadata"), SubagentRunID: o.optStr("subagentRunId"),
+			ID: o.Str("id"), Content: d.requiredContent(o), ToolCallID: o.Str("toolCallId"),
+			Error: o.OptStr("error"), EncryptedValue: o.OptStr("encryptedValue"),
+			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleActivity:
 		m = &ActivityMessage{
-			ID: o.str("id"), ActivityType: o.str("activityType"), Content: d.activityContent(o),
-			Metadata: o.optMap("metadata"), SubagentRunID: o.optStr("subagentRunId"),
+			ID: o.Str("id"), ActivityType: o.Str("activityType"), Content: d.activityContent(o),
+			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleReasoning:
 		m = &ReasoningMessage{
-			ID: o.str("id"), Content: o.str("content"), EncryptedValue: o.optStr("encryptedValue"),
-			Metadata: o.optMap("metadata"), SubagentRunID: o.optStr("subagentRunId"),
+			ID: o.Str("id"), Content: o.Str("content"), EncryptedValue: o.OptStr("encryptedValue"),
+			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	}
-	o.finish()
+	o.Finish()
 	return m
 }
 
 // messages decodes an array of messages; it never returns nil for an array.
-func (d *decoder) messages(elems []value) []Message {
+func (d *decoder) messages(elems []jsonx.Value) []Message {
 	out := make([]Message, 0, len(elems))
 	for _, e := range elems {
 		out = append(out, d.message(e))
-		if d.err != nil {
+		if d.Err() != nil {
 			return nil
 		}
 	}
@@ -119,37 +121,37 @@ func (d *decoder) messages(elems []value) []Message {
 }
 
 // activityContent decodes the required object content of an activity.
-func (d *decoder) activityContent(o *object) map[string]any {
-	if v, ok := o.required("content"); ok {
-		if v.isNull() {
-			d.failType(v, "object")
+func (d *decoder) activityContent(o *jsonx.Object) map[string]any {
+	if v, ok := o.Required("content"); ok {
+		if v.IsNull() {
+			d.FailType(v, "object")
 			return nil
 		}
-		return d.anyObject(v)
+		return d.AnyObject(v)
 	}
 	return nil
 }
 
 // toolCalls decodes an assistant message's optional toolCalls.
-func (d *decoder) toolCalls(o *object) []ToolCall {
-	elems := o.arr("toolCalls", false)
+func (d *decoder) toolCalls(o *jsonx.Object) []ToolCall {
+	elems := o.Array("toolCalls", false)
 	if elems == nil {
 		return nil
 	}
 	out := make([]ToolCall, 0, len(elems))
 	for _, e := range elems {
-		c := d.object(e)
-		tc := ToolCall{ID: c.str("id")}
+		c := d.Object(e)
+		tc := ToolCall{ID: c.Str("id")}
 		// "function" is the only type; an absent type is tolerated since
 		// nothing else could be meant.
-		c.enum("type", false, "tool call type", "function")
-		if f, ok := c.obj("function", true); ok {
-			tc.Function = FunctionCall{Name: f.str("name"), Arguments: f.str("arguments")}
-			f.finish()
+		c.Enum("type", false, "tool call type", "function")
+		if f, ok := c.Object("function", true); ok {
+			tc.Function = FunctionCall{Name: f.Str("name"), Arguments: f.Str("arguments")}
+			f.Finish()
 		}
-		tc.EncryptedValue = c.optStr("encryptedValue")
-		tc.Metadata = c.optMap("metadata")
-		c.finish()
+		tc.EncryptedValue = c.OptStr("encryptedValue")
+		tc.Metadata = c.OptMap("metadata")
+		c.Finish()
 		out = append(out, tc)
 	}
 	return out
@@ -157,27 +159,27 @@ func (d *decoder) toolCalls(o *object) []ToolCall {
 
 // requiredContent decodes the required content member of a user or tool
 // message or a TOOL_CALL_RESULT.
-func (d *decoder) requiredContent(o *object) Content {
-	if v, ok := o.required("content"); ok {
+func (d *decoder) requiredContent(o *jsonx.Object) Content {
+	if v, ok := o.Required("content"); ok {
 		return d.content(v)
 	}
 	return Content{}
 }
 
 // content decodes a string or an array of content parts.
-func (d *decoder) content(v value) Content {
-	switch v.kind() {
+func (d *decoder) content(v jsonx.Value) Content {
+	switch v.Kind() {
 	case "string":
-		return Content{Text: d.str(v)}
+		return Content{Text: d.Str(v)}
 	case "array":
-		elems := d.array(v)
+		elems := d.Array(v)
 		parts := make([]ContentPart, 0, len(elems))
 		for _, e := range elems {
 			parts = append(parts, d.part(e))
 		}
 		return Content{Parts: parts}
 	default:
-		d.failType(v, "string or array")
+		d.FailType(v, "string or array")
 		return Content{}
 	}
 }
@@ -189,33 +191,33 @@ func partTypes() []string {
 }
 
 // part decodes one content part.
-func (d *decoder) part(v value) ContentPart {
-	o := d.object(v)
-	p := ContentPart{Type: PartType(o.enum("type", true, "part type", partTypes()...))}
-	p.ID = o.optStr("id")
+func (d *decoder) part(v jsonx.Value) ContentPart {
+	o := d.Object(v)
+	p := ContentPart{Type: PartType(o.Enum("type", true, "part type", partTypes()...))}
+	p.ID = o.OptStr("id")
 	if p.Type == PartText {
-		p.Text = o.str("text")
-	} else if s, ok := o.obj("source", true); ok && d.err == nil {
+		p.Text = o.Str("text")
+	} else if s, ok := o.Object("source", true); ok && d.Err() == nil {
 		p.Source = d.source(s)
 	}
-	p.Metadata = o.optRaw("metadata")
-	o.finish()
+	p.Metadata = o.OptRaw("metadata")
+	o.Finish()
 	return p
 }
 
 // source decodes a media part's source.
-func (d *decoder) source(o *object) *PartSource {
-	s := &PartSource{Type: SourceType(o.enum("type", true, "source type",
+func (d *decoder) source(o *jsonx.Object) *PartSource {
+	s := &PartSource{Type: SourceType(o.Enum("type", true, "source type",
 		string(SourceData), string(SourceURL), string(SourceFile)))}
-	s.Value = o.str("value")
+	s.Value = o.Str("value")
 	if s.Type == SourceData {
-		s.MimeType = o.str("mimeType")
+		s.MimeType = o.Str("mimeType")
 	} else {
-		s.MimeType = o.optStr("mimeType")
+		s.MimeType = o.OptStr("mimeType")
 	}
 	if s.Type == SourceFile {
-		s.Provider = o.optStr("provider")
+		s.Provider = o.OptStr("provider")
 	}
-	o.finish()
+	o.Finish()
 	return s
 }

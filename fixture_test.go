@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/agui-go/agui/internal/jsonx"
 )
 
 // nullOmissionFixture is shared/fixtures/null-omission.json, the
@@ -71,7 +73,7 @@ func assertSameJSON(t *testing.T, got, want []byte) {
 
 func compactJSON(t *testing.T, data []byte) []byte {
 	t.Helper()
-	out, err := appendRaw(nil, data)
+	out, err := jsonx.AppendRaw(nil, data)
 	if err != nil {
 		t.Fatal(err)
 	}

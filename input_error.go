@@ -1,5 +1,7 @@
 package agui
 
+import "github.com/agui-go/agui/internal/jsonx"
+
 // InputError reports JSON that is not a valid AG-UI value: a run request
 // body ([DecodeInput]), an event ([DecodeEvent]), a message ([DecodeMessage]) or
 // content ([Content.UnmarshalJSON]).
@@ -35,4 +37,10 @@ func (e *InputError) Code() Code {
 		return CodeSerialization
 	}
 	return CodeProtocol
+}
+
+// inputError converts the decoder's error into the package's own: the
+// path, the reason and the 400/422 split carry over unchanged.
+func inputError(e *jsonx.DecodeError) *InputError {
+	return &InputError{Field: e.Path, Reason: e.Reason, Malformed: e.Malformed}
 }

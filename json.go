@@ -3,6 +3,8 @@ package agui
 import (
 	"strconv"
 	"strings"
+
+	"github.com/agui-go/agui/internal/jsonx"
 )
 
 // This file encodes every event with the members @ag-ui/encoder 1.0 writes
@@ -48,57 +50,13 @@ func (w *objWriter) end(dst []byte, t EventType) ([]byte, error) {
 	return append(w.b, '}'), nil
 }
 
-// pathError locates an encoding error in the value being encoded, as a
-// JSON path such as input.messages[2].content[0].
-type pathError struct {
-	// segments are member names and [i] indexes, innermost first: the
-	// error is built on the way out of the recursion.
-	segments []string
-	err      error
-}
-
-// maxPathSegments bounds the path an error message shows; a value that
-// contains itself would otherwise name thousands of levels.
-const maxPathSegments = 16
-
-func (e *pathError) Error() string {
-	var b strings.Builder
-	for i := len(e.segments) - 1; i >= 0; i-- {
-		if len(e.segments)-i > maxPathSegments {
-			b.WriteString("…")
-			break
-		}
-		if s := e.segments[i]; i == len(e.segments)-1 || strings.HasPrefix(s, "[") {
-			b.WriteString(s)
-		} else {
-			b.WriteString("." + s)
-		}
-	}
-	return b.String() + ": " + e.err.Error()
-}
-
-func (e *pathError) Unwrap() error { return e.err }
-
-// at puts err under the member name. The pathError is extended in place:
-// it was created by this encoding and is not shared yet.
-func at(name string, err error) error {
-	if pe, ok := err.(*pathError); ok {
-		pe.segments = append(pe.segments, name)
-		return pe
-	}
-	return &pathError{segments: []string{name}, err: err}
-}
-
-// atIndex puts err under the array index i.
-func atIndex(i int, err error) error { return at("["+strconv.Itoa(i)+"]", err) }
-
 // memberName returns the name in a member key literal such as `,"name":`.
 func memberName(key string) string { return strings.Trim(key, `,{":`) }
 
 // str writes a string member; key is the literal `,"name":`.
 func (w *objWriter) str(key, s string) {
 	w.b = append(w.b, key...)
-	w.b = appendString(w.b, s)
+	w.b = jsonx.AppendString(w.b, s)
 }
 
 // optStr writes a string member unless s is empty.
@@ -126,8 +84,8 @@ func (w *objWriter) value(key string, v any) {
 		return
 	}
 	w.b = append(w.b, key...)
-	if w.b, w.err = appendValue(w.b, v); w.err != nil {
-		w.err = at(memberName(key), w.err)
+	if w.b, w.err = jsonx.AppendValue(w.b, v); w.err != nil {
+		w.err = jsonx.At(memberName(key), w.err)
 	}
 }
 
@@ -140,7 +98,7 @@ func (w *objWriter) optValue(key string, v any) {
 	}
 	n := len(w.b)
 	w.value(key, v)
-	if w.err == nil && isNull(w.b, n+len(key)) {
+	if w.err == nil && jsonx.IsNull(w.b, n+len(key)) {
 		w.b = w.b[:n]
 	}
 }
@@ -151,8 +109,8 @@ func (w *objWriter) object(key string, m map[string]any) {
 		return
 	}
 	w.b = append(w.b, key...)
-	if w.b, w.err = appendObject(w.b, m, 0); w.err != nil {
-		w.err = at(memberName(key), w.err)
+	if w.b, w.err = jsonx.AppendObject(w.b, m); w.err != nil {
+		w.err = jsonx.At(memberName(key), w.err)
 	}
 }
 
@@ -166,7 +124,7 @@ func (w *objWriter) optObject(key string, m map[string]any) {
 // strings writes a string array member; nil is written as [].
 func (w *objWriter) strings(key string, a []string) {
 	w.b = append(w.b, key...)
-	w.b = appendStrings(w.b, a)
+	w.b = jsonx.AppendStrings(w.b, a)
 }
 
 // call lets the nested encoders of this package share the sticky error.
@@ -176,7 +134,7 @@ func (w *objWriter) call(key string, f func([]byte) ([]byte, error)) {
 	}
 	w.b = append(w.b, key...)
 	if w.b, w.err = f(w.b); w.err != nil {
-		w.err = at(memberName(key), w.err)
+		w.err = jsonx.At(memberName(key), w.err)
 	}
 }
 
@@ -191,7 +149,7 @@ func (w *objWriter) patch(key string, ops []PatchOp) {
 			w.b = append(w.b, ',')
 		}
 		if w.b, w.err = ops[i].appendJSON(w.b); w.err != nil {
-			w.err = at(memberName(key), atIndex(i, w.err))
+			w.err = jsonx.At(memberName(key), jsonx.AtIndex(i, w.err))
 			return
 		}
 	}

@@ -448,3 +448,12 @@ func TestAppendJSONHotPathDoesNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendJSONRejectsCycles(t *testing.T) {
+	m := map[string]any{"a": 1.0}
+	m["self"] = m
+	ev := &StateSnapshot{Snapshot: m}
+	if _, err := AppendSSE(nil, ev); CodeOf(err) != CodeSerialization || !strings.HasPrefix(err.Error(), "cannot encode STATE_SNAPSHOT as JSON: snapshot.self.self.") {
+		t.Errorf("AppendSSE error %v", err)
+	}
+}

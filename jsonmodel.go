@@ -1,5 +1,7 @@
 package agui
 
+import "github.com/agui-go/agui/internal/jsonx"
+
 // This file encodes the values events carry (messages, content, input,
 // outcomes, usage, patches) with the rules of json.go: optional members are
 // left out when empty, required arrays are written as [] when nil, and
@@ -28,7 +30,7 @@ func marshal(what string, f func([]byte) ([]byte, error)) ([]byte, error) {
 func openMessage(dst []byte, id string, role Role) objWriter {
 	w := objWriter{b: dst}
 	w.b = append(w.b, `{"id":`...)
-	w.b = appendString(w.b, id)
+	w.b = jsonx.AppendString(w.b, id)
 	w.b = append(w.b, `,"role":"`...)
 	w.b = append(w.b, role...)
 	w.b = append(w.b, '"')
@@ -45,7 +47,7 @@ func appendMessages(dst []byte, ms []Message) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = appendMessage(dst, m); err != nil {
-			return dst, atIndex(i, err)
+			return dst, jsonx.AtIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil
@@ -121,7 +123,7 @@ func (m *AssistantMessage) appendJSON(dst []byte) ([]byte, error) {
 				w.b = append(w.b, ',')
 			}
 			if w.b, w.err = m.ToolCalls[i].appendJSON(w.b); w.err != nil {
-				return w.b, at("toolCalls", atIndex(i, w.err))
+				return w.b, jsonx.At("toolCalls", jsonx.AtIndex(i, w.err))
 			}
 		}
 		w.b = append(w.b, ']')
@@ -202,11 +204,11 @@ func (m *ReasoningMessage) MarshalJSON() ([]byte, error) { return marshal("messa
 func (c ToolCall) appendJSON(dst []byte) ([]byte, error) {
 	w := objWriter{b: dst}
 	w.b = append(w.b, `{"id":`...)
-	w.b = appendString(w.b, c.ID)
+	w.b = jsonx.AppendString(w.b, c.ID)
 	w.b = append(w.b, `,"type":"function","function":{"name":`...)
-	w.b = appendString(w.b, c.Function.Name)
+	w.b = jsonx.AppendString(w.b, c.Function.Name)
 	w.b = append(w.b, `,"arguments":`...)
-	w.b = appendString(w.b, c.Function.Arguments)
+	w.b = jsonx.AppendString(w.b, c.Function.Arguments)
 	w.b = append(w.b, '}')
 	w.optStr(`,"encryptedValue":`, c.EncryptedValue)
 	w.optObject(`,"metadata":`, c.Metadata)
@@ -220,7 +222,7 @@ func (c ToolCall) MarshalJSON() ([]byte, error) { return marshal("tool call", c.
 // non-nil.
 func (c Content) appendJSON(dst []byte) ([]byte, error) {
 	if c.Parts == nil {
-		return appendString(dst, c.Text), nil
+		return jsonx.AppendString(dst, c.Text), nil
 	}
 	dst = append(dst, '[')
 	var err error
@@ -229,7 +231,7 @@ func (c Content) appendJSON(dst []byte) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = c.Parts[i].appendJSON(dst); err != nil {
-			return dst, atIndex(i, err)
+			return dst, jsonx.AtIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil
@@ -302,7 +304,7 @@ func (o *Outcome) appendJSON(dst []byte) ([]byte, error) {
 				w.b = append(w.b, ',')
 			}
 			if w.b, w.err = o.Interrupts[i].appendJSON(w.b); w.err != nil {
-				return w.b, at("interrupts", atIndex(i, w.err))
+				return w.b, jsonx.At("interrupts", jsonx.AtIndex(i, w.err))
 			}
 		}
 		w.b = append(w.b, ']')
@@ -417,7 +419,7 @@ func (in *RunAgentInput) appendJSON(dst []byte) ([]byte, error) {
 			w.b = append(w.b, ',')
 		}
 		if w.b, w.err = in.Tools[i].appendJSON(w.b); w.err != nil {
-			return w.b, at("tools", atIndex(i, w.err))
+			return w.b, jsonx.At("tools", jsonx.AtIndex(i, w.err))
 		}
 	}
 	w.b = append(w.b, `],"context":[`...)
@@ -436,7 +438,7 @@ func (in *RunAgentInput) appendJSON(dst []byte) ([]byte, error) {
 				w.b = append(w.b, ',')
 			}
 			if w.b, w.err = in.Resume[i].appendJSON(w.b); w.err != nil {
-				return w.b, at("resume", atIndex(i, w.err))
+				return w.b, jsonx.At("resume", jsonx.AtIndex(i, w.err))
 			}
 		}
 		w.b = append(w.b, ']')

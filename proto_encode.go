@@ -6,6 +6,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/agui-go/agui/internal/jsonx"
 	"github.com/agui-go/agui/internal/pb"
 )
 
@@ -226,11 +227,11 @@ func opt[S ~string](s S) *string {
 
 // value converts an opaque JSON value; nil becomes a JSON null, which is
 // right for the payloads whose key is required. The value goes through our
-// JSON encoder (appendValue, which falls back to encoding/json), so the
+// JSON encoder (jsonx.AppendValue, which falls back to encoding/json), so the
 // protobuf carries exactly what the SSE encoding would: struct tags,
 // json.Marshaler and json.RawMessage included.
 func (c *protoConv) value(v any) *structpb.Value {
-	b, err := appendValue(nil, v)
+	b, err := jsonx.AppendValue(nil, v)
 	if err != nil {
 		c.fail("cannot convert %T to JSON: %v", v, err)
 		return nil

@@ -20,14 +20,17 @@ func deps(t *testing.T, pkg string) []string {
 }
 
 // TestDependencyRule holds the layout of docs/DESIGN.md: the protocol
-// package imports no runtime, the runner imports no web framework, and
-// nothing imports back up the list.
+// package imports no runtime, the runner imports no web framework,
+// internal/jsonx imports nothing of ours, and nothing imports back up the
+// list.
 func TestDependencyRule(t *testing.T) {
 	allowed := map[string][]string{
-		module:                         {module + "/internal/pb"},
-		module + "/aguitest":           {module, module + "/internal/pb"},
-		module + "/internal/jsonpatch": {module, module + "/internal/pb"},
-		module + "/core":               {module, module + "/internal/"},
+		module:                         {module + "/internal/pb", module + "/internal/jsonx"},
+		module + "/aguitest":           {module, module + "/internal/pb", module + "/internal/jsonx"},
+		module + "/internal/jsonpatch": {module, module + "/internal/pb", module + "/internal/jsonx"},
+		// The generic JSON machinery knows nothing of AG-UI.
+		module + "/internal/jsonx": {},
+		module + "/core":           {module, module + "/internal/"},
 	}
 	for pkg, ok := range allowed {
 		for _, d := range deps(t, pkg) {

@@ -1,4 +1,4 @@
-package agui
+package jsonx
 
 import (
 	"bytes"
@@ -7,107 +7,13 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
-// This file holds the building blocks of the append-style JSON encoder:
-// strings, numbers and opaque values. The output matches encoding/json with
+// This file is the append-style encoder of plain Go values (strings are in
+// string.go): numbers, opaque values, maps and slices. The output matches encoding/json with
 // HTML escaping turned off, which is also what JSON.stringify produces for
 // the same values apart from the escaping of U+2028/U+2029 and invalid
 // UTF-8 (both are valid JSON either way).
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. It escapes '"', '\\', control
-// characters, U+2028 and U+2029 (so the output is also a safe JavaScript
-// literal), replaces invalid UTF-8 with U+FFFD, and leaves '<', '>' and '&'
-// alone: AG-UI is not embedded in HTML, and every official SDK writes them
-// raw.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	if plain(s) {
-		// Text deltas and ids almost always take this path.
-		dst = append(dst, s...)
-		return append(dst, '"')
-	}
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
-
-// plain reports whether s is ASCII that needs no escaping. It tests eight
-// bytes at a time in a 64-bit word x, the last word overlapping the one
-// before it: a byte below n makes x - n borrow into its top bit, and a byte
-// equal to q does the same to (x^q) - 1. Plain bytes never borrow, so a
-// plain word passes; a borrow starts only at a flagged byte, so a word
-// holding one fails.
-func plain(s string) bool {
-	n := len(s)
-	if n < 8 {
-		for i := 0; i < n; i++ {
-			if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-				return false
-			}
-		}
-		return true
-	}
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	for i := 0; ; i += 8 {
-		i = min(i, n-8)
-		w := s[i : i+8]
-		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-		if (x|(x-lo*0x20)|((x^lo*'"')-lo)|((x^lo*'\\')-lo))&hi != 0 {
-			return false
-		}
-		if i == n-8 {
-			return true
-		}
-	}
-}
 
 // appendFloat appends f the way encoding/json (and JavaScript) formats a
 // number: the shortest representation that round-trips, in exponent form
@@ -133,24 +39,29 @@ func appendFloat(dst []byte, f float64, bits int) ([]byte, error) {
 	return dst, nil
 }
 
-// maxDepth bounds the nesting of the maps and slices appendValue walks
+// maxDepth bounds the nesting of the maps and slices AppendValue walks
 // itself. It is encoding/json's own decoding limit, so anything decoded
 // from JSON encodes again, while a map or slice that contains itself fails
 // with an error instead of overflowing the stack.
 const maxDepth = 10000
 
-// appendValue appends an opaque JSON value: nil as null, a json.RawMessage
-// compacted, the types encoding/json decodes into (and a few more) by hand,
-// and anything else through encoding/json without HTML escaping.
-func appendValue(dst []byte, v any) ([]byte, error) { return appendNested(dst, v, 0) }
+// AppendValue appends v as JSON: nil as null, a json.RawMessage compacted
+// and checked, the types encoding/json decodes into (and a few more) by
+// hand, and anything else through encoding/json without HTML escaping. Map
+// keys are sorted, as encoding/json sorts them. A value nested deeper than
+// encoding/json decodes (a map or slice that contains itself, usually), a
+// NaN or infinity, or an invalid json.Number is an error, wrapped in an
+// [EncodeError] when it is inside a map or slice; on error the bytes
+// appended so far are not removed.
+func AppendValue(dst []byte, v any) ([]byte, error) { return appendNested(dst, v, 0) }
 
-// appendNested is appendValue for a value depth levels down.
+// appendNested is AppendValue for a value depth levels down.
 func appendNested(dst []byte, v any, depth int) ([]byte, error) {
 	switch v := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
 	case string:
-		return appendString(dst, v), nil
+		return AppendString(dst, v), nil
 	case bool:
 		return strconv.AppendBool(dst, v), nil
 	case float64:
@@ -174,7 +85,7 @@ func appendNested(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, v...), nil
 	case json.RawMessage:
-		return appendRaw(dst, v)
+		return AppendRaw(dst, v)
 	case map[string]any:
 		if v == nil {
 			return append(dst, "null"...), nil
@@ -189,7 +100,7 @@ func appendNested(dst []byte, v any, depth int) ([]byte, error) {
 		if v == nil {
 			return append(dst, "null"...), nil
 		}
-		return appendStrings(dst, v), nil
+		return AppendStrings(dst, v), nil
 	case map[string]string:
 		if v == nil {
 			return append(dst, "null"...), nil
@@ -237,9 +148,10 @@ func isNumber(s string) bool {
 	return i == len(s)
 }
 
-// appendRaw appends already-encoded JSON, compacted and validated. An empty
-// RawMessage is written as null, as encoding/json does.
-func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
+// AppendRaw appends already-encoded JSON, compacted and checked. An empty
+// raw is written as null, as encoding/json does. On error dst is returned
+// as it was.
+func AppendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
 	if len(raw) == 0 {
 		return append(dst, "null"...), nil
 	}
@@ -283,6 +195,10 @@ func (tooDeepError) Error() string {
 // smallKeys is how many map keys appendObject sorts without allocating.
 const smallKeys = 16
 
+// AppendObject appends m as a JSON object, as [AppendValue] does, except
+// that a nil map is written as {}.
+func AppendObject(dst []byte, m map[string]any) ([]byte, error) { return appendObject(dst, m, 0) }
+
 // appendObject appends m with its keys sorted, as encoding/json does, so
 // that the output is deterministic.
 func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
@@ -304,15 +220,16 @@ func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, k)
+		dst = AppendString(dst, k)
 		dst = append(dst, ':')
 		if dst, err = appendNested(dst, m[k], depth); err != nil {
-			return dst, at(k, err)
+			return dst, At(k, err)
 		}
 	}
 	return append(dst, '}'), nil
 }
 
+// appendArray appends a non-nil slice, depth levels down.
 func appendArray(dst []byte, a []any, depth int) ([]byte, error) {
 	if depth++; depth > maxDepth {
 		return dst, tooDeepError{}
@@ -324,24 +241,25 @@ func appendArray(dst []byte, a []any, depth int) ([]byte, error) {
 			dst = append(dst, ',')
 		}
 		if dst, err = appendNested(dst, v, depth); err != nil {
-			return dst, atIndex(i, err)
+			return dst, AtIndex(i, err)
 		}
 	}
 	return append(dst, ']'), nil
 }
 
-// appendStrings appends a non-nil string slice as a JSON array.
-func appendStrings(dst []byte, a []string) []byte {
+// AppendStrings appends a as a JSON array of strings; nil is written as [].
+func AppendStrings(dst []byte, a []string) []byte {
 	dst = append(dst, '[')
 	for i, s := range a {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, s)
+		dst = AppendString(dst, s)
 	}
 	return append(dst, ']')
 }
 
+// appendStringMap appends a non-nil map with its keys sorted.
 func appendStringMap(dst []byte, m map[string]string) []byte {
 	var small [smallKeys]string
 	keys := small[:0]
@@ -354,12 +272,12 @@ func appendStringMap(dst []byte, m map[string]string) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, k)
+		dst = AppendString(dst, k)
 		dst = append(dst, ':')
-		dst = appendString(dst, m[k])
+		dst = AppendString(dst, m[k])
 	}
 	return append(dst, '}')
 }
 
-// isNull reports whether the JSON just appended from index n is null.
-func isNull(b []byte, n int) bool { return string(b[n:]) == "null" }
+// IsNull reports whether b[n:], JSON just appended at index n, is null.
+func IsNull(b []byte, n int) bool { return string(b[n:]) == "null" }

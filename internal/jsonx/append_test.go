@@ -1,8 +1,9 @@
-package agui
+package jsonx
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -20,64 +21,6 @@ func stdJSON(t testing.TB, v any) string {
 		t.Fatalf("encoding/json: %v", err)
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
-}
-
-var stringSamples = []string{
-	"",
-	"plain ascii",
-	`quote " backslash \ slash /`,
-	"<script>&amp;</script>",
-	"\x00\x01\x1f\x7f",
-	"tab\tnewline\ncr\rbs\bff\f",
-	"héllo wörld ✓ 日本語 🙂",
-	"line\u2028para\u2029end",
-	"bad \xff utf8 \xc3",
-	"truncated \xe2\x82",
-	"\xed\xa0\x80 surrogate half",
-}
-
-func TestAppendStringMatchesEncodingJSON(t *testing.T) {
-	for _, s := range stringSamples {
-		got := string(appendString(nil, s))
-		if want := stdJSON(t, s); got != want {
-			t.Errorf("appendString(%q)\n got %s\nwant %s", s, got, want)
-		}
-	}
-}
-
-// TestAppendStringEveryPosition puts each byte class that needs care at
-// every position of strings up to 24 bytes, covering the word-at-a-time
-// scan, its overlapping last word and the short-string loop.
-func TestAppendStringEveryPosition(t *testing.T) {
-	specials := []string{"\x00", "\x1f", " ", "\"", "\\", "\x7f", "\x80", "\xff", "é", "\u2028", "<"}
-	for n := 0; n <= 24; n++ {
-		for pos := 0; pos < n; pos++ {
-			for _, sp := range specials {
-				s := strings.Repeat("a", pos) + sp + strings.Repeat("b", n-pos-1)
-				if got, want := string(appendString(nil, s)), stdJSON(t, s); got != want {
-					t.Fatalf("appendString(%q)\n got %s\nwant %s", s, got, want)
-				}
-			}
-		}
-	}
-}
-
-func TestAppendStringDoesNotEscapeHTML(t *testing.T) {
-	if got := string(appendString(nil, "<a href='x'>&</a>")); got != `"<a href='x'>&</a>"` {
-		t.Errorf("got %s", got)
-	}
-}
-
-func FuzzAppendString(f *testing.F) {
-	for _, s := range stringSamples {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got := appendString([]byte("x"), s)
-		if want := "x" + stdJSON(t, s); string(got) != want {
-			t.Errorf("appendString(%q)\n got %s\nwant %s", s, got, want)
-		}
-	})
 }
 
 func TestAppendValueMatchesEncodingJSON(t *testing.T) {
@@ -99,13 +42,13 @@ func TestAppendValueMatchesEncodingJSON(t *testing.T) {
 	}
 	values = append(values, manyKeys)
 	for _, v := range values {
-		got, err := appendValue([]byte("x"), v)
+		got, err := AppendValue([]byte("x"), v)
 		if err != nil {
-			t.Errorf("appendValue(%#v): %v", v, err)
+			t.Errorf("AppendValue(%#v): %v", v, err)
 			continue
 		}
 		if want := "x" + stdJSON(t, v); string(got) != want {
-			t.Errorf("appendValue(%#v)\n got %s\nwant %s", v, got, want)
+			t.Errorf("AppendValue(%#v)\n got %s\nwant %s", v, got, want)
 		}
 	}
 }
@@ -118,7 +61,7 @@ func TestAppendValueRawMessage(t *testing.T) {
 		{`"x"`, `"x"`},
 	}
 	for _, c := range cases {
-		got, err := appendValue([]byte("x"), json.RawMessage(c.in))
+		got, err := AppendValue([]byte("x"), json.RawMessage(c.in))
 		if err != nil {
 			t.Errorf("%q: %v", c.in, err)
 			continue
@@ -128,7 +71,7 @@ func TestAppendValueRawMessage(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"{", "[1,]", "nul", "1 2"} {
-		got, err := appendValue([]byte("x"), json.RawMessage(bad))
+		got, err := AppendValue([]byte("x"), json.RawMessage(bad))
 		if err == nil {
 			t.Errorf("%q: no error", bad)
 		}
@@ -154,16 +97,16 @@ func TestIsNumber(t *testing.T) {
 func TestAppendValueErrors(t *testing.T) {
 	for _, v := range []any{math.NaN(), math.Inf(-1), float32(math.Inf(1)), json.Number("0x1"), json.Number("{}"), make(chan int), func() {},
 		[]any{1.0, math.NaN()}, map[string]any{"a": map[string]any{"b": math.Inf(1)}}} {
-		got, err := appendValue([]byte("x"), v)
+		got, err := AppendValue([]byte("x"), v)
 		if err == nil {
-			t.Errorf("appendValue(%T) succeeded: %s", v, got)
+			t.Errorf("AppendValue(%T) succeeded: %s", v, got)
 		}
 	}
 }
 
 func TestAppendValueOutputIsOneLine(t *testing.T) {
 	v := map[string]any{"text": "a\nb\r\nc", "raw": json.RawMessage("[\n1,\n2\n]"), "n": []any{"\u2028"}}
-	got, err := appendValue(nil, v)
+	got, err := AppendValue(nil, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +121,7 @@ func TestAppendValueRejectsCycles(t *testing.T) {
 	a := []any{nil}
 	a[0] = a
 	for _, v := range []any{m, a, map[string]any{"list": []any{m}}} {
-		got, err := appendValue([]byte("x"), v)
+		got, err := AppendValue([]byte("x"), v)
 		if err == nil {
 			t.Fatalf("a value that contains itself encoded: %.40s…", got)
 		}
@@ -186,9 +129,14 @@ func TestAppendValueRejectsCycles(t *testing.T) {
 			t.Errorf("error %.500q", err)
 		}
 	}
-	ev := &StateSnapshot{Snapshot: m}
-	if _, err := AppendSSE(nil, ev); CodeOf(err) != CodeSerialization || !strings.HasPrefix(err.Error(), "cannot encode STATE_SNAPSHOT as JSON: snapshot.self.self.") {
-		t.Errorf("AppendSSE error %v", err)
+	_, err := AppendValue(nil, m)
+	var ee *EncodeError
+	if !errors.As(err, &ee) || !strings.HasPrefix(err.Error(), "self.self.self.") {
+		t.Errorf("error %.100q does not locate the cycle", err)
+	}
+	var deep tooDeepError
+	if !errors.As(err, &deep) {
+		t.Errorf("error %.100q does not unwrap to its cause", err)
 	}
 }
 
@@ -202,7 +150,7 @@ func TestAppendValueDeepButFinite(t *testing.T) {
 			v = []any{v}
 		}
 	}
-	got, err := appendValue(nil, v)
+	got, err := AppendValue(nil, v)
 	if err != nil {
 		t.Fatalf("%d levels: %v", maxDepth, err)
 	}
@@ -210,7 +158,7 @@ func TestAppendValueDeepButFinite(t *testing.T) {
 	if err := json.Unmarshal(got, &back); err != nil {
 		t.Fatalf("output does not decode: %v", err)
 	}
-	if _, err := appendValue(nil, []any{v}); err == nil {
+	if _, err := AppendValue(nil, []any{v}); err == nil {
 		t.Errorf("%d levels encoded", maxDepth+1)
 	}
 }

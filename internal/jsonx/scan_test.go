@@ -1,4 +1,4 @@
-package agui
+package jsonx
 
 import (
 	"encoding/json"

@@ -1,8 +1,8 @@
-package agui
+package jsonx
 
-// This file is the single pass over a JSON document behind the decoders:
+// This file is the single pass over a JSON document behind [Parse]:
 // it checks the syntax (RFC 8259) and records where every value starts and
-// ends, in document order, so that the typed decoders read each value
+// ends, in document order, so that a [Decoder] reads each value
 // straight from its bytes without parsing anything twice.
 
 import (
