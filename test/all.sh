@@ -24,6 +24,7 @@ step() {
 }
 finish() {
   local rc=$?
+  if [[ -n "${tools:-}" ]]; then rm -rf "$tools"; fi
   end_stage
   if [[ $rc == 0 ]]; then
     printf '\n=== all stages passed in %dm%02ds\n' $((SECONDS / 60)) $((SECONDS % 60))
@@ -33,13 +34,25 @@ finish() {
 }
 trap finish EXIT
 
+# Every go command below but the fuzzing builds with the race detector:
+# vet, staticcheck's package loading, the tests, and the builds of the
+# example app that the tests and the browser pages start. So a cold run
+# compiles the tree once, race-enabled, where a plain build for vet and
+# the app would cost a second compile of everything (about two minutes on
+# two cores), and the app the browser tests drive runs with the detector.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-race"
+
 step "go vet"
 go vet ./...
 go vet -tags agui_noverify . ./core/...
 go vet -tags agui_debug . ./core/...
 
 step "staticcheck"
-go run honnef.co/go/tools/cmd/staticcheck@v0.8.2 ./...
+# Built without the detector (the analysis would run several times
+# slower); it loads the packages with GOFLAGS, sharing the race build.
+tools="$(mktemp -d)"
+GOFLAGS= GOBIN="$tools" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+"$tools/staticcheck" ./...
 
 step "redis-server for the Redis store and replicas tests (installs Debian's redis-server when missing)"
 if ! command -v redis-server >/dev/null; then
@@ -61,7 +74,9 @@ go test -count=1 -tags agui_noverify . ./core/...
 go test -count=1 -tags agui_debug . ./core/...
 
 step "fuzzing: every fuzz target but the heaviest for 10,000 inputs (FUZZTIME=60s bash test/fuzz.sh is the long mode)"
-FUZZBRIEF=1 FUZZTIME="${FUZZTIME:-10000x}" bash test/fuzz.sh
+# Fuzzing instruments every package for coverage, a build of its own,
+# which the race detector would only slow down.
+GOFLAGS= FUZZBRIEF=1 FUZZTIME="${FUZZTIME:-10000x}" bash test/fuzz.sh
 
 step "bench module: fixture shape, one pass of every benchmark, the end-to-end short mode (every server once at C = 1)"
 # -mod=mod: bench/ replaces the main module, whose requirements it must follow.
