@@ -31,13 +31,13 @@ type sizer struct {
 // Only content deltas are ever split; a delta that fits in the worst case
 // (every byte escaped) costs one length check.
 func (z *sizer) split(ev agui.Event) ([]agui.Event, error) {
-	delta, plain, with := deltaOf(ev)
-	if with == nil || plain && len(delta)*maxEscape <= z.limit/2 {
+	delta, isPlain, ok := deltaOf(ev)
+	if !ok || isPlain && len(delta)*maxEscape <= z.limit/2 {
 		return nil, nil
 	}
 	// The delta may not fit: measure what the event costs without it.
 	var err error
-	if z.buf, err = with("").AppendJSON(z.buf[:0]); err != nil {
+	if z.buf, err = withDelta(ev, "").AppendJSON(z.buf[:0]); err != nil {
 		return nil, err
 	}
 	room := (z.limit - len(z.buf)) / maxEscape
@@ -59,16 +59,16 @@ func (z *sizer) split(ev agui.Event) ([]agui.Event, error) {
 				break
 			}
 		}
-		out = append(out, with(delta[:cut]))
+		out = append(out, withDelta(ev, delta[:cut]))
 		delta = delta[cut:]
 	}
-	return append(out, with(delta)), nil
+	return append(out, withDelta(ev, delta)), nil
 }
 
 // check refuses an event, other than a content delta, whose JSON exceeds
 // the limit.
 func (z *sizer) check(ev agui.Event) error {
-	if delta, plain, with := deltaOf(ev); with != nil && plain && len(delta)*maxEscape <= z.limit/2 {
+	if delta, isPlain, ok := deltaOf(ev); ok && isPlain && len(delta)*maxEscape <= z.limit/2 {
 		return nil // a plain delta that fits even fully escaped
 	}
 	var err error
@@ -90,20 +90,40 @@ func tooLarge(ev agui.Event, n int) error {
 		" bytes of JSON exceeds the "+strconv.Itoa(agui.MaxEventSize)+"-byte event limit")
 }
 
-// deltaOf returns the delta of a content-delta event, whether the event
-// is plain (no raw event or metadata, so its ids are all it carries
-// besides the delta) and a function building a copy of ev with another
-// delta; the function is nil for any other event.
-func deltaOf(ev agui.Event) (string, bool, func(string) agui.Event) {
+// deltaOf returns the delta of a content-delta event and whether the
+// event is plain (no raw event or metadata, so its ids are all it carries
+// besides the delta); ok is false for any other event. It allocates
+// nothing: it runs for every delta a run emits.
+func deltaOf(ev agui.Event) (delta string, isPlain, ok bool) {
 	switch e := ev.(type) {
 	case *agui.TextMessageContent:
-		return e.Delta, plain(e.Base), func(d string) agui.Event { c := *e; c.Delta = d; return &c }
+		return e.Delta, plain(e.Base), true
 	case *agui.ReasoningMessageContent:
-		return e.Delta, plain(e.Base), func(d string) agui.Event { c := *e; c.Delta = d; return &c }
+		return e.Delta, plain(e.Base), true
 	case *agui.ToolCallArgs:
-		return e.Delta, plain(e.Base), func(d string) agui.Event { c := *e; c.Delta = d; return &c }
+		return e.Delta, plain(e.Base), true
 	}
-	return "", false, nil
+	return "", false, false
+}
+
+// withDelta returns a copy of the content-delta event ev (one deltaOf
+// accepts) carrying d as its delta.
+func withDelta(ev agui.Event, d string) agui.Event {
+	switch e := ev.(type) {
+	case *agui.TextMessageContent:
+		c := *e
+		c.Delta = d
+		return &c
+	case *agui.ReasoningMessageContent:
+		c := *e
+		c.Delta = d
+		return &c
+	case *agui.ToolCallArgs:
+		c := *e
+		c.Delta = d
+		return &c
+	}
+	return ev
 }
 
 func plain(b agui.Base) bool { return b.RawEvent == nil && b.Metadata == nil }
