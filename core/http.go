@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -46,6 +47,9 @@ type transport struct {
 	warned warnings
 	// running counts the runs streaming, for WithMaxConcurrentRuns.
 	running atomic.Int64
+	// bufs holds the streams' write buffers (*[]byte) between bursts, so
+	// an idle stream holds none and a busy handler reuses a few.
+	bufs sync.Pool
 }
 
 // runHandle is the part of a *Runner the transport uses: begin starts the
@@ -211,6 +215,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		legacy:  legacy,
 		cfg:     &t.cfg,
 		warned:  &t.warned,
+		bufs:    &t.bufs,
 		cancel:  run.Cancel,
 		in:      in,
 		logCtx:  ctx,

@@ -157,19 +157,64 @@ func TestStreamWriterBurstIsOneFlush(t *testing.T) {
 	sw.loop(context.Background(), swQueueOf(sw, items))
 
 	writes, flushes := rec.counts()
-	if writes != len(evs) {
-		t.Errorf("writes = %d, want one per event (%d)", writes, len(evs))
+	if writes != 1 {
+		t.Errorf("writes = %d, want 1 for a burst already queued", writes)
 	}
 	if flushes != 1 {
 		t.Errorf("flushes = %d, want 1 for a burst already queued", flushes)
 	}
-	for i, w := range rec.writes {
-		if !bytes.HasPrefix(w, []byte("data: ")) || !bytes.HasSuffix(w, []byte("\n\n")) || bytes.Count(w, []byte("\n\n")) != 1 {
-			t.Errorf("write %d = %q, want exactly one SSE frame", i, w)
-		}
+	var want []byte
+	for _, ev := range evs {
+		want, _ = agui.AppendSSE(want, ev)
+	}
+	if got := bytes.Join(rec.writes, nil); !bytes.Equal(got, want) {
+		t.Errorf("written %q, want every event's frame in order %q", got, want)
 	}
 	if sw.events != len(evs) || sw.outcome != "success" {
 		t.Errorf("events, outcome = %d, %q; want %d, success", sw.events, sw.outcome, len(evs))
+	}
+}
+
+func TestStreamWriterLongBurstWritesWholeFramesInChunks(t *testing.T) {
+	rec := newSWRecorder()
+	sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
+	delta := strings.Repeat("x", 100)
+	n := 3 * writeChunk / len(delta)
+	evs := []agui.Event{swStarted(), &agui.TextMessageStart{MessageID: "m1", Role: agui.RoleAssistant}}
+	for range n {
+		evs = append(evs, swDelta(delta))
+	}
+	evs = append(evs, &agui.TextMessageEnd{MessageID: "m1"}, swFinished())
+	items := make(chan agui.Event, len(evs))
+	for _, ev := range evs {
+		items <- ev
+	}
+	close(items)
+	sw.loop(context.Background(), swQueueOf(sw, items))
+
+	writes, flushes := rec.counts()
+	total := len(bytes.Join(rec.writes, nil))
+	if lo, hi := total/(writeChunk+200), total/writeChunk+1; writes < lo || writes > hi {
+		t.Errorf("writes = %d, want %d to %d for %d bytes in chunks of %d", writes, lo, hi, total, writeChunk)
+	}
+	if flushes != 1 {
+		t.Errorf("flushes = %d, want 1 for a burst already queued", flushes)
+	}
+	frames := 0
+	for i, w := range rec.writes {
+		if !bytes.HasPrefix(w, []byte("data: ")) || !bytes.HasSuffix(w, []byte("\n\n")) {
+			t.Errorf("write %d does not hold whole frames: starts %q, ends %q", i, w[:min(len(w), 10)], w[max(0, len(w)-10):])
+		}
+		if len(w) > writeChunk+200 {
+			t.Errorf("write %d is %d bytes, want at most a chunk and a frame", i, len(w))
+		}
+		frames += bytes.Count(w, []byte("\n\n"))
+	}
+	if frames != len(evs) || sw.events != len(evs) {
+		t.Errorf("frames, events = %d, %d; want %d", frames, sw.events, len(evs))
+	}
+	if sw.buf != nil || sw.bufp != nil {
+		t.Error("the stream still holds its write buffer after the last flush")
 	}
 }
 
@@ -211,8 +256,8 @@ func TestStreamWriterCoalescesWhatIsQueued(t *testing.T) {
 			items <- swDelta(s)
 		}
 		synctest.Wait()
-		if w, f := rec.counts(); w != 4 || f != 2 {
-			t.Fatalf("writes, flushes = %d, %d; want 4, 2 (three queued deltas share one flush)", w, f)
+		if w, f := rec.counts(); w != 2 || f != 2 {
+			t.Fatalf("writes, flushes = %d, %d; want 2, 2 (three queued deltas share one write and one flush)", w, f)
 		}
 		close(items)
 		<-done
