@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -108,7 +109,7 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 		select {
 		case ev, ok := <-events:
 			q.take(ev, ok)
-			s.drain(q)
+			s.burst(q)
 			s.flush()
 		case <-idleC:
 			// The timer is not moved per burst: when it fires early, it
@@ -141,20 +142,36 @@ func (s *streamWriter) abandon() {
 	s.flush()
 }
 
-// drain takes the events already queued, without waiting.
-func (s *streamWriter) drain(q runQueue) {
+// burst takes the rest of a burst before its flush. While the queue keeps
+// refilling, the writer yields to let the agent queue more, and flushes
+// only once a yield found nothing new (or the burst has filled a write):
+// an agent emitting fast costs one flush, and one write system call, per
+// many events rather than per few; an agent that pauses is flushed after
+// one yield.
+func (s *streamWriter) burst(q runQueue) {
+	for s.drain(q) > 0 && !s.unflushed && !s.broken {
+		runtime.Gosched()
+	}
+}
+
+// drain takes the events already queued, without waiting, and returns
+// how many it took.
+func (s *streamWriter) drain(q runQueue) int {
+	n := 0
 	for !s.broken {
 		events := q.events()
 		if events == nil {
-			return
+			return n
 		}
 		select {
 		case ev, ok := <-events:
 			q.take(ev, ok)
+			n++
 		default:
-			return
+			return n
 		}
 	}
+	return n
 }
 
 // idlePeriod is how often an idle stream is looked after: heartbeats on
