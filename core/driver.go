@@ -10,9 +10,9 @@ import (
 // driver is the consumer side of one started run: the run's queue, the
 // sink that takes what comes out of it, and the agent's goroutine. Whoever
 // consumes the run (the iterator of Runner.Events, or the HTTP writer)
-// receives from queue itself, on its own goroutine, and hands each event
-// to take: one queue, one hand-off per event, and no goroutine besides the
-// agent's.
+// takes from the queue itself, on its own goroutine, everything queued at
+// once: one queue, one hand-off per burst of events, and no goroutine
+// besides the agent's.
 //
 // A driver is used by the consumer's goroutine only.
 type driver struct {
@@ -20,9 +20,9 @@ type driver struct {
 	cancel context.CancelCauseFunc
 	out    *sink
 	s      *stream
-	// q is the generation of the run's queue the consumer reads (see
-	// queue).
-	q *queue
+	// batch is the consumer's half of the run's queue: the events taken
+	// last, delivered one by one, then handed back to the stream empty.
+	batch []agui.Event
 	// agent is the agent's goroutine (none when the run ended before the
 	// agent started).
 	agent sync.WaitGroup
@@ -60,7 +60,7 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool) (*dr
 	chainErr := out.build(ctx, r.opts.transformers)
 	s := newStream(ctx, r.opts.queue)
 	r.rc.Emitter = &Emitter{s: s}
-	d := &driver{ctx: ctx, cancel: cancel, out: out, s: s, q: s.q,
+	d := &driver{ctx: ctx, cancel: cancel, out: out, s: s,
 		cause: agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")}
 
 	started := &agui.RunStarted{
@@ -98,35 +98,43 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool) (*dr
 	return d, nil
 }
 
-// events returns the run's queue, or nil once the stream is over.
-func (d *driver) events() <-chan agui.Event {
+// ready returns the channel that signals events in the run's queue (or
+// its end), or nil once the stream is over.
+func (d *driver) ready() <-chan struct{} {
 	if d.ended {
 		return nil
 	}
-	return d.q.ch
+	return d.s.wake
 }
 
-// take hands ev, received from the queue, to the sink; ok is false when
-// the queue was closed, and the run's terminal event is then delivered.
-func (d *driver) take(ev agui.Event, ok bool) {
+// take hands everything queued to the sink, and the run's terminal event
+// once the queue is closed, and returns how many events it took. It does
+// not wait: with nothing queued it returns 0.
+func (d *driver) take() int {
 	if d.ended {
-		return
+		return 0
 	}
-	if !ok {
-		if next := d.q.next.Load(); next != nil {
-			d.q = next // the queue grew: the rest is in the next one
-			return
+	evs, closed := d.s.take(d.batch)
+	n := len(evs)
+	for _, ev := range evs {
+		if d.ended {
+			break // the consumer or the chain stopped the stream
 		}
+		d.taking = true
+		more := d.out.deliver(ev)
+		d.taking = false
+		if !more {
+			d.stop()
+		}
+	}
+	clear(evs) // the events are delivered: hold none of them
+	d.batch = evs[:0]
+	if closed && !d.ended {
 		d.out.finish(d.ctx, d.s.terminal)
 		d.ended = true
-		return
+		n++
 	}
-	d.taking = true
-	more := d.out.deliver(ev)
-	d.taking = false
-	if !more {
-		d.stop()
-	}
+	return n
 }
 
 // stop ends a stream the consumer or the chain stopped early: it cancels

@@ -63,15 +63,17 @@ type streamWriter struct {
 	refused *RequestError
 }
 
-// runQueue is what the writer drives: the run's queue, received from by
-// the writer's own goroutine, and where each event taken from it goes.
+// runQueue is what the writer drives: the run's queue, taken from by the
+// writer's own goroutine, which hands what it takes on to the sink.
 // *driver is the one implementation outside tests.
 type runQueue interface {
-	// events returns the queue, or nil once the stream is over.
-	events() <-chan agui.Event
-	// take passes on an event received from the queue; ok is false when
-	// the queue was closed.
-	take(ev agui.Event, ok bool)
+	// ready returns a channel that signals events in the queue (or its
+	// end), or nil once the stream is over.
+	ready() <-chan struct{}
+	// take passes on everything queued, and the terminal event once the
+	// queue is closed, and returns how many events it took; with nothing
+	// queued it returns 0 without waiting.
+	take() int
 	// close ends the run however the writer stopped and joins its
 	// goroutines.
 	close()
@@ -102,14 +104,13 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 		idleC = idle.C
 	}
 	for {
-		events := q.events()
-		if events == nil || s.broken {
+		ready := q.ready()
+		if ready == nil || s.broken {
 			return
 		}
 		select {
-		case ev, ok := <-events:
-			q.take(ev, ok)
-			s.burst(q)
+		case <-ready:
+			s.burst(q, q.take())
 			s.flush()
 		case <-idleC:
 			// The timer is not moved per burst: when it fires early, it
@@ -142,36 +143,30 @@ func (s *streamWriter) abandon() {
 	s.flush()
 }
 
-// burst takes the rest of a burst before its flush. While the queue keeps
-// refilling, the writer yields to let the agent queue more, and flushes
-// only once a yield found nothing new (or the burst has filled a write):
-// an agent emitting fast costs one flush, and one write system call, per
-// many events rather than per few; an agent that pauses is flushed after
-// one yield.
-func (s *streamWriter) burst(q runQueue) {
-	for s.drain(q) > 0 && !s.unflushed && !s.broken {
+// burst takes the rest of a burst before its flush; n is how many events
+// the take that started it took. While the queue keeps refilling, the
+// writer yields to let the agent queue more, and flushes only once a
+// yield found nothing new (or the burst has filled a write): an agent
+// emitting fast costs one flush, and one write system call, per many
+// events rather than per few; a single event (a trickle, an agent that
+// pauses) is flushed at once.
+func (s *streamWriter) burst(q runQueue, n int) {
+	if n <= 1 {
+		n = s.drain(q)
+	}
+	for n > 0 && !s.unflushed && !s.broken {
 		runtime.Gosched()
+		n = s.drain(q)
 	}
 }
 
 // drain takes the events already queued, without waiting, and returns
 // how many it took.
 func (s *streamWriter) drain(q runQueue) int {
-	n := 0
-	for !s.broken {
-		events := q.events()
-		if events == nil {
-			return n
-		}
-		select {
-		case ev, ok := <-events:
-			q.take(ev, ok)
-			n++
-		default:
-			return n
-		}
+	if s.broken || q.ready() == nil {
+		return 0
 	}
-	return n
+	return q.take()
 }
 
 // idlePeriod is how often an idle stream is looked after: heartbeats on

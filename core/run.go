@@ -116,9 +116,9 @@ func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[agui.Event, error] {
 			return
 		}
 		defer d.close()
-		for q := d.events(); q != nil; q = d.events() {
-			ev, ok := <-q
-			d.take(ev, ok)
+		for ready := d.ready(); ready != nil; ready = d.ready() {
+			<-ready
+			d.take()
 		}
 	}
 }
