@@ -42,7 +42,8 @@ func GoHandler(name string, deltas int) (http.Handler, error) {
 
 // CPUProfileEnv names the environment variable that makes a Go server
 // process write a CPU profile of its whole life: its value is a directory,
-// and the profile goes to NAME-PID.pprof in it. Unset, no profile is taken.
+// and the profile goes to NAME-PID.pprof in it, its allocations to
+// NAME-PID.allocs.pprof. Unset, no profile is taken.
 const CPUProfileEnv = "E2E_CPUPROFILE_DIR"
 
 // startProfile starts the CPU profile CPUProfileEnv asks for and returns
@@ -65,6 +66,11 @@ func startProfile(name string, stderr io.Writer) (stop func()) {
 	return func() {
 		pprof.StopCPUProfile()
 		_ = f.Close()
+		// The allocations of the process's life, beside it.
+		if a, err := os.Create(filepath.Join(dir, name+"-"+strconv.Itoa(os.Getpid())+".allocs.pprof")); err == nil {
+			_ = pprof.Lookup("allocs").WriteTo(a, 0)
+			_ = a.Close()
+		}
 	}
 }
 
