@@ -22,7 +22,10 @@ type driver struct {
 	s      *stream
 	// batch is the consumer's half of the run's queue: the events taken
 	// last, delivered one by one, then handed back to the stream empty.
-	batch []agui.Event
+	batch []item
+	// freed are the reusable events of the last batch, delivered and
+	// cleared, given back to the stream with the next take.
+	freed []*agui.TextMessageContent
 	// agent is the agent's goroutine (none when the run ended before the
 	// agent started).
 	agent sync.WaitGroup
@@ -39,9 +42,11 @@ type driver struct {
 
 var _ runQueue = (*driver)(nil)
 
-// begin is drive for the transport.
+// begin is drive for the transport, whose yield keeps no event after it
+// returns: with no transformers (which may keep what they are given),
+// the stream reuses its text deltas once delivered.
 func (r *Runner[S]) begin(ctx context.Context, yield func(agui.Event) bool) (runQueue, error) {
-	d, err := r.drive(ctx, yield)
+	d, err := r.drive(ctx, yield, len(r.opts.transformers) == 0)
 	if err != nil {
 		return nil, err
 	}
@@ -50,8 +55,10 @@ func (r *Runner[S]) begin(ctx context.Context, yield func(agui.Event) bool) (run
 
 // drive starts the run under ctx and delivers RUN_STARTED to yield; the
 // agent's goroutine is running when it returns, unless the run already
-// ended. It fails only when the run was started before.
-func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool) (*driver, error) {
+// ended. It fails only when the run was started before. reuse says that
+// neither yield nor anything between the queue and yield keeps an event
+// after delivering it (see stream.reuse).
+func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reuse bool) (*driver, error) {
 	ctx, cancel, err := r.start(ctx)
 	if err != nil {
 		return nil, err
@@ -59,6 +66,7 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool) (*dr
 	out := newSink(yield, r.opts.logger, r.in)
 	chainErr := out.build(ctx, r.opts.transformers)
 	s := newStream(ctx, r.opts.queue)
+	s.reuse = reuse
 	r.rc.Emitter = &Emitter{s: s}
 	d := &driver{ctx: ctx, cancel: cancel, out: out, s: s,
 		cause: agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")}
@@ -114,15 +122,21 @@ func (d *driver) take() int {
 	if d.ended {
 		return 0
 	}
-	evs, closed := d.s.take(d.batch)
+	evs, closed := d.s.take(d.batch, d.freed)
+	clear(d.freed)
+	d.freed = d.freed[:0]
 	n := len(evs)
-	for _, ev := range evs {
+	for _, it := range evs {
 		if d.ended {
 			break // the consumer or the chain stopped the stream
 		}
 		d.taking = true
-		more := d.out.deliver(ev)
+		more := d.out.deliver(it.ev)
 		d.taking = false
+		if it.reuse != nil {
+			*it.reuse = agui.TextMessageContent{}
+			d.freed = append(d.freed, it.reuse)
+		}
 		if !more {
 			d.stop()
 		}

@@ -110,7 +110,7 @@ func (r *Runner[S]) Cancel(cause error) {
 // *Error.
 func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[agui.Event, error] {
 	return func(yield func(agui.Event, error) bool) {
-		d, err := r.drive(ctx, func(ev agui.Event) bool { return yield(ev, nil) })
+		d, err := r.drive(ctx, func(ev agui.Event) bool { return yield(ev, nil) }, false)
 		if err != nil {
 			yield(nil, err)
 			return

@@ -35,7 +35,7 @@ type stream struct {
 	// qmu, which is held only briefly and never while waiting, so the
 	// consumer can take while an emitter holding mu waits for room.
 	qmu    sync.Mutex
-	queued []agui.Event
+	queued []item
 	closed bool // the terminal event is decided: nothing more is queued
 	full   bool // an emitter waits for room
 	bound  int
@@ -44,6 +44,17 @@ type stream struct {
 	// from a queue an emitter found full.
 	wake chan struct{}
 	room chan struct{}
+
+	// reuse is set, before the agent starts, when the consumer keeps no
+	// event after delivering it (the HTTP writer with no transformers):
+	// the text deltas the stream builds are then reused once delivered,
+	// so a long message does not allocate an event per delta. free is the
+	// emitters' stock (under mu), freed what the consumer gave back (under
+	// qmu); pooled is the reusable event being sent (under mu).
+	reuse  bool
+	free   []*agui.TextMessageContent
+	freed  []*agui.TextMessageContent
+	pooled *agui.TextMessageContent
 
 	seq  uint64
 	open map[uint64]*entry
@@ -79,14 +90,30 @@ func newStream(ctx context.Context, bound int) *stream {
 	}
 }
 
+// item is one queued event. reuse is set when the event is one of the
+// stream's reusable text deltas (see stream.reuse): the consumer gives it
+// back once delivered.
+type item struct {
+	ev    agui.Event
+	reuse *agui.TextMessageContent
+}
+
+// maxFree bounds the reusable events a run keeps, so a run that went
+// quiet after a long message holds a few KiB of them at most.
+const maxFree = 64
+
 // take moves everything queued to the consumer: it returns the events in
 // the order they were verified, and whether the queue is closed (the
 // terminal event is decided and nothing follows the events returned).
 // spare, emptied of its events, becomes the queue's next backing array, so
-// a run's queue settles into two slices that swap.
-func (s *stream) take(spare []agui.Event) (evs []agui.Event, closed bool) {
+// a run's queue settles into two slices that swap. freed are reusable
+// events the consumer delivered and cleared, given back to the emitters.
+func (s *stream) take(spare []item, freed []*agui.TextMessageContent) (evs []item, closed bool) {
 	s.qmu.Lock()
 	evs, s.queued = s.queued, spare[:0]
+	if room := maxFree - len(s.freed); room > 0 && len(freed) > 0 {
+		s.freed = append(s.freed, freed[:min(room, len(freed))]...)
+	}
 	closed = s.closed
 	full := s.full
 	s.full = false
@@ -105,6 +132,43 @@ func (s *stream) send(ev agui.Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sendLocked(ev)
+}
+
+// sendText emits TEXT_MESSAGE_CONTENT for message id, attributed by e,
+// built by the stream: from its stock of reusable events when the
+// consumer keeps none, else new.
+func (s *stream) sendText(e *Emitter, id, delta string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ev := s.textEvent()
+	ev.MessageID, ev.Delta = id, delta
+	e.tag(ev)
+	if s.reuse {
+		s.pooled = ev
+		defer func() { s.pooled = nil }()
+	}
+	return s.sendLocked(ev)
+}
+
+// textEvent returns an empty TEXT_MESSAGE_CONTENT: a reused one when the
+// stream has one in stock. Called with mu held.
+func (s *stream) textEvent() *agui.TextMessageContent {
+	if !s.reuse {
+		return new(agui.TextMessageContent)
+	}
+	if len(s.free) == 0 {
+		s.qmu.Lock()
+		s.free, s.freed = s.freed, s.free[:0]
+		s.qmu.Unlock()
+	}
+	n := len(s.free)
+	if n == 0 {
+		return new(agui.TextMessageContent)
+	}
+	ev := s.free[n-1]
+	s.free[n-1] = nil
+	s.free = s.free[:n-1]
+	return ev
 }
 
 // sendLocked verifies ev and queues it, blocking while the queue is full
@@ -164,7 +228,11 @@ func (s *stream) enqueueLocked(ev agui.Event) error {
 			return err
 		}
 	}
-	s.queued = append(s.queued, ev)
+	it := item{ev: ev}
+	if s.pooled != nil && ev == agui.Event(s.pooled) {
+		it.reuse = s.pooled // not a piece of a split delta: the event itself
+	}
+	s.queued = append(s.queued, it)
 	first := len(s.queued) == 1
 	s.qmu.Unlock()
 	if first {

@@ -165,25 +165,25 @@ func TestQueueTakesAllInOrderAndWaitsAtItsBound(t *testing.T) {
 			t.Fatalf("an emit on a full queue returned (%v) before the consumer took", err)
 		default:
 		}
-		evs, closed := s.take(nil)
+		evs, closed := s.take(nil, nil)
 		if closed || len(evs) != 64 {
 			t.Fatalf("took %d events, closed %v; want the 64 queued, open", len(evs), closed)
 		}
 		for i, ev := range evs[1:] {
-			if d := ev.(*agui.TextMessageContent).Delta; d != strconv.Itoa(i+1) {
+			if d := ev.ev.(*agui.TextMessageContent).Delta; d != strconv.Itoa(i+1) {
 				t.Fatalf("event %d is %s: out of order", i+1, d)
 			}
 		}
 		if err := <-sent; err != nil {
 			t.Fatal(err)
 		}
-		if evs, _ = s.take(nil); len(evs) != 1 || evs[0].(*agui.TextMessageContent).Delta != "64" {
+		if evs, _ = s.take(nil, nil); len(evs) != 1 || evs[0].ev.(*agui.TextMessageContent).Delta != "64" {
 			t.Fatalf("took %v after the wait, want the 64th delta", evs)
 		}
 		if err := s.finish(&agui.RunError{Message: "end"}, true); err != nil {
 			t.Fatal(err)
 		}
-		if evs, closed = s.take(nil); !closed || len(evs) != 0 {
+		if evs, closed = s.take(nil, nil); !closed || len(evs) != 0 {
 			t.Errorf("took %d events, closed %v after finish; want none, closed", len(evs), closed)
 		}
 		for range s.wake { // ends only if finish closed it
@@ -209,7 +209,7 @@ func TestUnboundedQueueHandsOver(t *testing.T) {
 			t.Fatalf("emit returned (%v) before the consumer took its event", err)
 		default:
 		}
-		if evs, _ := s.take(nil); len(evs) != 1 {
+		if evs, _ := s.take(nil, nil); len(evs) != 1 {
 			t.Fatalf("took %d events, want 1", len(evs))
 		}
 		if err := <-sent; err != nil {
@@ -221,7 +221,7 @@ func TestUnboundedQueueHandsOver(t *testing.T) {
 		if err := <-sent; agui.CodeOf(err) != agui.CodeCancelled {
 			t.Fatalf("emit cancelled while waiting returned %v, want CANCELLED", err)
 		}
-		if evs, _ := s.take(nil); len(evs) != 0 {
+		if evs, _ := s.take(nil, nil); len(evs) != 0 {
 			t.Errorf("took %d events after a cancelled emit, want it withdrawn", len(evs))
 		}
 	})
