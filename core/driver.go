@@ -26,6 +26,10 @@ type driver struct {
 	// freed are the reusable events of the last batch, delivered and
 	// cleared, given back to the stream with the next take.
 	freed []*agui.TextMessageContent
+	// pool is the handler's pool of run scratch, and sc the scratch this
+	// run took from it (see runScratch); nil when the run does not reuse.
+	pool *sync.Pool
+	sc   *runScratch
 	// agent is the agent's goroutine (none when the run ended before the
 	// agent started).
 	agent sync.WaitGroup
@@ -95,6 +99,9 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reus
 	// The agent starts before RUN_STARTED is delivered, so its first model
 	// call overlaps with the transport writing headers; RUN_STARTED still
 	// comes first, because the agent's events wait in the queue behind it.
+	if reuse && r.opts.scratch != nil {
+		d.adoptScratch(r.opts.scratch)
+	}
 	d.agent.Add(1)
 	go func() {
 		defer d.agent.Done()
@@ -151,6 +158,22 @@ func (d *driver) take() int {
 	return n
 }
 
+// trim drops what the run keeps for bursts (the queue's slices, the stock
+// of reusable deltas) when the stream has gone quiet: an open stream that
+// waits holds none of it.
+func (d *driver) trim() {
+	clear(d.freed)
+	d.freed, d.batch = nil, nil
+	s := d.s
+	s.qmu.Lock()
+	clear(s.free)
+	s.free = nil
+	if len(s.queued) == 0 {
+		s.queued = nil
+	}
+	s.qmu.Unlock()
+}
+
 // stop ends a stream the consumer or the chain stopped early: it cancels
 // the run, joins the agent and ends the chain.
 func (d *driver) stop() {
@@ -177,6 +200,7 @@ func (d *driver) close() {
 	}
 	d.cancel(d.cause)
 	d.join()
+	d.releaseScratch()
 }
 
 func (d *driver) join() {

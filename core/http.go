@@ -50,6 +50,8 @@ type transport struct {
 	// bufs holds the streams' write buffers (*[]byte) between bursts, so
 	// an idle stream holds none and a busy handler reuses a few.
 	bufs sync.Pool
+	// scratch holds what finished runs grew (*runScratch) for the next.
+	scratch sync.Pool
 }
 
 // runHandle is the part of a *Runner the transport uses: begin starts the
@@ -152,6 +154,7 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 		h.t.refuse(ctx, w, inputRequestError(err))
 		return
 	}
+	run.opts.scratch = &h.t.scratch
 	release, refused := h.t.admitRun(w)
 	if refused != nil {
 		h.t.refuse(ctx, w, refused)

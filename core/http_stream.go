@@ -80,6 +80,9 @@ type runQueue interface {
 	// abandon ends the run without joining its agent, for a stream the
 	// writer ended at a shutdown deadline (see streamWriter.abandon).
 	abandon()
+	// trim drops what the run keeps for bursts, when the stream has been
+	// quiet for an idle period.
+	trim()
 }
 
 // loop writes the run's events until the stream is over or the client is
@@ -120,6 +123,7 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 				continue
 			}
 			s.idle()
+			q.trim()
 			idle.Reset(period)
 		case <-done.Done():
 			s.gone()

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -312,6 +313,9 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 		if got := strings.Count(rec.body(), agui.SSEHeartbeat); got != 1 {
 			t.Fatalf("%d heartbeats after 15 s idle, want 1; body %q", got, rec.body())
 		}
+		if items.trims.Load() != 1 {
+			t.Errorf("the run was trimmed %d times after 15 s idle, want once", items.trims.Load())
+		}
 		// An event resets the idle clock.
 		time.Sleep(10 * time.Second)
 		items.send(swDelta("x"))
@@ -484,6 +488,7 @@ type swQueue struct {
 	// Used by the consumer's goroutine only.
 	yield func(agui.Event) bool
 	over  bool
+	trims atomic.Int32 // calls of trim
 }
 
 func newSWQueue() *swQueue { return &swQueue{wake: make(chan struct{}, 1)} }
@@ -538,6 +543,8 @@ func (q *swQueue) take() int {
 func (q *swQueue) close() {}
 
 func (q *swQueue) abandon() {}
+
+func (q *swQueue) trim() { q.trims.Add(1) }
 
 // swFakeRun is a runHandle whose events the test sends, and which ends with
 // RUN_ERROR carrying the cancel cause's code when cancelled, as the runner

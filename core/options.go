@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/agui-go/agui"
@@ -33,6 +34,9 @@ type options struct {
 	transformers []TransformerFactory
 	logger       *slog.Logger
 	timeout      time.Duration // WithRunTimeout (deadline.go)
+	// scratch is the Handler's pool of run scratch (see runScratch); nil
+	// outside a Handler.
+	scratch *sync.Pool
 }
 
 func newOptions(opts []Option) (options, error) {

@@ -49,11 +49,13 @@ type stream struct {
 	// event after delivering it (the HTTP writer with no transformers):
 	// the text deltas the stream builds are then reused once delivered,
 	// so a long message does not allocate an event per delta. free is the
-	// emitters' stock (under mu), freed what the consumer gave back (under
-	// qmu); pooled is the reusable event being sent (under mu).
+	// stock the consumer gave back (under qmu); next is the one an emitter
+	// takes for its next delta, refilled from free as each event is
+	// queued (under mu); pooled is the reusable event being sent (under
+	// mu).
 	reuse  bool
 	free   []*agui.TextMessageContent
-	freed  []*agui.TextMessageContent
+	next   *agui.TextMessageContent
 	pooled *agui.TextMessageContent
 
 	seq  uint64
@@ -98,9 +100,11 @@ type item struct {
 	reuse *agui.TextMessageContent
 }
 
-// maxFree bounds the reusable events a run keeps, so a run that went
-// quiet after a long message holds a few KiB of them at most.
-const maxFree = 64
+// maxFree bounds the reusable events a run keeps in stock: enough for
+// what a full queue and the consumer's batch hold at once, so a fast agent
+// allocates none after its first bursts. The stock is dropped when the
+// stream goes quiet (see driver.trim).
+const maxFree = 128
 
 // take moves everything queued to the consumer: it returns the events in
 // the order they were verified, and whether the queue is closed (the
@@ -111,8 +115,8 @@ const maxFree = 64
 func (s *stream) take(spare []item, freed []*agui.TextMessageContent) (evs []item, closed bool) {
 	s.qmu.Lock()
 	evs, s.queued = s.queued, spare[:0]
-	if room := maxFree - len(s.freed); room > 0 && len(freed) > 0 {
-		s.freed = append(s.freed, freed[:min(room, len(freed))]...)
+	if room := maxFree - len(s.free); room > 0 && len(freed) > 0 {
+		s.free = append(s.free, freed[:min(room, len(freed))]...)
 	}
 	closed = s.closed
 	full := s.full
@@ -151,24 +155,13 @@ func (s *stream) sendText(e *Emitter, id, delta string) error {
 }
 
 // textEvent returns an empty TEXT_MESSAGE_CONTENT: a reused one when the
-// stream has one in stock. Called with mu held.
+// stream has one at hand. Called with mu held.
 func (s *stream) textEvent() *agui.TextMessageContent {
-	if !s.reuse {
-		return new(agui.TextMessageContent)
+	if ev := s.next; ev != nil && s.reuse && !s.ended {
+		s.next = nil
+		return ev
 	}
-	if len(s.free) == 0 {
-		s.qmu.Lock()
-		s.free, s.freed = s.freed, s.free[:0]
-		s.qmu.Unlock()
-	}
-	n := len(s.free)
-	if n == 0 {
-		return new(agui.TextMessageContent)
-	}
-	ev := s.free[n-1]
-	s.free[n-1] = nil
-	s.free = s.free[:n-1]
-	return ev
+	return new(agui.TextMessageContent)
 }
 
 // sendLocked verifies ev and queues it, blocking while the queue is full
@@ -234,6 +227,12 @@ func (s *stream) enqueueLocked(ev agui.Event) error {
 	}
 	s.queued = append(s.queued, it)
 	first := len(s.queued) == 1
+	if n := len(s.free); n > 0 && s.next == nil {
+		// The next delta's event, taken while qmu is held anyway.
+		s.next = s.free[n-1]
+		s.free[n-1] = nil
+		s.free = s.free[:n-1]
+	}
 	s.qmu.Unlock()
 	if first {
 		select {
