@@ -163,10 +163,13 @@ func TestReuseStockIsTrimmedAndPassedOn(t *testing.T) {
 		<-ready
 		d.take()
 	}
+	d.join()
+	// What close gives the pool (under the race detector a sync.Pool
+	// drops some of what it is given, so the pool is not asked).
+	sc := d.collectScratch()
 	d.close()
-	sc, _ := pool.Get().(*runScratch)
 	if sc == nil || len(sc.free) == 0 {
-		t.Fatal("the ended run left no scratch with reusable deltas in the handler's pool")
+		t.Fatal("the ended run left no scratch with reusable deltas for the handler's next run")
 	}
 	for _, ev := range sc.free {
 		if ev.MessageID != "" || ev.Delta != "" {

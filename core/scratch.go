@@ -36,16 +36,25 @@ func (d *driver) adoptScratch(pool *sync.Pool) {
 // outlives the agent finds the stream ended, under mu, and builds its
 // event anew). Undelivered events are dropped, not reused.
 func (d *driver) releaseScratch() {
-	pool := d.pool
+	if pool := d.pool; pool != nil {
+		if sc := d.collectScratch(); sc != nil {
+			pool.Put(sc)
+		}
+	}
+}
+
+// collectScratch is releaseScratch without the pool: it returns the
+// scratch to pass on, or nil when the run did not end cleanly.
+func (d *driver) collectScratch() *runScratch {
 	d.pool = nil
-	if pool == nil || d.taking {
-		return
+	if d.taking {
+		return nil
 	}
 	s := d.s
 	s.mu.Lock()
 	if !s.ended {
 		s.mu.Unlock()
-		return
+		return nil
 	}
 	next, sizeBuf := s.next, s.size.buf
 	s.next, s.size.buf = nil, nil
@@ -67,5 +76,5 @@ func (d *driver) releaseScratch() {
 	}
 	*sc = runScratch{queued: queued[:0], batch: d.batch[:0], free: free, sizeBuf: sizeBuf[:0]}
 	d.sc, d.batch, d.freed = nil, nil, nil
-	pool.Put(sc)
+	return sc
 }
