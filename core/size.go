@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -71,6 +72,9 @@ func (z *sizer) check(ev agui.Event) error {
 	if delta, isPlain, ok := deltaOf(ev); ok && isPlain && len(delta)*maxEscape <= z.limit/2 {
 		return nil // a plain delta that fits even fully escaped
 	}
+	if z.surelyFits(ev) {
+		return nil
+	}
 	var err error
 	if z.buf, err = ev.AppendJSON(z.buf[:0]); err != nil {
 		return err
@@ -83,6 +87,85 @@ func (z *sizer) check(ev agui.Event) error {
 		return tooLarge(ev, n)
 	}
 	return nil
+}
+
+// surelyFits reports whether a state snapshot's JSON is within the limit
+// by an upper bound on its size, without encoding it: the transport
+// encodes it again anyway, and a large state is the one event whose
+// encoding costs much. It is false, and check encodes the event, whenever
+// the bound cannot be had (metadata, a type the bound does not know, a
+// number that does not encode, deep nesting), so encoding errors are
+// still reported by check.
+func (z *sizer) surelyFits(ev agui.Event) bool {
+	e, ok := ev.(*agui.StateSnapshot)
+	if !ok || !plain(e.Base) {
+		return false
+	}
+	// {"type":"STATE_SNAPSHOT","timestamp":N,"snapshot":…,"subagentRunId":"…"}
+	const frame = 96
+	budget := z.limit - frame - len(e.SubagentRunID)*maxEscape
+	return budget > 0 && jsonBound(e.Snapshot, budget, 0) >= 0
+}
+
+// boundDepth is how deep jsonBound follows maps and slices before it gives
+// up (the encoder's own limit is far deeper).
+const boundDepth = 64
+
+// jsonBound returns an upper bound on the size of v's JSON when it is at
+// most budget bytes, and -1 when it is larger or cannot be bounded.
+func jsonBound(v any, budget, depth int) int {
+	n := 0
+	switch v := v.(type) {
+	case nil:
+		n = len("null")
+	case bool:
+		n = len("false")
+	case string:
+		n = 2 + len(v)*maxEscape
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return -1
+		}
+		n = 32 // -1.2345678901234567e-308 and the like
+	case int, int64, int32, uint64:
+		n = 20
+	case map[string]any:
+		if depth++; depth > boundDepth {
+			return -1
+		}
+		n = len("null") // a nil map; {} otherwise
+		for k, x := range v {
+			if n += 3 + len(k)*maxEscape; n > budget {
+				return -1
+			}
+			m := jsonBound(x, budget-n, depth)
+			if m < 0 {
+				return -1
+			}
+			n += m
+		}
+	case []any:
+		if depth++; depth > boundDepth {
+			return -1
+		}
+		n = len("null") // a nil slice; [] otherwise
+		for _, x := range v {
+			if n++; n > budget {
+				return -1
+			}
+			m := jsonBound(x, budget-n, depth)
+			if m < 0 {
+				return -1
+			}
+			n += m
+		}
+	default:
+		return -1
+	}
+	if n > budget {
+		return -1
+	}
+	return n
 }
 
 func tooLarge(ev agui.Event, n int) error {
