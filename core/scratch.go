@@ -13,7 +13,7 @@ import (
 // more often.
 type runScratch struct {
 	queued, batch []item
-	free          []*agui.TextMessageContent
+	free, freed   []*agui.TextMessageContent
 	sizeBuf       []byte
 }
 
@@ -27,7 +27,7 @@ func (d *driver) adoptScratch(pool *sync.Pool) {
 	}
 	d.sc = sc
 	d.s.queued, d.s.free, d.s.size.buf = sc.queued, sc.free, sc.sizeBuf
-	d.batch = sc.batch
+	d.batch, d.freed = sc.batch, sc.freed
 }
 
 // releaseScratch hands the run's grown slices to the handler's next run.
@@ -70,11 +70,12 @@ func (d *driver) collectScratch() *runScratch {
 	}
 	clear(queued)
 	clear(d.batch)
+	clear(d.freed)
 	sc := d.sc
 	if sc == nil {
 		sc = new(runScratch)
 	}
-	*sc = runScratch{queued: queued[:0], batch: d.batch[:0], free: free, sizeBuf: sizeBuf[:0]}
+	*sc = runScratch{queued: queued[:0], batch: d.batch[:0], free: free, freed: d.freed[:0], sizeBuf: sizeBuf[:0]}
 	d.sc, d.batch, d.freed = nil, nil, nil
 	return sc
 }
