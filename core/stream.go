@@ -151,6 +151,11 @@ func (s *stream) sendText(e *Emitter, id, delta string) error {
 		s.pooled = ev
 		defer func() { s.pooled = nil }()
 	}
+	if len(delta)*maxEscape <= s.size.limit/2 {
+		// A plain delta that fits even fully escaped: the size check
+		// (see sizer) has nothing to do.
+		return s.sendOneLocked(ev)
+	}
 	return s.sendLocked(ev)
 }
 
