@@ -375,7 +375,7 @@ func (s *stream) observe(ev agui.Event) error {
 // force is set, records it and closes the queue. Both happen in one
 // critical section, so no emit can slip in between the terminal event's
 // verification and the end of the queue; emits from then on fail instead
-// of sending on a closed channel.
+// of queueing behind the terminal event.
 func (s *stream) finish(term agui.Event, force bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
