@@ -20,12 +20,14 @@ func TestReuseStockIsTrimmedAndPassedOn(t *testing.T) {
 		if err != nil {
 			return agui.Outcome{}, err
 		}
-		for i := range n {
+		for i := range 2 * n {
+			if i == n {
+				<-release
+			}
 			if err := m.Delta(strconv.Itoa(i)); err != nil {
 				return agui.Outcome{}, err
 			}
 		}
-		<-release
 		return agui.Success(), m.End()
 	})
 	var pool sync.Pool
@@ -60,7 +62,7 @@ func TestReuseStockIsTrimmedAndPassedOn(t *testing.T) {
 	if got := stock(d); got != 0 || d.batch != nil {
 		t.Errorf("after trim: %d deltas in stock, batch %v; want none", got, d.batch)
 	}
-	// Stream again, then end: the stock goes to the pool.
+	// Stream n more deltas, then end: the stock goes to the pool.
 	close(release)
 	for ready := d.ready(); ready != nil; ready = d.ready() {
 		<-ready
