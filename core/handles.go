@@ -21,7 +21,7 @@ func (m *MessageHandle) ID() string { return m.id }
 
 // Delta appends text to the message (TEXT_MESSAGE_CONTENT).
 func (m *MessageHandle) Delta(text string) error {
-	return m.e.send(&agui.TextMessageContent{MessageID: m.id, Delta: text})
+	return m.e.s.sendText(m.e, m.id, text)
 }
 
 // End closes the message (TEXT_MESSAGE_END) unless it is closed already.

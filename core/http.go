@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -46,6 +47,11 @@ type transport struct {
 	warned warnings
 	// running counts the runs streaming, for WithMaxConcurrentRuns.
 	running atomic.Int64
+	// bufs holds the streams' write buffers (*[]byte) between bursts, so
+	// an idle stream holds none and a busy handler reuses a few.
+	bufs sync.Pool
+	// scratch holds what finished runs grew (*runScratch) for the next.
+	scratch sync.Pool
 }
 
 // runHandle is the part of a *Runner the transport uses: begin starts the
@@ -148,6 +154,7 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 		h.t.refuse(ctx, w, inputRequestError(err))
 		return
 	}
+	run.opts.scratch = &h.t.scratch
 	release, refused := h.t.admitRun(w)
 	if refused != nil {
 		h.t.refuse(ctx, w, refused)
@@ -211,6 +218,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		legacy:  legacy,
 		cfg:     &t.cfg,
 		warned:  &t.warned,
+		bufs:    &t.bufs,
 		cancel:  run.Cancel,
 		in:      in,
 		logCtx:  ctx,

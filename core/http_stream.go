@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -25,7 +27,13 @@ type streamWriter struct {
 	in     *agui.RunAgentInput
 	logCtx context.Context
 
-	buf         []byte
+	// buf holds the frames of the current burst not yet written, in a
+	// buffer taken from bufs (bufp) and given back at each flush.
+	buf  []byte
+	bufp *[]byte
+	bufs *sync.Pool
+	// pending counts the events in buf.
+	pending     int
 	started     bool // headers are out
 	broken      bool // the client is gone
 	terminal    bool // a terminal event was written
@@ -55,21 +63,26 @@ type streamWriter struct {
 	refused *RequestError
 }
 
-// runQueue is what the writer drives: the run's queue, received from by
-// the writer's own goroutine, and where each event taken from it goes.
+// runQueue is what the writer drives: the run's queue, taken from by the
+// writer's own goroutine, which hands what it takes on to the sink.
 // *driver is the one implementation outside tests.
 type runQueue interface {
-	// events returns the queue, or nil once the stream is over.
-	events() <-chan agui.Event
-	// take passes on an event received from the queue; ok is false when
-	// the queue was closed.
-	take(ev agui.Event, ok bool)
+	// ready returns a channel that signals events in the queue (or its
+	// end), or nil once the stream is over.
+	ready() <-chan struct{}
+	// take passes on everything queued, and the terminal event once the
+	// queue is closed, and returns how many events it took; with nothing
+	// queued it returns 0 without waiting.
+	take() int
 	// close ends the run however the writer stopped and joins its
 	// goroutines.
 	close()
 	// abandon ends the run without joining its agent, for a stream the
 	// writer ended at a shutdown deadline (see streamWriter.abandon).
 	abandon()
+	// trim drops what the run keeps for bursts, when the stream has been
+	// quiet for an idle period.
+	trim()
 }
 
 // loop writes the run's events until the stream is over or the client is
@@ -94,14 +107,13 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 		idleC = idle.C
 	}
 	for {
-		events := q.events()
-		if events == nil || s.broken {
+		ready := q.ready()
+		if ready == nil || s.broken {
 			return
 		}
 		select {
-		case ev, ok := <-events:
-			q.take(ev, ok)
-			s.drain(q)
+		case <-ready:
+			s.burst(q, q.take())
 			s.flush()
 		case <-idleC:
 			// The timer is not moved per burst: when it fires early, it
@@ -111,6 +123,7 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 				continue
 			}
 			s.idle()
+			q.trim()
 			idle.Reset(period)
 		case <-done.Done():
 			s.gone()
@@ -134,20 +147,30 @@ func (s *streamWriter) abandon() {
 	s.flush()
 }
 
-// drain takes the events already queued, without waiting.
-func (s *streamWriter) drain(q runQueue) {
-	for !s.broken {
-		events := q.events()
-		if events == nil {
-			return
-		}
-		select {
-		case ev, ok := <-events:
-			q.take(ev, ok)
-		default:
-			return
-		}
+// burst takes the rest of a burst before its flush; n is how many events
+// the take that started it took. While the queue keeps refilling, the
+// writer yields to let the agent queue more, and flushes only once a
+// yield found nothing new (or the burst has filled a write): an agent
+// emitting fast costs one flush, and one write system call, per many
+// events rather than per few; a single event (a trickle, an agent that
+// pauses) is flushed at once.
+func (s *streamWriter) burst(q runQueue, n int) {
+	if n <= 1 {
+		n = s.drain(q)
 	}
+	for n > 0 && !s.unflushed && !s.broken {
+		runtime.Gosched()
+		n = s.drain(q)
+	}
+}
+
+// drain takes the events already queued, without waiting, and returns
+// how many it took.
+func (s *streamWriter) drain(q runQueue) int {
+	if s.broken || q.ready() == nil {
+		return 0
+	}
+	return q.take()
 }
 
 // idlePeriod is how often an idle stream is looked after: heartbeats on
@@ -169,7 +192,7 @@ func (s *streamWriter) idlePeriod() time.Duration {
 func (s *streamWriter) idle() {
 	hb := s.cfg.heartbeat
 	if s.format == agui.FormatSSE && hb > 0 && time.Since(s.lastWrite) >= hb {
-		s.buf = append(s.buf[:0], agui.SSEHeartbeat...)
+		s.buf = append(s.buf, agui.SSEHeartbeat...)
 		s.write()
 		s.flush()
 		return
@@ -196,8 +219,13 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 		// run succeeded.
 		ev = &agui.RunError{Message: "an event could not be encoded", Code: string(agui.CodeSerialization)}
 	}
+	if s.buf == nil {
+		s.takeBuf()
+	}
+	mark := len(s.buf)
 	var err error
-	if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
+	if s.buf, err = s.format.AppendFrame(s.buf, ev); err != nil {
+		s.buf = s.buf[:mark]
 		// The stream cannot carry this event: end the run with a coded
 		// error rather than send a broken frame.
 		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelError, "core: event not encodable",
@@ -207,7 +235,8 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 			// Nothing follows a terminal event, so its stand-in is ours
 			// to send.
 			ev = &agui.RunError{Message: "the run's last event could not be encoded", Code: string(agui.CodeSerialization)}
-			if s.buf, err = s.format.AppendFrame(s.buf[:0], ev); err != nil {
+			if s.buf, err = s.format.AppendFrame(s.buf, ev); err != nil {
+				s.buf = s.buf[:mark]
 				return false
 			}
 		default:
@@ -223,10 +252,21 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 		h.Set("Cache-Control", "no-cache")
 		h.Set("X-Accel-Buffering", "no")
 	}
-	if !s.write() {
-		return false
+	s.pending++
+	// The burst's frames go out in one Write when the buffer is full, at
+	// the flush that ends the burst, or with the terminal event, which is
+	// written before it is reported as the outcome.
+	switch ev.(type) {
+	case *agui.RunFinished, *agui.RunError:
+		if !s.write() {
+			return false
+		}
+	default:
+		if len(s.buf) >= writeChunk && !s.write() {
+			return false
+		}
+		return true
 	}
-	s.events++
 	switch e := ev.(type) {
 	case *agui.RunFinished:
 		s.terminal = true
@@ -241,33 +281,81 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 	return true
 }
 
+// writeChunk is how many bytes of frames a burst gathers before writing
+// them: one Write of many frames costs the ResponseWriter's per-call work
+// and the connection's write system calls once instead of per event.
+const writeChunk = 32 << 10
+
+// maxPooledBuf is the largest write buffer kept for reuse: a burst that
+// carried one huge frame does not pin its buffer.
+const maxPooledBuf = 4 * writeChunk
+
+// takeBuf gives the stream a write buffer from the handler's pool.
+func (s *streamWriter) takeBuf() {
+	if s.bufs != nil {
+		if p, _ := s.bufs.Get().(*[]byte); p != nil {
+			s.bufp, s.buf = p, (*p)[:0]
+			return
+		}
+	}
+	b := make([]byte, 0, writeChunk+writeChunk/4)
+	s.bufp, s.buf = &b, b
+}
+
+// releaseBuf gives the write buffer back between bursts; buf must be
+// empty.
+func (s *streamWriter) releaseBuf() {
+	if s.bufp == nil || s.bufs == nil {
+		s.buf, s.bufp = nil, nil
+		return
+	}
+	if cap(s.buf) <= maxPooledBuf {
+		*s.bufp = s.buf[:0]
+		s.bufs.Put(s.bufp)
+	}
+	s.buf, s.bufp = nil, nil
+}
+
 // deadlineEvery is how many writes of one burst may share a write
 // deadline: moving the deadline costs a clock read and a timer update, so
 // it is moved once per burst and again every deadlineEvery writes.
 const deadlineEvery = 64
 
-// write writes s.buf in one Write. The first write of a burst (the events
-// taken before one flush) moves the write deadline, and so does every
-// deadlineEvery-th write after it, so a client that stops reading is
-// still cut off within writeTimeout of the write it stalls.
+// write writes the frames in s.buf in one Write. The first write of a
+// burst (the events taken before one flush) moves the write deadline, and
+// so does every deadlineEvery-th write after it, so a client that stops
+// reading is still cut off within writeTimeout of the write it stalls.
 func (s *streamWriter) write() bool {
+	if len(s.buf) == 0 {
+		return !s.broken
+	}
 	if s.burstWrites == 0 || s.burstWrites >= deadlineEvery {
 		s.burstWrites = 0
 		s.lastWrite = time.Now()
 		s.extendDeadlineFrom(s.lastWrite)
 	}
 	s.burstWrites++
-	if _, err := s.w.Write(s.buf); err != nil {
+	_, err := s.w.Write(s.buf)
+	s.buf = s.buf[:0]
+	n := s.pending
+	s.pending = 0
+	if err != nil {
 		s.gone()
 		return false
 	}
+	s.events += n
 	s.unflushed = true
 	return true
 }
 
-// flush sends what was written since the last flush. A flush error means
-// the client is gone.
+// flush writes what the burst gathered and sends everything written since
+// the last flush. A flush error means the client is gone.
 func (s *streamWriter) flush() {
+	if !s.broken {
+		s.write()
+	}
+	s.buf, s.pending = s.buf[:0], 0
+	s.releaseBuf()
 	s.burstWrites = 0
 	if !s.unflushed || s.broken {
 		return

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -148,28 +149,73 @@ func swFinished() agui.Event { return &agui.RunFinished{ThreadID: "t", RunID: "r
 func TestStreamWriterBurstIsOneFlush(t *testing.T) {
 	rec := newSWRecorder()
 	sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
-	items := make(chan agui.Event, 8)
+	items := newSWQueue()
 	evs := []agui.Event{swStarted(), &agui.TextMessageStart{MessageID: "m1", Role: agui.RoleAssistant}, swDelta("a"), swDelta("b"), &agui.TextMessageEnd{MessageID: "m1"}, swFinished()}
 	for _, ev := range evs {
-		items <- ev
+		items.send(ev)
 	}
-	close(items)
+	items.end()
 	sw.loop(context.Background(), swQueueOf(sw, items))
 
 	writes, flushes := rec.counts()
-	if writes != len(evs) {
-		t.Errorf("writes = %d, want one per event (%d)", writes, len(evs))
+	if writes != 1 {
+		t.Errorf("writes = %d, want 1 for a burst already queued", writes)
 	}
 	if flushes != 1 {
 		t.Errorf("flushes = %d, want 1 for a burst already queued", flushes)
 	}
-	for i, w := range rec.writes {
-		if !bytes.HasPrefix(w, []byte("data: ")) || !bytes.HasSuffix(w, []byte("\n\n")) || bytes.Count(w, []byte("\n\n")) != 1 {
-			t.Errorf("write %d = %q, want exactly one SSE frame", i, w)
-		}
+	var want []byte
+	for _, ev := range evs {
+		want, _ = agui.AppendSSE(want, ev)
+	}
+	if got := bytes.Join(rec.writes, nil); !bytes.Equal(got, want) {
+		t.Errorf("written %q, want every event's frame in order %q", got, want)
 	}
 	if sw.events != len(evs) || sw.outcome != "success" {
 		t.Errorf("events, outcome = %d, %q; want %d, success", sw.events, sw.outcome, len(evs))
+	}
+}
+
+func TestStreamWriterLongBurstWritesWholeFramesInChunks(t *testing.T) {
+	rec := newSWRecorder()
+	sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
+	delta := strings.Repeat("x", 100)
+	n := 3 * writeChunk / len(delta)
+	evs := []agui.Event{swStarted(), &agui.TextMessageStart{MessageID: "m1", Role: agui.RoleAssistant}}
+	for range n {
+		evs = append(evs, swDelta(delta))
+	}
+	evs = append(evs, &agui.TextMessageEnd{MessageID: "m1"}, swFinished())
+	items := newSWQueue()
+	for _, ev := range evs {
+		items.send(ev)
+	}
+	items.end()
+	sw.loop(context.Background(), swQueueOf(sw, items))
+
+	writes, flushes := rec.counts()
+	total := len(bytes.Join(rec.writes, nil))
+	if lo, hi := total/(writeChunk+200), total/writeChunk+1; writes < lo || writes > hi {
+		t.Errorf("writes = %d, want %d to %d for %d bytes in chunks of %d", writes, lo, hi, total, writeChunk)
+	}
+	if flushes != 1 {
+		t.Errorf("flushes = %d, want 1 for a burst already queued", flushes)
+	}
+	frames := 0
+	for i, w := range rec.writes {
+		if !bytes.HasPrefix(w, []byte("data: ")) || !bytes.HasSuffix(w, []byte("\n\n")) {
+			t.Errorf("write %d does not hold whole frames: starts %q, ends %q", i, w[:min(len(w), 10)], w[max(0, len(w)-10):])
+		}
+		if len(w) > writeChunk+200 {
+			t.Errorf("write %d is %d bytes, want at most a chunk and a frame", i, len(w))
+		}
+		frames += bytes.Count(w, []byte("\n\n"))
+	}
+	if frames != len(evs) || sw.events != len(evs) {
+		t.Errorf("frames, events = %d, %d; want %d", frames, sw.events, len(evs))
+	}
+	if sw.buf != nil || sw.bufp != nil {
+		t.Error("the stream still holds its write buffer after the last flush")
 	}
 }
 
@@ -177,20 +223,20 @@ func TestStreamWriterTrickleFlushesEachEvent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
-		items := make(chan agui.Event) // unbuffered: nothing is ever queued
+		items := newSWQueue()
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
 		for i, ev := range []agui.Event{swStarted(), swDelta("a"), swDelta("b")} {
-			items <- ev
+			items.send(ev)
 			synctest.Wait()
 			if w, f := rec.counts(); w != i+1 || f != i+1 {
 				t.Fatalf("after event %d: writes, flushes = %d, %d; want %d, %d", i, w, f, i+1, i+1)
 			}
 		}
-		close(items)
+		items.end()
 		<-done
 	})
 }
@@ -199,22 +245,22 @@ func TestStreamWriterCoalescesWhatIsQueued(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
-		items := make(chan agui.Event, 8)
+		items := newSWQueue()
 		done := make(chan struct{})
-		items <- swStarted()
+		items.send(swStarted())
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
 		synctest.Wait()
 		for _, s := range []string{"a", "b", "c"} {
-			items <- swDelta(s)
+			items.send(swDelta(s))
 		}
 		synctest.Wait()
-		if w, f := rec.counts(); w != 4 || f != 2 {
-			t.Fatalf("writes, flushes = %d, %d; want 4, 2 (three queued deltas share one flush)", w, f)
+		if w, f := rec.counts(); w != 2 || f != 2 {
+			t.Fatalf("writes, flushes = %d, %d; want 2, 2 (three queued deltas share one write and one flush)", w, f)
 		}
-		close(items)
+		items.end()
 		<-done
 	})
 }
@@ -226,9 +272,9 @@ func TestStreamWriterHeaders(t *testing.T) {
 	}{{agui.FormatSSE, "text/event-stream"}, {agui.FormatProto, agui.FormatProto.ContentType()}} {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t), tc.format)
-		items := make(chan agui.Event, 1)
-		items <- swStarted()
-		close(items)
+		items := newSWQueue()
+		items.send(swStarted())
+		items.end()
 		sw.loop(context.Background(), swQueueOf(sw, items))
 		h := rec.Header()
 		if got := h.Get("Content-Type"); got != tc.want {
@@ -250,13 +296,13 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t, WithHeartbeat(15*time.Second)), agui.FormatSSE)
-		items := make(chan agui.Event)
+		items := newSWQueue()
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
-		items <- swStarted()
+		items.send(swStarted())
 		time.Sleep(15*time.Second - time.Millisecond)
 		synctest.Wait()
 		if strings.Contains(rec.body(), ": ping") {
@@ -267,9 +313,12 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 		if got := strings.Count(rec.body(), agui.SSEHeartbeat); got != 1 {
 			t.Fatalf("%d heartbeats after 15 s idle, want 1; body %q", got, rec.body())
 		}
+		if items.trims.Load() != 1 {
+			t.Errorf("the run was trimmed %d times after 15 s idle, want once", items.trims.Load())
+		}
 		// An event resets the idle clock.
 		time.Sleep(10 * time.Second)
-		items <- swDelta("x")
+		items.send(swDelta("x"))
 		time.Sleep(14 * time.Second)
 		synctest.Wait()
 		if got := strings.Count(rec.body(), agui.SSEHeartbeat); got != 1 {
@@ -284,7 +333,7 @@ func TestStreamWriterHeartbeat(t *testing.T) {
 		if flushes != 4 {
 			t.Errorf("flushes = %d, want 4 (two events, two heartbeats)", flushes)
 		}
-		close(items)
+		items.end()
 		<-done
 	})
 }
@@ -293,13 +342,13 @@ func TestStreamWriterNoHeartbeatOnProtobuf(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatProto)
-		items := make(chan agui.Event)
+		items := newSWQueue()
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
-		items <- swStarted()
+		items.send(swStarted())
 		time.Sleep(time.Minute)
 		synctest.Wait()
 		if w, _ := rec.counts(); w != 1 {
@@ -313,7 +362,7 @@ func TestStreamWriterNoHeartbeatOnProtobuf(t *testing.T) {
 		if !last.After(time.Now()) {
 			t.Errorf("write deadline %v not ahead of now %v on an idle stream", last, time.Now())
 		}
-		close(items)
+		items.end()
 		<-done
 	})
 }
@@ -322,14 +371,14 @@ func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		rec := newSWRecorder()
 		sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(5*time.Second), WithHeartbeat(0)), agui.FormatSSE)
-		items := make(chan agui.Event)
+		items := newSWQueue()
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
 		for range 3 {
-			items <- swDelta("x")
+			items.send(swDelta("x"))
 			synctest.Wait()
 			rec.mu.Lock()
 			got := rec.deadlines[len(rec.deadlines)-1]
@@ -339,7 +388,7 @@ func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 			}
 			time.Sleep(time.Hour) // far past any single deadline
 		}
-		close(items)
+		items.end()
 		<-done
 	})
 }
@@ -347,11 +396,11 @@ func TestStreamWriterExtendsWriteDeadline(t *testing.T) {
 func TestStreamWriterZeroWriteTimeoutClearsDeadlineOnce(t *testing.T) {
 	rec := newSWRecorder()
 	sw, _ := newTestStreamWriter(rec, swConfig(t, WithWriteTimeout(0)), agui.FormatSSE)
-	items := make(chan agui.Event, 3)
-	items <- swStarted()
-	items <- swDelta("a")
-	items <- swFinished()
-	close(items)
+	items := newSWQueue()
+	items.send(swStarted())
+	items.send(swDelta("a"))
+	items.send(swFinished())
+	items.end()
 	sw.loop(context.Background(), swQueueOf(sw, items))
 	if len(rec.deadlines) != 1 || !rec.deadlines[0].IsZero() {
 		t.Errorf("deadlines = %v, want one zero (cleared)", rec.deadlines)
@@ -366,10 +415,10 @@ func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 		w := &swPlainWriter{header: http.Header{}}
 		sw, _ := newTestStreamWriter(w, cfg, agui.FormatSSE)
 		sw.warned = warned
-		items := make(chan agui.Event, 2)
-		items <- swStarted()
-		items <- swFinished()
-		close(items)
+		items := newSWQueue()
+		items.send(swStarted())
+		items.send(swFinished())
+		items.end()
 		sw.loop(context.Background(), swQueueOf(sw, items))
 		if !strings.Contains(w.buf.String(), "RUN_FINISHED") {
 			t.Fatalf("stream not written through a plain writer: %q", w.buf.String())
@@ -384,9 +433,9 @@ func TestStreamWriterWriteFailureCancelsRun(t *testing.T) {
 	rec := newSWRecorder()
 	rec.failWrites = true
 	sw, cr := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
-	items := make(chan agui.Event, 2)
-	items <- swStarted()
-	items <- swDelta("a")
+	items := newSWQueue()
+	items.send(swStarted())
+	items.send(swDelta("a"))
 	sw.loop(context.Background(), swQueueOf(sw, items)) // returns without items being closed
 	if !agui.IsDisconnected(cr.get()) {
 		t.Errorf("cancel cause = %v, want DISCONNECTED", cr.get())
@@ -401,7 +450,7 @@ func TestStreamWriterRequestDoneCancelsRun(t *testing.T) {
 	sw, cr := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	sw.loop(ctx, swQueueOf(sw, make(chan agui.Event)))
+	sw.loop(ctx, swQueueOf(sw, newSWQueue()))
 	if !agui.IsDisconnected(cr.get()) {
 		t.Errorf("cancel cause = %v, want DISCONNECTED", cr.get())
 	}
@@ -429,32 +478,73 @@ func (f swRefusingRun) begin(context.Context, func(agui.Event) bool) (runQueue, 
 	return nil, f.err
 }
 
-// swQueue feeds a streamWriter from a channel, as the run's driver does
-// from the run's queue.
+// swQueue feeds a streamWriter as the run's driver does from the run's
+// queue: the test queues events with send and closes the queue with end.
 type swQueue struct {
-	ch   <-chan agui.Event
-	sw   *streamWriter
-	over bool
+	mu     sync.Mutex
+	items  []agui.Event
+	closed bool
+	wake   chan struct{}
+	// Used by the consumer's goroutine only.
+	yield func(agui.Event) bool
+	over  bool
+	trims atomic.Int32 // calls of trim
 }
 
-func swQueueOf(sw *streamWriter, ch <-chan agui.Event) *swQueue { return &swQueue{ch: ch, sw: sw} }
+func newSWQueue() *swQueue { return &swQueue{wake: make(chan struct{}, 1)} }
 
-func (q *swQueue) events() <-chan agui.Event {
+// swQueueOf makes sw the consumer of q.
+func swQueueOf(sw *streamWriter, q *swQueue) *swQueue {
+	q.yield = sw.handle
+	return q
+}
+
+func (q *swQueue) send(ev agui.Event) {
+	q.mu.Lock()
+	q.items = append(q.items, ev)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *swQueue) end() {
+	q.mu.Lock()
+	q.closed = true
+	q.mu.Unlock()
+	close(q.wake)
+}
+
+func (q *swQueue) ready() <-chan struct{} {
 	if q.over {
 		return nil
 	}
-	return q.ch
+	return q.wake
 }
 
-func (q *swQueue) take(ev agui.Event, ok bool) {
-	if !ok || !q.sw.handle(ev) {
+func (q *swQueue) take() int {
+	q.mu.Lock()
+	evs, closed := q.items, q.closed
+	q.items = nil
+	q.mu.Unlock()
+	for i, ev := range evs {
+		if !q.yield(ev) {
+			q.over = true
+			return i + 1
+		}
+	}
+	if closed {
 		q.over = true
 	}
+	return len(evs)
 }
 
 func (q *swQueue) close() {}
 
 func (q *swQueue) abandon() {}
+
+func (q *swQueue) trim() { q.trims.Add(1) }
 
 // swFakeRun is a runHandle whose events the test sends, and which ends with
 // RUN_ERROR carrying the cancel cause's code when cancelled, as the runner
@@ -480,18 +570,20 @@ func (f *swFakeRun) Cancel(cause error) {
 
 // begin starts the fake's producer, which plays the agent's goroutine.
 func (f *swFakeRun) begin(_ context.Context, yield func(agui.Event) bool) (runQueue, error) {
-	q := &swFakeQueue{f: f, yield: yield, out: make(chan agui.Event)}
+	q := &swFakeQueue{swQueue: newSWQueue(), f: f, producer: make(chan struct{})}
+	q.yield = yield
 	go func() {
-		defer close(q.out)
+		defer close(q.producer)
+		defer q.end()
 		for {
 			select {
 			case ev, ok := <-f.events:
 				if !ok {
 					return
 				}
-				q.out <- ev
+				q.send(ev)
 			case <-f.cancelled:
-				q.out <- &agui.RunError{Message: f.cause.Error(), Code: string(agui.CodeOf(f.cause))}
+				q.send(&agui.RunError{Message: f.cause.Error(), Code: string(agui.CodeOf(f.cause))})
 				return
 			}
 		}
@@ -500,35 +592,20 @@ func (f *swFakeRun) begin(_ context.Context, yield func(agui.Event) bool) (runQu
 }
 
 type swFakeQueue struct {
-	f     *swFakeRun
-	yield func(agui.Event) bool
-	out   chan agui.Event
-	over  bool
-}
-
-func (q *swFakeQueue) events() <-chan agui.Event {
-	if q.over {
-		return nil
-	}
-	return q.out
-}
-
-func (q *swFakeQueue) take(ev agui.Event, ok bool) {
-	if !ok || !q.yield(ev) {
-		q.over = true
-	}
+	*swQueue
+	f        *swFakeRun
+	producer chan struct{} // closed when the producer has returned
 }
 
 // close cancels the fake as a consumer leaving does, and joins its
 // producer.
-func (q *swFakeQueue) abandon() { q.close() }
-
 func (q *swFakeQueue) close() {
 	q.f.Cancel(errClientGone)
-	for range q.out {
-	}
+	<-q.producer
 	close(q.f.exited)
 }
+
+func (q *swFakeQueue) abandon() { q.close() }
 
 func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -591,11 +668,11 @@ func TestTransportLogLine(t *testing.T) {
 func TestStreamWriterUnencodableEvents(t *testing.T) {
 	rec := newSWRecorder()
 	sw, cr := newTestStreamWriter(rec, swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler))), agui.FormatSSE)
-	items := make(chan agui.Event, 4)
-	items <- swStarted()
-	items <- &agui.Custom{Name: "bad", Value: make(chan int)}
-	items <- &agui.RunFinished{ThreadID: "t", RunID: "r", Result: func() {}}
-	close(items)
+	items := newSWQueue()
+	items.send(swStarted())
+	items.send(&agui.Custom{Name: "bad", Value: make(chan int)})
+	items.send(&agui.RunFinished{ThreadID: "t", RunID: "r", Result: func() {}})
+	items.end()
 	sw.loop(context.Background(), swQueueOf(sw, items))
 	if agui.CodeOf(cr.get()) != agui.CodeSerialization {
 		t.Errorf("run cancelled with %v, want SERIALIZATION", cr.get())

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/agui-go/agui"
@@ -33,6 +34,9 @@ type options struct {
 	transformers []TransformerFactory
 	logger       *slog.Logger
 	timeout      time.Duration // WithRunTimeout (deadline.go)
+	// scratch is the Handler's pool of run scratch (see runScratch); nil
+	// outside a Handler.
+	scratch *sync.Pool
 }
 
 func newOptions(opts []Option) (options, error) {
@@ -60,10 +64,11 @@ type optionFunc func(*settings)
 func (f optionFunc) apply(s *settings) { f(s) }
 
 // WithQueueSize bounds the number of events queued between the agent and
-// the consumer (default 64; 0 hands each event over directly). The queue
-// starts with room for a few events and grows towards n only when it
-// fills, so an idle run holds little memory. When the
-// queue is full the agent's next emit blocks until the consumer reads or
+// the consumer (default 64; 0 hands each event over directly). The
+// consumer takes everything queued at once, so besides the n queued it
+// may hold up to n it took and has not delivered yet. The queue grows
+// only as events wait in it, so an idle run holds little memory. When the
+// queue is full the agent's next emit blocks until the consumer takes or
 // the run is cancelled, so a slow client slows the agent down instead of
 // growing the heap. The run's terminal event never waits for room in the
 // queue. A negative n makes [NewRunner] fail.

@@ -110,15 +110,15 @@ func (r *Runner[S]) Cancel(cause error) {
 // *Error.
 func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[agui.Event, error] {
 	return func(yield func(agui.Event, error) bool) {
-		d, err := r.drive(ctx, func(ev agui.Event) bool { return yield(ev, nil) })
+		d, err := r.drive(ctx, func(ev agui.Event) bool { return yield(ev, nil) }, false)
 		if err != nil {
 			yield(nil, err)
 			return
 		}
 		defer d.close()
-		for q := d.events(); q != nil; q = d.events() {
-			ev, ok := <-q
-			d.take(ev, ok)
+		for ready := d.ready(); ready != nil; ready = d.ready() {
+			<-ready
+			d.take()
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -31,13 +32,13 @@ type sizer struct {
 // Only content deltas are ever split; a delta that fits in the worst case
 // (every byte escaped) costs one length check.
 func (z *sizer) split(ev agui.Event) ([]agui.Event, error) {
-	delta, plain, with := deltaOf(ev)
-	if with == nil || plain && len(delta)*maxEscape <= z.limit/2 {
+	delta, isPlain, ok := deltaOf(ev)
+	if !ok || isPlain && len(delta)*maxEscape <= z.limit/2 {
 		return nil, nil
 	}
 	// The delta may not fit: measure what the event costs without it.
 	var err error
-	if z.buf, err = with("").AppendJSON(z.buf[:0]); err != nil {
+	if z.buf, err = withDelta(ev, "").AppendJSON(z.buf[:0]); err != nil {
 		return nil, err
 	}
 	room := (z.limit - len(z.buf)) / maxEscape
@@ -59,17 +60,20 @@ func (z *sizer) split(ev agui.Event) ([]agui.Event, error) {
 				break
 			}
 		}
-		out = append(out, with(delta[:cut]))
+		out = append(out, withDelta(ev, delta[:cut]))
 		delta = delta[cut:]
 	}
-	return append(out, with(delta)), nil
+	return append(out, withDelta(ev, delta)), nil
 }
 
 // check refuses an event, other than a content delta, whose JSON exceeds
 // the limit.
 func (z *sizer) check(ev agui.Event) error {
-	if delta, plain, with := deltaOf(ev); with != nil && plain && len(delta)*maxEscape <= z.limit/2 {
+	if delta, isPlain, ok := deltaOf(ev); ok && isPlain && len(delta)*maxEscape <= z.limit/2 {
 		return nil // a plain delta that fits even fully escaped
+	}
+	if z.surelyFits(ev) {
+		return nil
 	}
 	var err error
 	if z.buf, err = ev.AppendJSON(z.buf[:0]); err != nil {
@@ -85,25 +89,124 @@ func (z *sizer) check(ev agui.Event) error {
 	return nil
 }
 
+// surelyFits reports whether a state snapshot's JSON is within the limit
+// by an upper bound on its size, without encoding it: the transport
+// encodes it again anyway, and a large state is the one event whose
+// encoding costs much. It is false, and check encodes the event, whenever
+// the bound cannot be had (metadata, a type the bound does not know, a
+// number that does not encode, deep nesting), so encoding errors are
+// still reported by check.
+func (z *sizer) surelyFits(ev agui.Event) bool {
+	e, ok := ev.(*agui.StateSnapshot)
+	if !ok || !plain(e.Base) {
+		return false
+	}
+	// {"type":"STATE_SNAPSHOT","timestamp":N,"snapshot":…,"subagentRunId":"…"}
+	const frame = 96
+	budget := z.limit - frame - len(e.SubagentRunID)*maxEscape
+	return budget > 0 && jsonBound(e.Snapshot, budget, 0) >= 0
+}
+
+// boundDepth is how deep jsonBound follows maps and slices before it gives
+// up (the encoder's own limit is far deeper).
+const boundDepth = 64
+
+// jsonBound returns an upper bound on the size of v's JSON when it is at
+// most budget bytes, and -1 when it is larger or cannot be bounded.
+func jsonBound(v any, budget, depth int) int {
+	n := 0
+	switch v := v.(type) {
+	case nil:
+		n = len("null")
+	case bool:
+		n = len("false")
+	case string:
+		n = 2 + len(v)*maxEscape
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return -1
+		}
+		n = 32 // -1.2345678901234567e-308 and the like
+	case int, int64, int32, uint64:
+		n = 20
+	case map[string]any:
+		if depth++; depth > boundDepth {
+			return -1
+		}
+		n = len("null") // a nil map; {} otherwise
+		for k, x := range v {
+			if n += 3 + len(k)*maxEscape; n > budget {
+				return -1
+			}
+			m := jsonBound(x, budget-n, depth)
+			if m < 0 {
+				return -1
+			}
+			n += m
+		}
+	case []any:
+		if depth++; depth > boundDepth {
+			return -1
+		}
+		n = len("null") // a nil slice; [] otherwise
+		for _, x := range v {
+			if n++; n > budget {
+				return -1
+			}
+			m := jsonBound(x, budget-n, depth)
+			if m < 0 {
+				return -1
+			}
+			n += m
+		}
+	default:
+		return -1
+	}
+	if n > budget {
+		return -1
+	}
+	return n
+}
+
 func tooLarge(ev agui.Event, n int) error {
 	return agui.NewError(agui.CodeSerialization, "core: "+string(ev.Type())+" event of "+strconv.Itoa(n)+
 		" bytes of JSON exceeds the "+strconv.Itoa(agui.MaxEventSize)+"-byte event limit")
 }
 
-// deltaOf returns the delta of a content-delta event, whether the event
-// is plain (no raw event or metadata, so its ids are all it carries
-// besides the delta) and a function building a copy of ev with another
-// delta; the function is nil for any other event.
-func deltaOf(ev agui.Event) (string, bool, func(string) agui.Event) {
+// deltaOf returns the delta of a content-delta event and whether the
+// event is plain (no raw event or metadata, so its ids are all it carries
+// besides the delta); ok is false for any other event. It allocates
+// nothing: it runs for every delta a run emits.
+func deltaOf(ev agui.Event) (delta string, isPlain, ok bool) {
 	switch e := ev.(type) {
 	case *agui.TextMessageContent:
-		return e.Delta, plain(e.Base), func(d string) agui.Event { c := *e; c.Delta = d; return &c }
+		return e.Delta, plain(e.Base), true
 	case *agui.ReasoningMessageContent:
-		return e.Delta, plain(e.Base), func(d string) agui.Event { c := *e; c.Delta = d; return &c }
+		return e.Delta, plain(e.Base), true
 	case *agui.ToolCallArgs:
-		return e.Delta, plain(e.Base), func(d string) agui.Event { c := *e; c.Delta = d; return &c }
+		return e.Delta, plain(e.Base), true
 	}
-	return "", false, nil
+	return "", false, false
+}
+
+// withDelta returns a copy of the content-delta event ev (one deltaOf
+// accepts) carrying d as its delta.
+func withDelta(ev agui.Event, d string) agui.Event {
+	switch e := ev.(type) {
+	case *agui.TextMessageContent:
+		c := *e
+		c.Delta = d
+		return &c
+	case *agui.ReasoningMessageContent:
+		c := *e
+		c.Delta = d
+		return &c
+	case *agui.ToolCallArgs:
+		c := *e
+		c.Delta = d
+		return &c
+	}
+	return ev
 }
 
 func plain(b agui.Base) bool { return b.RawEvent == nil && b.Metadata == nil }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/agui-go/agui"
 )
@@ -26,17 +25,41 @@ type stream struct {
 
 	mu       sync.Mutex
 	verifier *agui.Verifier
-	// q is the current queue, written under mu. It starts small and is
-	// replaced by a larger one (up to bound) when it fills, so a run that
-	// emits little holds little (see queue).
-	q     *queue
-	bound int
-	// ended is set, and queue closed, once the terminal event is decided;
-	// terminal is then read by the driver after it sees the queue closed.
+	// ended is set once the terminal event is decided; terminal is then
+	// read by the driver after it sees the queue closed.
 	ended    bool
 	terminal agui.Event
-	seq      uint64
-	open     map[uint64]*entry
+	// The queue: events verified and not yet taken by the consumer, who
+	// takes them all at once (see take), so a burst costs one hand-off
+	// rather than one per event. queued, closed and full are guarded by
+	// qmu, which is held only briefly and never while waiting, so the
+	// consumer can take while an emitter holding mu waits for room.
+	qmu    sync.Mutex
+	queued []item
+	closed bool // the terminal event is decided: nothing more is queued
+	full   bool // an emitter waits for room
+	bound  int
+	// wake holds a value when events were queued to an empty queue, and
+	// is closed with the queue; room holds a value when the consumer took
+	// from a queue an emitter found full.
+	wake chan struct{}
+	room chan struct{}
+
+	// reuse is set, before the agent starts, when the consumer keeps no
+	// event after delivering it (the HTTP writer with no transformers):
+	// the text deltas the stream builds are then reused once delivered,
+	// so a long message does not allocate an event per delta. free is the
+	// stock the consumer gave back (under qmu); next is the one an emitter
+	// takes for its next delta, refilled from free as each event is
+	// queued (under mu); pooled is the reusable event being sent (under
+	// mu).
+	reuse  bool
+	free   []*agui.TextMessageContent
+	next   *agui.TextMessageContent
+	pooled *agui.TextMessageContent
+
+	seq  uint64
+	open map[uint64]*entry
 	// size keeps events within the frame limit; refused is the first
 	// error of an event it refused, which fails a run the agent would
 	// otherwise end in success.
@@ -56,37 +79,56 @@ type entry struct {
 	inner *Emitter
 }
 
-// initialQueue is the capacity a run's queue starts with.
-const initialQueue = 2
-
-// queue is one generation of a run's queue. When it fills before reaching
-// the bound, the producer links a larger one as next and then closes ch;
-// the consumer, finding ch closed, moves on to next, so every event is
-// received once and in order. A closed ch with no next is the end.
-type queue struct {
-	ch   chan agui.Event
-	next atomic.Pointer[queue]
-}
-
 func newStream(ctx context.Context, bound int) *stream {
-	s := &stream{
+	return &stream{
 		done:      ctx.Done(),
 		cancelled: func() *agui.Error { return cancelledError(ctx) },
 		verifier:  agui.NewVerifier(),
 		bound:     bound,
+		wake:      make(chan struct{}, 1),
+		room:      make(chan struct{}, 1),
 		open:      make(map[uint64]*entry),
 		size:      sizer{limit: agui.MaxEventSize},
 	}
-	s.q = &queue{ch: make(chan agui.Event, min(bound, initialQueue))}
-	return s
 }
 
-// grow replaces the full queue with one four times larger, at most bound.
-func (s *stream) grow() {
-	old := s.q
-	s.q = &queue{ch: make(chan agui.Event, min(cap(old.ch)*4, s.bound))}
-	old.next.Store(s.q)
-	close(old.ch)
+// item is one queued event. reuse is set when the event is one of the
+// stream's reusable text deltas (see stream.reuse): the consumer gives it
+// back once delivered.
+type item struct {
+	ev    agui.Event
+	reuse *agui.TextMessageContent
+}
+
+// maxFree bounds the reusable events a run keeps in stock: enough for
+// what a full queue and the consumer's batch hold at once, so a fast agent
+// allocates none after its first bursts. The stock is dropped when the
+// stream goes quiet (see driver.trim).
+const maxFree = 128
+
+// take moves everything queued to the consumer: it returns the events in
+// the order they were verified, and whether the queue is closed (the
+// terminal event is decided and nothing follows the events returned).
+// spare, emptied of its events, becomes the queue's next backing array, so
+// a run's queue settles into two slices that swap. freed are reusable
+// events the consumer delivered and cleared, given back to the emitters.
+func (s *stream) take(spare []item, freed []*agui.TextMessageContent) (evs []item, closed bool) {
+	s.qmu.Lock()
+	evs, s.queued = s.queued, spare[:0]
+	if room := maxFree - len(s.free); room > 0 && len(freed) > 0 {
+		s.free = append(s.free, freed[:min(room, len(freed))]...)
+	}
+	closed = s.closed
+	full := s.full
+	s.full = false
+	s.qmu.Unlock()
+	if full {
+		select {
+		case s.room <- struct{}{}:
+		default:
+		}
+	}
+	return evs, closed
 }
 
 // send verifies ev and queues it for the consumer.
@@ -94,6 +136,37 @@ func (s *stream) send(ev agui.Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.sendLocked(ev)
+}
+
+// sendText emits TEXT_MESSAGE_CONTENT for message id, attributed by e,
+// built by the stream: from its stock of reusable events when the
+// consumer keeps none, else new.
+func (s *stream) sendText(e *Emitter, id, delta string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ev := s.textEvent()
+	ev.MessageID, ev.Delta = id, delta
+	e.tag(ev)
+	if s.reuse {
+		s.pooled = ev
+		defer func() { s.pooled = nil }()
+	}
+	if len(delta)*maxEscape <= s.size.limit/2 {
+		// A plain delta that fits even fully escaped: the size check
+		// (see sizer) has nothing to do.
+		return s.sendOneLocked(ev)
+	}
+	return s.sendLocked(ev)
+}
+
+// textEvent returns an empty TEXT_MESSAGE_CONTENT: a reused one when the
+// stream has one at hand. Called with mu held.
+func (s *stream) textEvent() *agui.TextMessageContent {
+	if ev := s.next; ev != nil && s.reuse && !s.ended {
+		s.next = nil
+		return ev
+	}
+	return new(agui.TextMessageContent)
 }
 
 // sendLocked verifies ev and queues it, blocking while the queue is full
@@ -138,24 +211,75 @@ func (s *stream) sendOneLocked(ev agui.Event) error {
 	if err := s.verifier.Observe(ev); err != nil {
 		return err
 	}
-	// Room in the queue is the common case; a one-channel send is much
-	// cheaper than a select over two.
-	select {
-	case s.q.ch <- ev:
-		return nil
-	default:
+	return s.enqueueLocked(ev)
+}
+
+// enqueueLocked queues a verified event, waiting while the queue holds
+// bound events until the consumer takes them or the run is cancelled. With
+// a bound of 0 it waits until the consumer has taken the event itself.
+// The caller holds mu, so emitters queue one at a time, in the order they
+// were verified.
+func (s *stream) enqueueLocked(ev agui.Event) error {
+	s.qmu.Lock()
+	for s.bound > 0 && len(s.queued) >= s.bound {
+		if err := s.waitRoomLocked(); err != nil {
+			return err
+		}
 	}
-	if cap(s.q.ch) < s.bound {
-		s.grow()
-		s.q.ch <- ev // the new queue is empty: this does not block
+	it := item{ev: ev}
+	if s.pooled != nil && ev == agui.Event(s.pooled) {
+		it.reuse = s.pooled // not a piece of a split delta: the event itself
+	}
+	s.queued = append(s.queued, it)
+	first := len(s.queued) == 1
+	if n := len(s.free); n > 0 && s.next == nil {
+		// The next delta's event, taken while qmu is held anyway.
+		s.next = s.free[n-1]
+		s.free[n-1] = nil
+		s.free = s.free[:n-1]
+	}
+	s.qmu.Unlock()
+	if first {
+		select {
+		case s.wake <- struct{}{}:
+		default: // the consumer has a wake-up pending already
+		}
+	}
+	if s.bound > 0 {
 		return nil
 	}
+	s.qmu.Lock()
+	for len(s.queued) > 0 {
+		if err := s.waitRoomLocked(); err != nil {
+			// Still queued, so not taken: withdraw it. Under mu the
+			// queue holds only this event.
+			s.qmu.Lock()
+			if len(s.queued) > 0 {
+				s.queued = s.queued[:0]
+				s.qmu.Unlock()
+				return err
+			}
+			s.qmu.Unlock()
+			return nil
+		}
+	}
+	s.qmu.Unlock()
+	return nil
+}
+
+// waitRoomLocked waits for the consumer to take from the queue. It is
+// called with qmu held and returns with it held, except on cancellation,
+// when it returns the run's CANCELLED error with qmu released.
+func (s *stream) waitRoomLocked() error {
+	s.full = true
+	s.qmu.Unlock()
 	select {
-	case s.q.ch <- ev:
-		return nil
+	case <-s.room:
 	case <-s.done:
 		return s.cancelled()
 	}
+	s.qmu.Lock()
+	return nil
 }
 
 // openEntry emits starts and registers the thing they open under scope,
@@ -251,7 +375,7 @@ func (s *stream) observe(ev agui.Event) error {
 // force is set, records it and closes the queue. Both happen in one
 // critical section, so no emit can slip in between the terminal event's
 // verification and the end of the queue; emits from then on fail instead
-// of sending on a closed channel.
+// of queueing behind the terminal event.
 func (s *stream) finish(term agui.Event, force bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -268,7 +392,10 @@ func (s *stream) finish(term agui.Event, force bool) error {
 	}
 	s.terminal = term
 	s.ended = true
-	close(s.q.ch)
+	s.qmu.Lock()
+	s.closed = true
+	s.qmu.Unlock()
+	close(s.wake)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -117,5 +118,46 @@ func TestOversizedResultFailsRun(t *testing.T) {
 	})
 	if e := last[*agui.RunError](t, evs); e.Code != string(agui.CodeSerialization) {
 		t.Fatalf("RUN_ERROR = %+v", e)
+	}
+}
+
+// The size check of a state snapshot bounds its JSON without encoding it:
+// the bound is never below the encoding, a snapshot over the limit is
+// still refused, and a value the bound cannot follow (a number that does
+// not encode, a map that contains itself) still fails the check with the
+// encoder's error.
+func TestSnapshotSizeBound(t *testing.T) {
+	cyclic := map[string]any{}
+	cyclic["self"] = cyclic
+	values := map[string]any{
+		"string":   "\x01\xff\u2028\"\\\x00",
+		"key":      map[string]any{"\x01\xff\u2028\"\\\x00": nil},
+		"nil map":  map[string]any(nil),
+		"nil list": []any(nil),
+		"escapes":  map[string]any{"\x01\xff\u2028": []any{"\"\\\x00", 1.5e-300, -1.2345678901234567e-308, int64(-1 << 63), true, nil, map[string]any{}}},
+		"fixture":  map[string]any{"list": []any{float64(1), "two", []any{}, map[string]any{"k": false}}},
+	}
+	z := sizer{limit: agui.MaxEventSize}
+	for name, v := range values {
+		ev := &agui.StateSnapshot{Snapshot: v}
+		enc, err := ev.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		if !z.surelyFits(ev) {
+			t.Errorf("%s: no bound for a small snapshot", name)
+		}
+		if n := jsonBound(v, z.limit, 0); n < len(enc)-len(`{"type":"STATE_SNAPSHOT","snapshot":}`) {
+			t.Errorf("%s: bound %d below the encoding's %d bytes", name, n, len(enc))
+		}
+	}
+	for name, v := range map[string]any{"too large": strings.Repeat("x", agui.MaxEventSize), "NaN": map[string]any{"n": math.NaN()}, "cyclic": cyclic} {
+		ev := &agui.StateSnapshot{Snapshot: v}
+		if z.surelyFits(ev) {
+			t.Errorf("%s: bounded as fitting", name)
+		}
+		if err := z.check(ev); agui.CodeOf(err) != agui.CodeSerialization {
+			t.Errorf("%s: check = %v, want a SERIALIZATION error", name, err)
+		}
 	}
 }

@@ -74,8 +74,9 @@ func TestBoundedMemory(t *testing.T) {
 	})
 }
 
-// The agent blocks on a full queue until the reader reads: with a queue of
-// 2, at most 2 events are ahead of the reader when the agent is blocked.
+// The agent blocks on a full queue until the reader takes from it: with a
+// queue of 2, when the agent is blocked the 2 queued events are ahead of
+// the reader, and at most 1 more it took with them and has not read yet.
 func TestQueueBoundBlocksAgent(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var emitted int
@@ -95,8 +96,8 @@ func TestQueueBoundBlocksAgent(t *testing.T) {
 			}
 			read++
 			synctest.Wait() // the agent is blocked on the full queue, or done
-			if ahead := emitted - read; read < 8 && ahead != 2 {
-				t.Fatalf("after reading %d, %d events queued ahead; want the bound, 2", read, ahead)
+			if ahead := emitted - read; read < 8 && (ahead < 2 || ahead > 3) {
+				t.Fatalf("after reading %d, %d events ahead; want the bound, 2, and at most 1 taken but not read", read, ahead)
 			}
 		}
 		if read != 10 {
@@ -139,49 +140,89 @@ func TestTerminalBypassesQueue(t *testing.T) {
 	})
 }
 
-// The queue starts small and grows to its bound when it fills; a consumer
-// following the generations receives every event once, in order.
-func TestQueueGrowsToItsBoundInOrder(t *testing.T) {
-	s := newStream(context.Background(), 64)
-	first := s.q
-	if c := cap(s.q.ch); c != initialQueue {
-		t.Fatalf("initial capacity %d, want %d", c, initialQueue)
-	}
-	if err := s.observe(&agui.RunStarted{ThreadID: "t", RunID: "r"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.send(&agui.TextMessageStart{MessageID: "m", Role: agui.RoleAssistant}); err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i < 64; i++ {
-		if err := s.send(&agui.TextMessageContent{MessageID: "m", Delta: strconv.Itoa(i)}); err != nil {
+// Everything queued goes to the consumer in one take, in the order it was
+// verified; an emit finding the queue at its bound waits until the
+// consumer takes.
+func TestQueueTakesAllInOrderAndWaitsAtItsBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := newStream(context.Background(), 64)
+		if err := s.observe(&agui.RunStarted{ThreadID: "t", RunID: "r"}); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if c := cap(s.q.ch); c != 64 {
-		t.Errorf("capacity after 64 unread events %d, want the bound 64", c)
-	}
-	s.mu.Lock()
-	s.ended = true
-	close(s.q.ch)
-	s.mu.Unlock()
-	got := []string{"0"}
-	for q := first; q != nil; {
-		ev, ok := <-q.ch
-		if !ok {
-			q = q.next.Load()
-			continue
+		if err := s.send(&agui.TextMessageStart{MessageID: "m", Role: agui.RoleAssistant}); err != nil {
+			t.Fatal(err)
 		}
-		if c, ok := ev.(*agui.TextMessageContent); ok {
-			got = append(got, c.Delta)
+		for i := 1; i < 64; i++ {
+			if err := s.send(&agui.TextMessageContent{MessageID: "m", Delta: strconv.Itoa(i)}); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	for i, d := range got {
-		if d != strconv.Itoa(i) {
-			t.Fatalf("event %d is %s: out of order", i, d)
+		sent := make(chan error, 1)
+		go func() { sent <- s.send(&agui.TextMessageContent{MessageID: "m", Delta: "64"}) }()
+		synctest.Wait()
+		select {
+		case err := <-sent:
+			t.Fatalf("an emit on a full queue returned (%v) before the consumer took", err)
+		default:
 		}
-	}
-	if len(got) != 64 {
-		t.Errorf("received %d events, want 64", len(got))
-	}
+		evs, closed := s.take(nil, nil)
+		if closed || len(evs) != 64 {
+			t.Fatalf("took %d events, closed %v; want the 64 queued, open", len(evs), closed)
+		}
+		for i, ev := range evs[1:] {
+			if d := ev.ev.(*agui.TextMessageContent).Delta; d != strconv.Itoa(i+1) {
+				t.Fatalf("event %d is %s: out of order", i+1, d)
+			}
+		}
+		if err := <-sent; err != nil {
+			t.Fatal(err)
+		}
+		if evs, _ = s.take(nil, nil); len(evs) != 1 || evs[0].ev.(*agui.TextMessageContent).Delta != "64" {
+			t.Fatalf("took %v after the wait, want the 64th delta", evs)
+		}
+		if err := s.finish(&agui.RunError{Message: "end"}, true); err != nil {
+			t.Fatal(err)
+		}
+		if evs, closed = s.take(nil, nil); !closed || len(evs) != 0 {
+			t.Errorf("took %d events, closed %v after finish; want none, closed", len(evs), closed)
+		}
+		for range s.wake { // ends only if finish closed it
+		}
+	})
+}
+
+// With a bound of 0 an emit returns once the consumer has taken its event;
+// cancelled before that, it fails and withdraws the event.
+func TestUnboundedQueueHandsOver(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		s := newStream(ctx, 0)
+		if err := s.observe(&agui.RunStarted{ThreadID: "t", RunID: "r"}); err != nil {
+			t.Fatal(err)
+		}
+		sent := make(chan error, 1)
+		go func() { sent <- s.send(&agui.Custom{Name: "a"}) }()
+		synctest.Wait()
+		select {
+		case err := <-sent:
+			t.Fatalf("emit returned (%v) before the consumer took its event", err)
+		default:
+		}
+		if evs, _ := s.take(nil, nil); len(evs) != 1 {
+			t.Fatalf("took %d events, want 1", len(evs))
+		}
+		if err := <-sent; err != nil {
+			t.Fatal(err)
+		}
+		go func() { sent <- s.send(&agui.Custom{Name: "b"}) }()
+		synctest.Wait()
+		cancel()
+		if err := <-sent; agui.CodeOf(err) != agui.CodeCancelled {
+			t.Fatalf("emit cancelled while waiting returned %v, want CANCELLED", err)
+		}
+		if evs, _ := s.take(nil, nil); len(evs) != 0 {
+			t.Errorf("took %d events after a cancelled emit, want it withdrawn", len(evs))
+		}
+	})
 }

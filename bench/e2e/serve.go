@@ -8,6 +8,10 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"strconv"
 	"time"
 )
 
@@ -36,6 +40,40 @@ func GoHandler(name string, deltas int) (http.Handler, error) {
 	return nil, fmt.Errorf("e2e: no Go server named %q", name)
 }
 
+// CPUProfileEnv names the environment variable that makes a Go server
+// process write a CPU profile of its whole life: its value is a directory,
+// and the profile goes to NAME-PID.pprof in it, its allocations to
+// NAME-PID.allocs.pprof. Unset, no profile is taken.
+const CPUProfileEnv = "E2E_CPUPROFILE_DIR"
+
+// startProfile starts the CPU profile CPUProfileEnv asks for and returns
+// the function that stops it; it does nothing when the variable is unset.
+func startProfile(name string, stderr io.Writer) (stop func()) {
+	dir := os.Getenv(CPUProfileEnv)
+	if dir == "" {
+		return func() {}
+	}
+	f, err := os.Create(filepath.Join(dir, name+"-"+strconv.Itoa(os.Getpid())+".pprof"))
+	if err != nil {
+		fmt.Fprintln(stderr, "e2e: cpu profile:", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(stderr, "e2e: cpu profile:", err)
+		_ = f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+		// The allocations of the process's life, beside it.
+		if a, err := os.Create(filepath.Join(dir, name+"-"+strconv.Itoa(os.Getpid())+".allocs.pprof")); err == nil {
+			_ = pprof.Lookup("allocs").WriteTo(a, 0)
+			_ = a.Close()
+		}
+	}
+}
+
 // ServeMain is the body of a server process: args are its flags (-serve
 // NAME and -deltas N). It listens on 127.0.0.1 with a free port, writes
 // "listening HOST:PORT\n" to stdout, and serves until stdin reaches its end
@@ -58,6 +96,7 @@ func ServeMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	defer startProfile(*name, stderr)()
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
