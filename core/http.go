@@ -120,14 +120,13 @@ func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.Ru
 // options (adapters pass per-route transformers this way). When r's
 // context already carries an input (ContextWithInput), that input is run
 // and the body is not read.
-//
-// Serve's goroutine waits here for as long as the stream is open, so the
-// frames down to the writer's wait are kept small: reading the input and
-// building the run happen in prepare, which has returned by then. With
-// net/http's own frames and the header write (about 3 KiB by itself) the
-// goroutine then fits 8 KiB of stack, behind Gin too (see BENCHMARKS.md,
-// idle open streams).
 func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Option) {
+	// The goroutine waits under this frame for as long as the stream is
+	// open, and net/http's header write (a 2.8 KiB frame, then a sort)
+	// runs under it on the first flush: reading the input and building the
+	// run happen in prepare, which has returned by then, so that the
+	// goroutine fits 8 KiB of stack behind Gin's frames too (see
+	// BENCHMARKS.md, what an idle open stream holds).
 	ctx, in, run := h.prepare(w, r, opts)
 	if run == nil {
 		return
