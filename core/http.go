@@ -127,6 +127,22 @@ func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.Ru
 // context already carries an input ([ContextWithInput]), that input is run
 // and the body is not read.
 func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Option) {
+	// The goroutine waits under this frame for as long as the stream is
+	// open, and net/http's header write (a 2.8 KiB frame, then a sort)
+	// runs under it on the first flush: reading the input and building the
+	// run happen in prepare, which has returned by then, so that the
+	// goroutine fits 8 KiB of stack behind Gin's frames too (see
+	// BENCHMARKS.md, what an idle open stream holds).
+	ctx, in, run := h.prepare(w, r, opts)
+	if run == nil {
+		return
+	}
+	h.t.admit(ctx, w, r, in, run)
+}
+
+// prepare reads the input (unless r's context carries one) and builds the
+// run; on a refusal it answers w and returns a nil run.
+func (h *Handler[S]) prepare(w http.ResponseWriter, r *http.Request, opts []Option) (context.Context, *agui.RunAgentInput, *Runner[S]) {
 	ctx := h.t.withRoute(r.Context(), r)
 	in, ok := InputFrom(ctx)
 	if ok {
@@ -135,7 +151,7 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 		var err error
 		if in, err = h.ReadInput(w, r); err != nil {
 			h.t.refuse(ctx, w, asRequestError(err))
-			return
+			return nil, nil, nil
 		}
 		ctx = ContextWithInput(ctx, in)
 	}
@@ -152,27 +168,39 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 	}
 	if err != nil {
 		h.t.refuse(ctx, w, inputRequestError(err))
-		return
+		return nil, nil, nil
 	}
 	run.opts.scratch = &h.t.scratch
-	release, refused := h.t.admitRun(w)
+	return ctx, in, run
+}
+
+// admit streams run once WithMaxConcurrentRuns and the Gate (if any) let
+// it start, and answers the refusal otherwise.
+func (t *transport) admit(ctx context.Context, w http.ResponseWriter, r *http.Request, in *agui.RunAgentInput, run runHandle) {
+	release, refused := t.admitRun(w)
 	if refused != nil {
-		h.t.refuse(ctx, w, refused)
+		t.refuse(ctx, w, refused)
 		return
 	}
 	defer release()
-	if g := h.t.cfg.gate; g != nil {
-		release, forced, ok := g.admit(run.Cancel)
-		if !ok {
-			h.t.refuse(ctx, w, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
-				Message: "the server is shutting down"})
-			return
-		}
-		defer release()
-		h.t.stream(ctx, w, r, in, run, forced)
+	if g := t.cfg.gate; g != nil {
+		t.streamGated(ctx, w, r, in, run, g)
 		return
 	}
-	h.t.stream(ctx, w, r, in, run, nil)
+	t.stream(ctx, w, r, in, run, nil)
+}
+
+// streamGated streams run once g admits it, and answers 503 when g is
+// shutting down.
+func (t *transport) streamGated(ctx context.Context, w http.ResponseWriter, r *http.Request, in *agui.RunAgentInput, run runHandle, g *Gate) {
+	release, forced, ok := g.admit(run.Cancel)
+	if !ok {
+		t.refuse(ctx, w, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+			Message: "the server is shutting down"})
+		return
+	}
+	defer release()
+	t.stream(ctx, w, r, in, run, forced)
 }
 
 // extendDeadline moves w's write deadline writeTimeout ahead, or clears
@@ -202,13 +230,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 	legacy := in.ProtocolVersion == ""
 	format := agui.FormatSSE
 	if !legacy {
-		// Protobuf only for 1.x consumers: a 0.0.x decoder reads a
-		// cancelled outcome as success.
-		format = agui.Negotiate(strings.Join(r.Header.Values("Accept"), ","))
-		if newerMinor(in.ProtocolVersion) {
-			t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "core: client speaks a newer protocol minor; serving "+agui.ProtocolVersion,
-				slog.String("protocol_version", in.ProtocolVersion), slog.String("thread_id", LogID(in.ThreadID)), slog.String("run_id", LogID(in.RunID)))
-		}
+		format = t.negotiate(ctx, r, in)
 	}
 
 	sw := &streamWriter{
@@ -251,6 +273,18 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		return
 	}
 	t.logRun(ctx, in, sw, time.Since(start), note)
+}
+
+// negotiate picks the format of a 1.x client's stream by its Accept
+// header, and warns when the client speaks a newer minor version. Only
+// 1.x clients get protobuf: a 0.0.x decoder reads a cancelled outcome as
+// success.
+func (t *transport) negotiate(ctx context.Context, r *http.Request, in *agui.RunAgentInput) agui.Format {
+	if newerMinor(in.ProtocolVersion) {
+		t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "core: client speaks a newer protocol minor; serving "+agui.ProtocolVersion,
+			slog.String("protocol_version", in.ProtocolVersion), slog.String("thread_id", LogID(in.ThreadID)), slog.String("run_id", LogID(in.RunID)))
+	}
+	return agui.Negotiate(strings.Join(r.Header.Values("Accept"), ","))
 }
 
 // logRun writes the one log line of a finished run.

@@ -97,6 +97,14 @@ func ServeMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer startProfile(*name, stderr)()
+	if addr := os.Getenv(DebugEnv); addr != "" {
+		dsrv, err := serveDebug(addr, stderr)
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return 1
+		}
+		defer dsrv.Close()
+	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
