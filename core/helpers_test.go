@@ -3,6 +3,9 @@ package core
 import (
 	"context"
 	"iter"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/agui-go/agui"
@@ -64,4 +67,14 @@ func last[T agui.Event](t *testing.T, evs []agui.Event) T {
 // noop is an agent that succeeds at once.
 func noop[S any]() AgentFunc[S] {
 	return func(context.Context, *RunContext[S]) (agui.Outcome, error) { return agui.Success(), nil }
+}
+
+// serveMinimal serves h one POST of the smallest valid input and returns
+// the recorded response.
+func serveMinimal(h http.Handler) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	return rec
 }

@@ -2,8 +2,6 @@ package core
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -29,10 +27,7 @@ func TestHandlerOversizedEventNeverEndsInSuccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
-	req.Header.Set("Content-Type", "application/json")
-	h.ServeHTTP(rec, req)
+	rec := serveMinimal(h)
 	body := rec.Body.String()
 	if strings.Contains(body, `"RUN_FINISHED"`) || !strings.Contains(body, `"code":"SERIALIZATION"`) {
 		t.Fatalf("stream:\n%.2000s", body)

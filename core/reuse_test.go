@@ -3,8 +3,6 @@ package core
 import (
 	"context"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,10 +34,7 @@ func TestHandlerReusedDeltasArriveIntact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
-	req.Header.Set("Content-Type", "application/json")
-	h.ServeHTTP(rec, req)
+	rec := serveMinimal(h)
 	var text strings.Builder
 	for ev, err := range agui.ReadSSE(rec.Body) {
 		if err != nil {
@@ -97,10 +92,7 @@ func TestKeptDeltasAreNotReused(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := httptest.NewRecorder()
-		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
-		req.Header.Set("Content-Type", "application/json")
-		h.ServeHTTP(rec, req)
+		serveMinimal(h)
 		check(t, kept)
 	})
 }
