@@ -209,11 +209,7 @@ func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
 		return dst, tooDeepError{}
 	}
 	var small [smallKeys]string
-	keys := small[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := appendSortedKeys(small[:0], m)
 	dst = append(dst, '{')
 	var err error
 	for i, k := range keys {
@@ -227,6 +223,16 @@ func appendObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
 		}
 	}
 	return append(dst, '}'), nil
+}
+
+// appendSortedKeys appends m's keys to keys, sorted, as encoding/json
+// orders an object's members.
+func appendSortedKeys[V any](keys []string, m map[string]V) []string {
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // appendArray appends a non-nil slice, depth levels down.
@@ -262,11 +268,7 @@ func AppendStrings(dst []byte, a []string) []byte {
 // appendStringMap appends a non-nil map with its keys sorted.
 func appendStringMap(dst []byte, m map[string]string) []byte {
 	var small [smallKeys]string
-	keys := small[:0]
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := appendSortedKeys(small[:0], m)
 	dst = append(dst, '{')
 	for i, k := range keys {
 		if i > 0 {
