@@ -2,28 +2,26 @@ package agui
 
 import (
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/agui-go/agui/internal/jsonx"
+	"github.com/agui-go/agui/internal/sharedtest"
 )
 
-// nullOmissionFixture is shared/fixtures/null-omission.json, the
-// cross-SDK contract for optional fields and meaningful nulls. It lives
-// outside the repository, next to it.
-var nullOmissionFixture = filepath.Join("..", "..", "shared", "fixtures", "null-omission.json")
+// nullOmissionCases is how many cases shared/fixtures/null-omission.json,
+// the cross-SDK contract for optional fields and meaningful nulls, holds.
+// The fixture lives beside the repository, not in it; a different count
+// means it changed, and this test and the README's claim need a look.
+const nullOmissionCases = 28
 
 // TestNullOmissionFixture decodes every case's input, encodes it again and
-// compares the result with the case's expected JSON, as JSON values.
+// compares the result with the case's expected JSON, as JSON values. It
+// fails, not skips, without the fixture when CI=true.
 func TestNullOmissionFixture(t *testing.T) {
+	nullOmissionFixture := sharedtest.Path(t, "fixtures/null-omission.json")
 	data, err := os.ReadFile(nullOmissionFixture)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("fixture %s is absent; it ships with the shared requirements, not the repository", nullOmissionFixture)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,9 +35,10 @@ func TestNullOmissionFixture(t *testing.T) {
 	if err := json.Unmarshal(data, &fixture); err != nil {
 		t.Fatalf("parse %s: %v", nullOmissionFixture, err)
 	}
-	if len(fixture.Stream) == 0 {
-		t.Fatalf("%s has no cases", nullOmissionFixture)
+	if len(fixture.Stream) != nullOmissionCases {
+		t.Fatalf("%s has %d cases, want %d", nullOmissionFixture, len(fixture.Stream), nullOmissionCases)
 	}
+	t.Logf("%d cases from %s", len(fixture.Stream), nullOmissionFixture)
 	for _, c := range fixture.Stream {
 		t.Run(c.Name, func(t *testing.T) {
 			ev, err := DecodeEvent(c.Input)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui/bench/e2e"
+	"github.com/agui-go/agui/internal/sharedtest"
 )
 
 // launcher starts the Go servers as this test binary (see TestMain) and the
@@ -22,11 +23,12 @@ func launcher(deltas int) e2e.Launcher {
 	return e2e.NewLauncher(self, e2e.NodeDir(), deltas)
 }
 
-// needNode skips the test when node is not on PATH.
+// needNode skips the test when node is not on PATH, or fails it under
+// CI=true, where test/all.sh runs with Node.js.
 func needNode(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not on PATH: the Node server (@ag-ui/encoder on node:http) needs Node.js 20 or later")
+		sharedtest.Missing(t, "node is not on PATH: the Node server (@ag-ui/encoder on node:http) needs Node.js 20 or later")
 	}
 }
 

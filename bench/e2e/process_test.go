@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui/bench/e2e"
+	"github.com/agui-go/agui/internal/sharedtest"
 )
 
 func TestProcessReportsItsResources(t *testing.T) {
@@ -37,7 +38,7 @@ func TestProcessReportsItsResources(t *testing.T) {
 func TestStartRefusesAProcessThatDoesNotListen(t *testing.T) {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
-		t.Skip("no sh")
+		sharedtest.Missing(t, "sh is not on PATH")
 	}
 	_, err = e2e.Start(t.Context(), "echo", exec.Command(sh, "-c", "echo hello"), io.Discard)
 	if err == nil || !strings.Contains(err.Error(), `"hello"`) {

@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { TapAgent, run, assertClean, assertSchemaValid, user } from "./harness.mjs";
+import { TapAgent, run, assertClean, assertSchemaValid, user, missing } from "./harness.mjs";
 
 let server;
 let base;
@@ -59,4 +59,24 @@ test("a schema violation fails assertSchemaValid", async () => {
   const out = await run(agent("/float-timestamp"));
   assert.ok(out.error, "the client must reject a float timestamp");
   assert.throws(() => assertSchemaValid(out.raw));
+});
+
+test("missing fails under CI=true and skips otherwise", () => {
+  const saved = process.env.CI;
+  const skipped = [];
+  const t = { skip: (why) => skipped.push(why) };
+  try {
+    process.env.CI = "true";
+    assert.throws(() => missing(t, "no widget"), /no widget \(CI=true/);
+    assert.deepEqual(skipped, []);
+    for (const ci of [undefined, "false"]) {
+      if (ci === undefined) delete process.env.CI;
+      else process.env.CI = ci;
+      missing(t, "no widget");
+    }
+    assert.deepEqual(skipped, ["no widget", "no widget"]);
+  } finally {
+    if (saved === undefined) delete process.env.CI;
+    else process.env.CI = saved;
+  }
 });

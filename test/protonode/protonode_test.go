@@ -1,15 +1,15 @@
 // Package protonode_test checks our protobuf frames against the official
 // decoder: every sample event (test/samples, plus the inputs of the shared
-// null-omission fixture when it is present) is written as a frame (agui.AppendProto) and
-// as JSON (AppendJSON), and decode.mjs decodes the frames with
+// null-omission fixture, which CI=true requires) is written as a frame
+// (agui.AppendProto) and as JSON (AppendJSON), and decode.mjs decodes the frames with
 // @ag-ui/proto@1.0.0 under Node and compares each with our JSON. It also
 // encodes our JSON with the official encoder, and agui.DecodeProto must
 // read those frames back into the events we started from. Finally
 // schema.mjs compares agui.proto with the official schema field by field.
 //
 // The Node dependencies are pinned by package-lock.json; the test runs
-// `npm ci` itself when node_modules is missing. It skips only when node or
-// npm is not on PATH.
+// `npm ci` itself when node_modules is missing. It skips only when node is
+// not on PATH, and fails then under CI=true.
 package protonode_test
 
 import (
@@ -17,8 +17,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +24,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/aguitest"
+	"github.com/agui-go/agui/internal/sharedtest"
 	"github.com/agui-go/agui/test/internal/nodetest"
 )
 
@@ -83,20 +82,18 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 	}
 }
 
-// nullOmissionFixture is the cross-SDK null-omission contract, which lives
-// next to the repository (repo/../shared), not in it.
-var nullOmissionFixture = filepath.Join("..", "..", "..", "shared", "fixtures", "null-omission.json")
-
-// fixtureEvents decodes the input of every case of the null-omission
-// fixture, so that the official decoder also sees the fixture's events; it
-// returns none, with a log line, when the fixture is absent.
+// fixtureEvents decodes the input of every case of the cross-SDK
+// null-omission fixture (shared/fixtures/null-omission.json, beside the
+// clone), so that the official decoder also sees the fixture's events. It
+// returns none, with a log line, when the fixture is absent, and fails t
+// then under CI=true.
 func fixtureEvents(t *testing.T) []agui.Event {
 	t.Helper()
-	data, err := os.ReadFile(nullOmissionFixture)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Logf("fixture %s is absent; comparing the samples only", nullOmissionFixture)
+	nullOmissionFixture, ok := sharedtest.Optional(t, "fixtures/null-omission.json")
+	if !ok {
 		return nil
 	}
+	data, err := os.ReadFile(nullOmissionFixture)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/agui-go/agui/internal/sharedtest"
 )
 
 // installing serialises npm ci within one test binary, whose tests may ask
@@ -26,13 +28,14 @@ const stampFile = ".agui-lock-sha256"
 // Node returns the path of node once the test package's pinned Node
 // packages are installed: it runs npm ci in the current directory (the test
 // package's) unless node_modules was installed from a package-lock.json of
-// the same content (see fresh). It skips the test when node is not on
-// PATH, and fails it when npm is missing or npm ci fails.
+// the same content (see fresh). When node is not on PATH it skips the
+// test, or fails it under CI=true ([sharedtest.Missing]); it fails it when
+// npm is missing or npm ci fails.
 func Node(t testing.TB) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not on PATH: this test runs the official AG-UI client under Node.js 20 or later")
+		sharedtest.Missing(t, "node is not on PATH: this test runs the official AG-UI client under Node.js 20 or later")
 	}
 	installing.Lock()
 	defer installing.Unlock()

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/agui-go/agui/internal/sharedtest"
 )
 
 func writeLock(t *testing.T, dir, content string) {
@@ -53,7 +55,7 @@ func TestFreshFollowsTheLockContent(t *testing.T) {
 // same stamp, so either one's install serves the other.
 func TestShellAndGoShareTheStamp(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("no bash")
+		sharedtest.Missing(t, "bash is not on PATH: this test runs test/lib.sh")
 	}
 	lib, err := filepath.Abs(filepath.Join("..", "..", "lib.sh"))
 	if err != nil {
