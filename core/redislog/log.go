@@ -2,6 +2,7 @@ package redislog
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"strconv"
 	"strings"
@@ -114,16 +115,30 @@ func New(c redis.UniversalClient, opts ...Option) (*Log, error) {
 
 var _ core.RunLog = (*Log)(nil)
 
-func (l *Log) meta(run string) string   { return l.cfg.prefix + "{" + run + "}:meta" }
-func (l *Log) stream(run string) string { return l.cfg.prefix + "{" + run + "}:log" }
-func (l *Log) thread(t string) string   { return l.cfg.prefix + "thread:{" + t + "}" }
+// A run's keys share the hash tag {<runId>}, so that every script, which
+// touches one run's keys only, runs in one Redis Cluster slot; the thread
+// key has the thread's tag and is only ever touched alone.
+func (l *Log) meta(run string) string   { return l.cfg.prefix + "{" + tag(run) + "}:meta" }
+func (l *Log) stream(run string) string { return l.cfg.prefix + "{" + tag(run) + "}:log" }
+func (l *Log) thread(t string) string   { return l.cfg.prefix + "thread:{" + tag(t) + "}" }
+
+// tag is id as a hash tag: itself, unless a brace would end the tag
+// early (or an empty tag make Redis hash the whole key, putting a run's
+// keys in different slots); then it is hex, marked by a leading "~", as is
+// an id that starts with "~", so that no two ids share a tag.
+func tag(id string) string {
+	if id != "" && id[0] != '~' && !strings.ContainsAny(id, "{}") {
+		return id
+	}
+	return "~" + hex.EncodeToString([]byte(id))
+}
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
 // Begin implements [core.RunLog].
 func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (core.Lease, core.RunStatus, error) {
-	res, err := begin.Run(ctx, l.c, []string{l.meta(m.RunID), l.thread(m.ThreadID)},
-		m.ThreadID, m.Principal, m.Owner, ms(ttl), ms(l.cfg.idle), m.RunID).Slice()
+	res, err := begin.Run(ctx, l.c, []string{l.meta(m.RunID)},
+		m.ThreadID, m.Principal, m.Owner, ms(ttl), ms(l.cfg.idle)).Slice()
 	if err != nil {
 		return core.Lease{}, core.RunStatus{}, l.err(err)
 	}
@@ -134,7 +149,15 @@ func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (cor
 	if res[0] == "exists" {
 		return core.Lease{}, st, agui.NewError(core.CodeRunExists, "run "+m.RunID+" exists")
 	}
-	return core.Lease{RunID: m.RunID, Owner: m.Owner, Gen: st.Gen}, st, nil
+	lease := core.Lease{RunID: m.RunID, Owner: m.Owner, Gen: st.Gen}
+	if m.ThreadID != "" {
+		// The thread's key is in its own slot, so it is set on its own; a
+		// pointer left without its run is ignored by ActiveRun.
+		if err := l.c.Set(ctx, l.thread(m.ThreadID), m.RunID, l.cfg.idle).Err(); err != nil {
+			return lease, st, l.err(err)
+		}
+	}
+	return lease, st, nil
 }
 
 // Append implements [core.RunLog].
@@ -160,24 +183,22 @@ func (l *Log) Append(ctx context.Context, lease core.Lease, entries []core.LogEn
 
 // Renew implements [core.RunLog].
 func (l *Log) Renew(ctx context.Context, lease core.Lease, ttl time.Duration) (core.RunStatus, error) {
-	st, err := l.status(renew.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID), l.threadOf(ctx, lease.RunID)},
+	st, err := l.status(renew.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID)},
 		lease.Gen, ms(ttl), ms(l.cfg.idle)), lease.RunID)
-	return st, err
-}
-
-// threadOf returns the thread key of a run, for scripts that refresh it.
-// The thread is read from the run's meta; a run without one gets a key no
-// one uses.
-func (l *Log) threadOf(ctx context.Context, run string) string {
-	t, _ := l.c.HGet(ctx, l.meta(run), "thread").Result()
-	return l.thread(t)
+	if err != nil || st.ThreadID == "" {
+		return st, err
+	}
+	return st, l.err(touchThread.Run(ctx, l.c, []string{l.thread(st.ThreadID)}, lease.RunID, ms(l.cfg.idle)).Err())
 }
 
 // Seal implements [core.RunLog].
 func (l *Log) Seal(ctx context.Context, lease core.Lease) error {
-	err := seal.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID), l.threadOf(ctx, lease.RunID)},
-		lease.Gen, ms(l.cfg.retention), lease.RunID).Err()
-	return l.err(err)
+	thread, err := seal.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID)},
+		lease.Gen, ms(l.cfg.retention)).Text()
+	if err != nil || thread == "" {
+		return l.err(err)
+	}
+	return l.err(clearThread.Run(ctx, l.c, []string{l.thread(thread)}, lease.RunID).Err())
 }
 
 // Read implements [core.RunLog].
@@ -248,7 +269,21 @@ func (l *Log) ActiveRun(ctx context.Context, threadID string) (string, error) {
 	if errors.Is(err, redis.Nil) {
 		return "", nil
 	}
-	return id, l.err(err)
+	if err != nil {
+		return "", l.err(err)
+	}
+	// The pointer and its run are in different slots, written one after
+	// the other: the run decides.
+	st, err := l.Status(ctx, id)
+	switch {
+	case errors.Is(err, core.ErrRunNotFound):
+		return "", nil
+	case err != nil:
+		return "", err
+	case st.Sealed || st.ThreadID != threadID:
+		return "", nil
+	}
+	return id, nil
 }
 
 // status reads a script's status answer.
@@ -276,6 +311,8 @@ func (l *Log) err(err error) error {
 		"SEQCONFLICT": core.CodeSeqConflict,
 		"LOGFULL":     core.CodeLogFull,
 		"LEASEHELD":   core.CodeLeaseHeld,
+		// Redis at maxmemory with the noeviction policy refuses writes.
+		"OOM": core.CodeLogFull,
 	} {
 		if strings.HasPrefix(msg, prefix) {
 			return &agui.Error{Code: code, Message: "redislog: " + msg, Err: err}
