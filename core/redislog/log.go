@@ -26,7 +26,11 @@ import (
 // blocked command cannot be interrupted by cancelling its context; each
 // waiting reader holds one connection of the client's pool while it
 // waits, so size the pool (or pass a separate client with [WithReadClient])
-// for the followers you expect.
+// for the followers you expect. Set the client's ContextTimeoutEnabled:
+// the Log then bounds a blocking read at FollowWait plus 1 s, so a Redis
+// that goes silent ends its followers' streams (RUN_ERROR code
+// STORE_UNAVAILABLE) that soon; without it go-redis waits 10 s past the
+// block.
 //
 // A Log is safe for concurrent use; it does not own its clients.
 type Log struct {
@@ -222,10 +226,15 @@ func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait 
 		es, err := toEntries(msgs)
 		return es, st, err
 	}
-	res, err := l.rc.XRead(ctx, &redis.XReadArgs{
+	// go-redis gives a blocking command 10 s beyond its block to answer;
+	// a Redis that went silent must end its followers sooner than that.
+	block := min(wait, l.cfg.followWait)
+	rctx, cancel := context.WithTimeout(ctx, block+blockSlack)
+	defer cancel()
+	res, err := l.rc.XRead(rctx, &redis.XReadArgs{
 		Streams: []string{l.stream(run), start},
 		Count:   int64(max),
-		Block:   min(wait, l.cfg.followWait),
+		Block:   block,
 	}).Result()
 	switch {
 	case errors.Is(err, redis.Nil):
@@ -320,6 +329,10 @@ func (l *Log) err(err error) error {
 	}
 	return &agui.Error{Code: CodeUnavailable, Message: "redislog: " + msg, Err: err}
 }
+
+// blockSlack is how long past its block a blocking read may take to be
+// answered before Redis counts as unreachable.
+const blockSlack = time.Second
 
 // CodeUnavailable is the code of errors reaching Redis.
 const CodeUnavailable agui.Code = "STORE_UNAVAILABLE"
