@@ -132,3 +132,41 @@ func TestResumableStoreOutage(t *testing.T) {
 		}
 	})
 }
+
+// sealOnceDown fails the first Seal as a store outage would.
+type sealOnceDown struct {
+	core.RunLog
+	failed atomic.Bool
+}
+
+func (d *sealOnceDown) Seal(ctx context.Context, l core.Lease) error {
+	if d.failed.CompareAndSwap(false, true) {
+		return errDown
+	}
+	return d.RunLog.Seal(ctx, l)
+}
+
+// TestResumableSealRetriesAnOutage: a seal that meets a store outage is
+// retried, so the finished run does not stay its thread's active run.
+func TestResumableSealRetriesAnOutage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mem := mustMemoryLog(t)
+		defer mem.Close()
+		var runs atomic.Int32
+		rh := newResumable(t, countAgent(3, &runs), &sealOnceDown{RunLog: mem})
+		_, cancel, done := serveIn(http.MethodPost, "/chat", runRequest("t", "r"), rh.ServeHTTP)
+		defer cancel()
+		<-done
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if st, err := mem.Status(context.Background(), "r"); err != nil || !st.Sealed {
+			t.Fatalf("the finished run: %+v %v, want sealed", st, err)
+		}
+		if id, _ := mem.ActiveRun(context.Background(), "t"); id != "" {
+			t.Fatalf("the thread's active run is still %q", id)
+		}
+		if err := rh.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -139,4 +139,15 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 	if sh := shape(t, all); !strings.HasSuffix(sh, "RUN_FINISHED ") {
 		t.Fatalf("the run after the outage: %s", sh)
 	}
+	// Its owner sealed it, though its first connections to Redis broke.
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	defer c.Close()
+	lg, err := redislog.New(c, redislog.WithPrefix(prefix(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the run to be sealed", func() bool {
+		st, err := lg.Status(ctx, "r")
+		return err == nil && st.Sealed
+	})
 }
