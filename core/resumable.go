@@ -61,6 +61,8 @@ type ResumableHandler[S any] struct {
 	runs   map[string]*ownedRun
 	closed bool
 	wg     sync.WaitGroup
+
+	detached detachCount // see WithMaxDetachedRuns
 }
 
 // ownedRun is a run this process runs and writes to the log.
@@ -121,9 +123,9 @@ var (
 // NewResumableHandler serves h's agent, with h's options, on a resumable
 // route whose runs are kept in lg. opts are the resumable route's options
 // ([WithDetach], [WithLeaseTTL], [WithPresence], [WithRetry],
-// [WithReplicaID], [WithRunOwner]); any other option in the list is ignored
-// here, so the list given to [NewHandler] may be passed again. It fails when
-// lg is nil or an option is out of range.
+// [WithReplicaID], [WithRunOwner], [WithMaxDetachedRuns]); any other
+// option in the list is ignored here, so the list given to [NewHandler] may
+// be passed again. It fails when lg is nil or an option is out of range.
 func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...Option) (*ResumableHandler[S], error) {
 	if h == nil || lg == nil {
 		return nil, errors.New("core: NewResumableHandler needs a handler and a log")
@@ -202,6 +204,14 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		rh.h.Refuse(w, r, refused)
 		return
 	}
+	releaseDetached, refused := rh.admitDetached(w, principal)
+	if refused != nil {
+		release()
+		rh.h.Refuse(w, r, refused)
+		return
+	}
+	releaseSlot := release
+	release = func() { releaseDetached(); releaseSlot() }
 	if g := rh.gate(); g != nil {
 		// The gate's forced end (which ends a writer's stream at once) is
 		// not used: a run's connections follow its log, which the run

@@ -46,6 +46,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		wait = min(wait, hb)
 	}
 	cursor := after
+	var expiredAt time.Time // when this reader first saw the lease ended
 	for {
 		for _, e := range entries {
 			f.frame(e)
@@ -61,10 +62,12 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		entries, st, err = rh.log.Read(ctx, runID, cursor, readBatch, wait)
 		if err != nil {
 			if ctx.Err() == nil {
-				// The connection ends; the client reconnects with its
-				// cursor.
+				// The connection ends with a coded RUN_ERROR (without an
+				// id, so the client rejoins from its cursor once the log
+				// is back), never silently.
 				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: reading a run's log failed",
 					slog.String("run_id", runID), slog.Any("error", err))
+				f.end(logUnavailable(err))
 			}
 			return
 		}
@@ -74,7 +77,9 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		switch {
 		case st.Sealed:
 			return // sealed without a terminal event: nothing more comes
-		case st.LeaseExpired:
+		case !st.LeaseExpired:
+			expiredAt = time.Time{}
+		case rh.presumedDead(runID, &expiredAt):
 			rh.rescue(ctx, runID)
 		}
 		if hb > 0 && time.Since(f.lastWrite) >= hb {
@@ -110,6 +115,35 @@ func (rh *ResumableHandler[S]) rescue(ctx context.Context, runID string) {
 		slog.String("run_id", runID), slog.String("owner", prev.Owner))
 }
 
+// presumedDead reports whether the owner of a run whose lease has ended is
+// to be taken for dead: only once the lease stayed ended for a lease TTL
+// while this reader could read the log, so that an owner that could not
+// renew during a store outage gets the time to renew after it, and never
+// when this process runs the run (its owner is alive).
+func (rh *ResumableHandler[S]) presumedDead(runID string, expiredAt *time.Time) bool {
+	if expiredAt.IsZero() {
+		*expiredAt = time.Now()
+		return false
+	}
+	if time.Since(*expiredAt) < rh.cfg.leaseTTL {
+		return false
+	}
+	rh.mu.Lock()
+	defer rh.mu.Unlock()
+	return rh.runs[runID] == nil
+}
+
+// logUnavailable is the RUN_ERROR that ends a stream whose log could not
+// be read: its code is the log's error's (an [*agui.Error]), for example
+// redislog's STORE_UNAVAILABLE, or else UNAVAILABLE.
+func logUnavailable(err error) *agui.RunError {
+	code := agui.Code(CodeUnavailable)
+	if e, ok := errors.AsType[*agui.Error](err); ok && e != nil && e.Code != "" {
+		code = e.Code
+	}
+	return &agui.RunError{Code: string(code), Message: "the run's log is unavailable; rejoin from the last event id"}
+}
+
 // follower writes SSE frames of log entries to one connection.
 type follower struct {
 	w            http.ResponseWriter
@@ -126,6 +160,15 @@ func (f *follower) frame(e LogEntry) {
 	f.buf = append(f.buf, "\ndata: "...)
 	f.buf = append(f.buf, e.Data...)
 	f.buf = append(f.buf, '\n', '\n')
+}
+
+// end writes ev as the stream's last frame, without an id: it is not an
+// event of the run's log.
+func (f *follower) end(ev agui.Event) {
+	f.buf = append(f.buf, "data: "...)
+	f.buf = append(f.buf, mustJSON(ev)...)
+	f.buf = append(f.buf, '\n', '\n')
+	f.send()
 }
 
 // send writes what was framed, flushes, and reports whether the

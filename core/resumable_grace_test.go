@@ -122,6 +122,7 @@ func TestResumableGraceThenCancelAndForget(t *testing.T) {
 		}
 		// Nobody ever comes back: after the retention time nothing is left.
 		time.Sleep(time.Minute)
+		synctest.Wait()
 		if s := lg.Stats(); s != (core.MemoryStats{}) {
 			t.Fatalf("memory still held: %+v", s)
 		}

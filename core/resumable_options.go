@@ -22,6 +22,8 @@ type resumeConfig struct {
 	retry       time.Duration
 	replica     string
 	owner       func(*http.Request) string
+
+	maxDetached, maxDetachedPer int // see WithMaxDetachedRuns
 }
 
 // Defaults of the resumable handler's options.
@@ -88,6 +90,9 @@ func newResumeConfig(opts []Option) (resumeConfig, error) {
 		presence:    DefaultPresence,
 		retry:       DefaultRetry,
 		owner:       func(*http.Request) string { return "" },
+
+		maxDetached:    DefaultMaxDetachedRuns,
+		maxDetachedPer: DefaultMaxDetachedRunsPerPrincipal,
 	}
 	var st settings
 	for _, o := range opts {
@@ -107,6 +112,9 @@ func newResumeConfig(opts []Option) (resumeConfig, error) {
 		return c, errors.New("core: WithRetry needs a non-negative delay")
 	case c.owner == nil:
 		return c, errors.New("core: WithRunOwner needs a function")
+	}
+	if err := checkDetachCaps(c); err != nil {
+		return c, err
 	}
 	if c.replica == "" {
 		var b [8]byte

@@ -135,7 +135,7 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 			}
 			seq += uint64(len(batch))
 			if batch[len(batch)-1].Terminal {
-				if err := rh.log.Seal(ctx, o.lease); err != nil {
+				if err := rh.sealRetry(ctx, o.lease); err != nil {
 					rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: sealing a run's log failed",
 						slog.String("run_id", runID), slog.Any("error", err))
 				}
@@ -211,6 +211,23 @@ func (rh *ResumableHandler[S]) appendRetry(ctx context.Context, l Lease, batch [
 		}
 		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: appending to a run's log failed; retrying",
 			slog.String("run_id", l.RunID), slog.Any("error", err))
+		t := time.NewTimer(backoff)
+		<-t.C
+		backoff = min(2*backoff, time.Second)
+	}
+}
+
+// sealRetry seals l's run, retrying errors other than the log's refusals
+// for up to storeOutage: a run left unsealed after a store outage would
+// stay its thread's active run, and be taken for lost.
+func (rh *ResumableHandler[S]) sealRetry(ctx context.Context, l Lease) error {
+	deadline := time.Now().Add(storeOutage)
+	backoff := 10 * time.Millisecond
+	for {
+		err := rh.log.Seal(ctx, l)
+		if err == nil || refusal(err) || time.Now().After(deadline) {
+			return err
+		}
 		t := time.NewTimer(backoff)
 		<-t.C
 		backoff = min(2*backoff, time.Second)

@@ -10,13 +10,23 @@ import (
 )
 
 // MemoryLog is the in-process [RunLog]: runs live in this process's memory,
-// so a rejoin must reach the same process. It is bounded: each run keeps
-// at most a number of events and of bytes, all runs together at most a
-// number of bytes, and a sealed run is deleted after the retention time
-// (expired runs are swept by the log's own calls; it starts no goroutine).
-// When room is short, sealed runs are deleted oldest first; a live run is
-// never cut: a new run is refused ([ErrLogFull]) and a live run over its
-// limits is refused further entries except its terminal one.
+// so a rejoin must reach the same process. It is bounded, counting
+// everything it keeps of a run (its ids, principal and owner as well as its
+// events): each run keeps at most a number of events and of bytes, all
+// runs together at most a number of bytes, and a finished run is deleted
+// after the retention time, as is a run whose owner stopped renewing its
+// lease that long ago. Expired runs are deleted on time by a timer the log
+// owns (it runs only while there is something to expire; [MemoryLog.Close]
+// stops it), not on the next request, so a stranger's runs never pin
+// memory past the retention time.
+//
+// One run's use cannot end another's: each live run is guaranteed a share
+// of the budget ([WithMemoryRunShare]) from its Begin on, and Begin refuses
+// a new run ([ErrLogFull], before its stream) when the shares of the live
+// runs leave no room for one more. When room is short, finished runs are
+// deleted oldest first, then runs whose owner is gone; a live run is never
+// cut: only a run past its share can be refused further entries, except its
+// terminal one.
 //
 // A MemoryLog is safe for concurrent use.
 type MemoryLog struct {
@@ -26,14 +36,23 @@ type MemoryLog struct {
 	runs    map[string]*memRun
 	threads map[string]string // thread id -> active run id
 	sealed  []sealedRun       // in seal order, which is expiry order
-	bytes   int64
+	bytes   int64             // counted bytes of all runs
+	slack   int64             // unused shares of the live runs
+
+	// The sweeper: one time.AfterFunc at a time, armed for the next
+	// expiry; tick counts a callback that may run, for Close to join.
+	timer  *time.Timer
+	due    time.Time
+	armed  bool
+	closed bool
+	tick   sync.WaitGroup
 }
 
 type memRun struct {
 	meta     RunMeta
 	gen      uint64
 	entries  []LogEntry
-	bytes    int64
+	bytes    int64 // its ids and events, as counted
 	sealed   bool
 	stopped  bool
 	leaseEnd time.Time
@@ -54,17 +73,23 @@ type sealedRun struct {
 const (
 	DefaultMemoryRunEvents = 100_000
 	DefaultMemoryRunBytes  = 16 << 20
+	DefaultMemoryRunShare  = 256 << 10
 	DefaultMemoryBytes     = 64 << 20
 	DefaultMemoryRetention = 10 * time.Minute
 )
 
-// memEntryOverhead is what an entry costs besides its data, counted
-// against the byte limits.
-const memEntryOverhead = 48
+// memEntryOverhead is what an entry costs besides its data, and
+// memRunOverhead what a run costs besides its ids, counted against the
+// byte limits.
+const (
+	memEntryOverhead = 48
+	memRunOverhead   = 256
+)
 
 type memoryConfig struct {
 	runEvents int
 	runBytes  int64
+	runShare  int64
 	bytes     int64
 	retention time.Duration
 }
@@ -76,26 +101,37 @@ type MemoryOption func(*memoryConfig)
 // [DefaultMemoryRunEvents]).
 func WithMemoryRunEvents(n int) MemoryOption { return func(c *memoryConfig) { c.runEvents = n } }
 
-// WithMemoryRunBytes limits the bytes kept per run (default 16 MiB,
-// [DefaultMemoryRunBytes]).
+// WithMemoryRunBytes limits the bytes kept per run, its ids included
+// (default 16 MiB, [DefaultMemoryRunBytes]).
 func WithMemoryRunBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.runBytes = n } }
+
+// WithMemoryRunShare sets the bytes each live run is guaranteed from its
+// Begin on (default 256 KiB, [DefaultMemoryRunShare]), so that other runs,
+// however many or large, cannot make it fail: Begin refuses a new run when
+// the live runs' shares would exceed [WithMemoryBytes]. A run may grow past
+// its share, up to [WithMemoryRunBytes], into room nobody holds. The
+// budget divided by the share is how many runs can be live at once (256
+// with the defaults). It must not exceed the per-run or the total limit.
+func WithMemoryRunShare(n int64) MemoryOption { return func(c *memoryConfig) { c.runShare = n } }
 
 // WithMemoryBytes limits the bytes kept for all runs (default 64 MiB,
 // [DefaultMemoryBytes]).
 func WithMemoryBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.bytes = n } }
 
-// WithMemoryRetention sets how long a sealed run stays readable (default
-// 10 minutes, [DefaultMemoryRetention]).
+// WithMemoryRetention sets how long a sealed run stays readable, and how
+// long a run whose owner stopped renewing its lease is kept (default 10
+// minutes, [DefaultMemoryRetention]).
 func WithMemoryRetention(d time.Duration) MemoryOption {
 	return func(c *memoryConfig) { c.retention = d }
 }
 
 // NewMemoryLog returns an empty [MemoryLog]. It fails when a limit is not
-// positive.
+// positive, or the run share exceeds a byte limit.
 func NewMemoryLog(opts ...MemoryOption) (*MemoryLog, error) {
 	c := memoryConfig{
 		runEvents: DefaultMemoryRunEvents,
 		runBytes:  DefaultMemoryRunBytes,
+		runShare:  DefaultMemoryRunShare,
 		bytes:     DefaultMemoryBytes,
 		retention: DefaultMemoryRetention,
 	}
@@ -104,26 +140,46 @@ func NewMemoryLog(opts ...MemoryOption) (*MemoryLog, error) {
 			o(&c)
 		}
 	}
-	if c.runEvents <= 0 || c.runBytes <= 0 || c.bytes <= 0 || c.retention <= 0 {
+	if c.runEvents <= 0 || c.runBytes <= 0 || c.bytes <= 0 || c.retention <= 0 || c.runShare <= 0 {
 		return nil, errors.New("core: MemoryLog limits must be positive")
+	}
+	if c.runShare > c.runBytes || c.runShare > c.bytes {
+		return nil, errors.New("core: WithMemoryRunShare must not exceed WithMemoryRunBytes or WithMemoryBytes")
 	}
 	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, threads: map[string]string{}}, nil
 }
 
-// MemoryStats is what a [MemoryLog] holds.
-type MemoryStats struct {
-	Runs   int   // runs kept, live and sealed
-	Live   int   // runs not sealed
-	Events int   // events kept
-	Bytes  int64 // bytes counted against the limits
+// Close stops the log's sweeper and waits for a sweep in progress. The log
+// keeps answering after Close, deleting expired runs only when it is
+// called. A log that is dropped without Close holds no goroutine: its
+// sweeper is a timer, and runs only when a run expires.
+func (m *MemoryLog) Close() error {
+	m.mu.Lock()
+	m.closed = true
+	if m.armed && m.timer.Stop() {
+		m.tick.Done()
+	}
+	m.armed = false
+	m.mu.Unlock()
+	m.tick.Wait()
+	return nil
 }
 
-// Stats returns what the log holds, after deleting expired runs.
+// MemoryStats is what a [MemoryLog] holds.
+type MemoryStats struct {
+	Runs     int   // runs kept, live and sealed
+	Live     int   // runs not sealed
+	Events   int   // events kept
+	Bytes    int64 // bytes counted against the limits: ids and events
+	Reserved int64 // the unused part of the live runs' shares
+}
+
+// Stats returns what the log holds now. It deletes nothing: expired runs
+// are deleted by the log's sweeper when they expire.
 func (m *MemoryLog) Stats() MemoryStats {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sweep(time.Now())
-	s := MemoryStats{Runs: len(m.runs), Bytes: m.bytes}
+	s := MemoryStats{Runs: len(m.runs), Bytes: m.bytes, Reserved: m.slack}
 	for _, r := range m.runs {
 		if !r.sealed {
 			s.Live++
@@ -140,18 +196,28 @@ func (m *MemoryLog) Begin(_ context.Context, meta RunMeta, ttl time.Duration) (L
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
-	m.sweep(now)
+	m.sweepSealed(now)
 	if r, ok := m.runs[meta.RunID]; ok {
 		return Lease{}, r.status(now), agui.NewError(CodeRunExists, "run "+meta.RunID+" exists")
 	}
-	if m.bytes >= m.cfg.bytes && !m.evict(m.bytes-m.cfg.bytes+1) {
+	cost := metaBytes(meta)
+	if cost > m.cfg.runBytes {
+		return Lease{}, RunStatus{}, agui.NewError(CodeLogFull, "the run's ids are over the run's byte limit")
+	}
+	// The run's share is held from now on, so that no later run can take
+	// the room it was promised.
+	hold := max(cost, m.cfg.runShare)
+	if over := m.bytes + m.slack + hold - m.cfg.bytes; over > 0 && !m.evict(over, nil) {
 		return Lease{}, RunStatus{}, agui.NewError(CodeLogFull, "the run log is full")
 	}
-	r := &memRun{meta: meta, gen: 1, leaseEnd: now.Add(ttl), changed: make(chan struct{})}
+	r := &memRun{meta: meta, gen: 1, bytes: cost, leaseEnd: now.Add(ttl), changed: make(chan struct{})}
 	m.runs[meta.RunID] = r
+	m.bytes += cost
+	m.slack += hold - cost
 	if meta.ThreadID != "" {
 		m.threads[meta.ThreadID] = meta.RunID
 	}
+	m.arm(r.leaseEnd.Add(m.cfg.retention))
 	return Lease{RunID: meta.RunID, Owner: meta.Owner, Gen: 1}, r.status(now), nil
 }
 
@@ -183,8 +249,17 @@ func (m *MemoryLog) Append(_ context.Context, l Lease, entries []LogEntry) error
 		add += int64(len(e.Data)) + memEntryOverhead
 	}
 	terminal := entries[len(entries)-1].Terminal
-	over := len(r.entries)+len(entries) > m.cfg.runEvents || r.bytes+add > m.cfg.runBytes ||
-		(m.bytes+add > m.cfg.bytes && !m.evict(m.bytes+add-m.cfg.bytes))
+	// Within its share a run takes room it holds already; past it, room
+	// nobody holds, deleting finished runs for it if need be.
+	slack := m.slackOf(r.bytes)
+	newSlack := m.slackOf(r.bytes + add)
+	grow := add - (slack - newSlack)
+	over := len(r.entries)+len(entries) > m.cfg.runEvents || r.bytes+add > m.cfg.runBytes
+	if !over && grow > 0 {
+		if need := m.bytes + m.slack + grow - m.cfg.bytes; need > 0 {
+			over = !m.evict(need, r)
+		}
+	}
 	if over && !(terminal && len(entries) == 1) {
 		// The terminal entry is always taken, so a run over its limits
 		// can still end.
@@ -193,6 +268,7 @@ func (m *MemoryLog) Append(_ context.Context, l Lease, entries []LogEntry) error
 	r.entries = append(r.entries, entries...)
 	r.bytes += add
 	m.bytes += add
+	m.slack += newSlack - slack
 	if r.readers > 0 {
 		r.wake()
 	}
@@ -221,10 +297,13 @@ func (m *MemoryLog) Seal(_ context.Context, l Lease) error {
 		return err
 	}
 	r.sealed = true
+	m.slack -= m.slackOf(r.bytes) // a finished run's share is free again
 	if m.threads[r.meta.ThreadID] == l.RunID {
 		delete(m.threads, r.meta.ThreadID)
 	}
-	m.sealed = append(m.sealed, sealedRun{id: l.RunID, gen: r.gen, at: time.Now()})
+	now := time.Now()
+	m.sealed = append(m.sealed, sealedRun{id: l.RunID, gen: r.gen, at: now})
+	m.arm(now.Add(m.cfg.retention))
 	if r.readers > 0 {
 		r.wake()
 	}
@@ -241,7 +320,7 @@ func (m *MemoryLog) Read(ctx context.Context, runID string, after uint64, max in
 	var timer <-chan time.Time
 	for {
 		now := time.Now()
-		m.sweep(now)
+		m.sweepSealed(now)
 		r, ok := m.runs[runID]
 		if !ok {
 			return nil, RunStatus{}, agui.NewError(CodeRunNotFound, "no run "+runID)
@@ -289,7 +368,7 @@ func (m *MemoryLog) Status(_ context.Context, runID string) (RunStatus, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
-	m.sweep(now)
+	m.sweepSealed(now)
 	r, ok := m.runs[runID]
 	if !ok {
 		return RunStatus{}, agui.NewError(CodeRunNotFound, "no run "+runID)
@@ -301,7 +380,7 @@ func (m *MemoryLog) Status(_ context.Context, runID string) (RunStatus, error) {
 func (m *MemoryLog) Stop(_ context.Context, runID string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sweep(time.Now())
+	m.sweepSealed(time.Now())
 	r, ok := m.runs[runID]
 	if !ok {
 		return agui.NewError(CodeRunNotFound, "no run "+runID)
@@ -317,7 +396,7 @@ func (m *MemoryLog) Takeover(_ context.Context, runID, owner string, ttl time.Du
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
-	m.sweep(now)
+	m.sweepSealed(now)
 	r, ok := m.runs[runID]
 	switch {
 	case !ok:
@@ -337,7 +416,7 @@ func (m *MemoryLog) Takeover(_ context.Context, runID, owner string, ttl time.Du
 func (m *MemoryLog) ActiveRun(_ context.Context, threadID string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sweep(time.Now())
+	m.sweepSealed(time.Now())
 	return m.threads[threadID], nil
 }
 
@@ -353,8 +432,17 @@ func (m *MemoryLog) leased(l Lease) (*memRun, error) {
 	return r, nil
 }
 
-// sweep deletes the sealed runs whose retention has passed.
-func (m *MemoryLog) sweep(now time.Time) {
+// metaBytes is what a run's log costs before its first event.
+func metaBytes(m RunMeta) int64 {
+	return int64(len(m.RunID)+len(m.ThreadID)+len(m.Principal)+len(m.Owner)) + memRunOverhead
+}
+
+// slackOf is the unused part of the share of a live run of n bytes.
+func (m *MemoryLog) slackOf(n int64) int64 { return max(0, m.cfg.runShare-n) }
+
+// sweepSealed deletes the sealed runs whose retention has passed; the
+// log's calls make it, as it costs nothing when none has.
+func (m *MemoryLog) sweepSealed(now time.Time) {
 	n := 0
 	for n < len(m.sealed) && now.Sub(m.sealed[n].at) >= m.cfg.retention {
 		m.drop(m.sealed[n])
@@ -363,9 +451,66 @@ func (m *MemoryLog) sweep(now time.Time) {
 	m.dropHead(n)
 }
 
-// evict deletes sealed runs, oldest first, until need bytes are free, and
-// reports whether they are.
-func (m *MemoryLog) evict(need int64) bool {
+// sweep is the sweeper's: it deletes the sealed runs whose retention has
+// passed, and the live runs whose lease ended a retention ago (their owner
+// is gone). It returns when the next of the remaining runs expires (zero
+// for none).
+func (m *MemoryLog) sweep(now time.Time) (next time.Time) {
+	m.sweepSealed(now)
+	if len(m.sealed) > 0 {
+		next = m.sealed[0].at.Add(m.cfg.retention)
+	}
+	for id, r := range m.runs {
+		if r.sealed {
+			continue
+		}
+		at := r.leaseEnd.Add(m.cfg.retention)
+		if !now.Before(at) {
+			m.dropLive(id, r)
+			continue
+		}
+		if next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	return next
+}
+
+// arm makes the sweeper run at at, unless it runs earlier already.
+func (m *MemoryLog) arm(at time.Time) {
+	if m.closed || (m.armed && !at.Before(m.due)) {
+		return
+	}
+	if m.armed && !m.timer.Stop() {
+		// The callback is on its way; it sweeps and arms for what is
+		// left, this run included.
+		return
+	}
+	if !m.armed {
+		m.tick.Add(1)
+	}
+	m.armed, m.due = true, at
+	m.timer = time.AfterFunc(time.Until(at), m.sweepOnTime)
+}
+
+// sweepOnTime is the sweeper's callback.
+func (m *MemoryLog) sweepOnTime() {
+	defer m.tick.Done()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed || !m.armed {
+		return
+	}
+	m.armed = false
+	if next := m.sweep(time.Now()); !next.IsZero() {
+		m.arm(next)
+	}
+}
+
+// evict deletes sealed runs, oldest first, then live runs whose lease has
+// ended (their owner is gone), until need bytes are free, and reports
+// whether they are. It never deletes keep.
+func (m *MemoryLog) evict(need int64, keep *memRun) bool {
 	var freed int64
 	n := 0
 	for n < len(m.sealed) && freed < need {
@@ -376,6 +521,18 @@ func (m *MemoryLog) evict(need int64) bool {
 		n++
 	}
 	m.dropHead(n)
+	if freed < need {
+		now := time.Now()
+		for id, r := range m.runs {
+			if freed >= need {
+				break
+			}
+			if r != keep && !r.sealed && !now.Before(r.leaseEnd) {
+				freed += r.bytes + m.slackOf(r.bytes)
+				m.dropLive(id, r)
+			}
+		}
+	}
 	return freed >= need
 }
 
@@ -383,6 +540,19 @@ func (m *MemoryLog) drop(s sealedRun) {
 	if r, ok := m.runs[s.id]; ok && r.gen == s.gen && r.sealed {
 		m.bytes -= r.bytes
 		delete(m.runs, s.id)
+	}
+}
+
+// dropLive deletes a run that was not sealed; its readers find it gone.
+func (m *MemoryLog) dropLive(id string, r *memRun) {
+	m.bytes -= r.bytes
+	m.slack -= m.slackOf(r.bytes)
+	delete(m.runs, id)
+	if m.threads[r.meta.ThreadID] == id {
+		delete(m.threads, r.meta.ThreadID)
+	}
+	if r.readers > 0 {
+		r.wake()
 	}
 }
 

@@ -3,10 +3,13 @@ package core_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
+	"weak"
 
 	"github.com/agui-go/agui/core"
 )
@@ -188,9 +191,10 @@ func TestMemoryLogLimits(t *testing.T) {
 	}
 
 	// The byte budget evicts sealed runs, oldest first, and never a live
-	// one: a new run is refused instead.
-	size := int64(3 * (len(`{"n":1}`) + 48))
-	m = mustMemoryLog(t, core.WithMemoryBytes(2*size))
+	// one: a new run is refused instead. A run's ids count (a run's
+	// overhead is 256 bytes).
+	size := int64(3*(len(`{"n":1}`)+48) + len("a"+"t-a"+"a") + 256)
+	m = mustMemoryLog(t, core.WithMemoryBytes(2*size), core.WithMemoryRunShare(1))
 	for _, id := range []string{"a", "b"} {
 		l := begin(t, m, id)
 		if err := m.Append(ctx, l, entries(1, 3, true)); err != nil {
@@ -226,4 +230,136 @@ func TestNewMemoryLogRejectsBadLimits(t *testing.T) {
 			t.Error("a non-positive limit was accepted")
 		}
 	}
+}
+
+// TestMemoryLogCountsIdsAndSweepsOnTime: a run's ids count against the
+// budget like its events, and a run that expired is deleted at its expiry
+// by the log's own timer, with no further call to the log; Close stops
+// the timer.
+func TestMemoryLogCountsIdsAndSweepsOnTime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		const budget = 64 << 20
+		m := mustMemoryLog(t, core.WithMemoryRetention(time.Minute), core.WithMemoryBytes(budget))
+		big := strings.Repeat("x", 4<<20)
+		if _, _, err := m.Begin(ctx, core.RunMeta{RunID: "huge", ThreadID: big + big + big + big + big}, time.Minute); !errors.Is(err, core.ErrLogFull) {
+			t.Fatalf("a run whose ids are over the run's limit: %v, want ErrLogFull", err)
+		}
+		var refused int
+		var data weak.Pointer[byte]
+		for i := range 30 {
+			id := strconv.Itoa(i) + big
+			l, _, err := m.Begin(ctx, core.RunMeta{RunID: id, ThreadID: id, Owner: "a"}, time.Minute)
+			if errors.Is(err, core.ErrLogFull) {
+				refused++
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := []core.LogEntry{{Seq: 1, Data: []byte(`{"type":"RUN_FINISHED"}`), Terminal: true}}
+			if i == 0 {
+				data = weak.Make(&e[0].Data[0])
+			}
+			if err := m.Append(ctx, l, e); err != nil {
+				t.Fatal(err)
+			}
+			if i%2 == 0 {
+				if err := m.Seal(ctx, l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if s := m.Stats(); s.Bytes+s.Reserved > budget || s.Bytes < int64(len(id))*int64(s.Runs) {
+				t.Fatalf("after %d runs the log counts %+v for %d bytes of ids each, budget %d", i+1, s, 2*len(id), budget)
+			}
+		}
+		if refused == 0 {
+			t.Fatal("30 runs with 8 MiB of ids each fit in a 64 MiB budget")
+		}
+		// The runs left unsealed are never renewed: their owner is gone.
+		// Nothing calls the log any more.
+		time.Sleep(time.Minute + time.Minute)
+		synctest.Wait()
+		if s := m.Stats(); s != (core.MemoryStats{}) {
+			t.Fatalf("held after the retention time, with no further call: %+v", s)
+		}
+		runtime.GC()
+		if data.Value() != nil {
+			t.Fatal("an expired run's event is still reachable")
+		}
+		if err := m.Close(); err != nil {
+			t.Fatal(err)
+		}
+		// Closed, the log still answers, and sweeps on its calls.
+		l := begin(t, m, "after")
+		if err := m.Append(ctx, l, entries(1, 1, true)); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Seal(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Minute)
+		if _, err := m.Status(ctx, "after"); !errors.Is(err, core.ErrRunNotFound) {
+			t.Fatalf("expired run after Close: %v", err)
+		}
+	})
+}
+
+// TestMemoryLogRunShareSurvivesAFlood: 2,000 abandoned runs cannot make a
+// run that was admitted fail: each run holds its share from Begin on, and
+// the runs past what the budget can share are refused at Begin, before
+// any stream. Once the abandoned runs' owners are gone, a new run evicts
+// them and completes.
+func TestMemoryLogRunShareSurvivesAFlood(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		const share = 64 << 10
+		m := mustMemoryLog(t, core.WithMemoryBytes(1<<20), core.WithMemoryRunShare(share), core.WithMemoryRunBytes(1<<20))
+		defer m.Close()
+		victim := begin(t, m, "victim")
+		chunk := make([]core.LogEntry, 1)
+		var admitted, refused int
+		for i := range 2000 {
+			l, _, err := m.Begin(ctx, core.RunMeta{RunID: "flood" + strconv.Itoa(i), Owner: "a"}, time.Second)
+			if errors.Is(err, core.ErrLogFull) {
+				refused++
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			admitted++
+			for seq := uint64(1); ; seq++ {
+				chunk[0] = core.LogEntry{Seq: seq, Data: make([]byte, 16<<10)}
+				if err := m.Append(ctx, l, chunk); errors.Is(err, core.ErrLogFull) {
+					break
+				} else if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if refused == 0 || admitted == 0 {
+			t.Fatalf("%d flood runs admitted, %d refused", admitted, refused)
+		}
+		// The victim's run, within its share, goes on and ends.
+		for seq := uint64(1); seq <= 60; seq++ {
+			chunk[0] = core.LogEntry{Seq: seq, Data: make([]byte, 1<<10), Terminal: seq == 60}
+			if err := m.Append(ctx, victim, chunk); err != nil {
+				t.Fatalf("the victim's event %d after the flood: %v", seq, err)
+			}
+		}
+		if err := m.Seal(ctx, victim); err != nil {
+			t.Fatal(err)
+		}
+		// The flood's owners never renew: once their leases end, their
+		// runs are evicted before a new run is refused.
+		time.Sleep(time.Second)
+		l := begin(t, m, "next")
+		for seq := uint64(1); seq <= 60; seq++ {
+			chunk[0] = core.LogEntry{Seq: seq, Data: make([]byte, 1<<10), Terminal: seq == 60}
+			if err := m.Append(ctx, l, chunk); err != nil {
+				t.Fatalf("a new run's event %d after the flood: %v", seq, err)
+			}
+		}
+	})
 }

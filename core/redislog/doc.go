@@ -25,16 +25,35 @@
 //     read); every write is a Lua script that checks the generation, so a
 //     replica that lost its lease (it stalled, or was taken for dead)
 //     cannot append, renew or seal any more;
-//   - a thread's active run is a string, <prefix>thread:{<threadId>};
+//   - a thread's active run is a string, <prefix>thread:{<threadId>},
+//     written and deleted on its own (it is in the thread's slot, not the
+//     run's); ActiveRun checks it against the run, so a pointer left
+//     behind by a failure is ignored;
 //   - leases are on Redis's clock (TIME), never a replica's;
 //   - a reader waits for new events with XREAD BLOCK, at most FollowWait
 //     at a time; between waits it notices an expired lease and ends the
 //     run with RUN_ERROR code RUN_LOST.
 //
-// Keys expire by themselves: a running run's IdleTTL after its last
-// append or renewal, a sealed run's Retention after its end. Memory is
-// about 1.2 times the events' JSON per retained run (BENCHMARKS.md). The
-// run's keys share the hash tag {runId}; the thread key does not, so in a
-// Redis Cluster use a prefix and runs whose thread and run land in one
-// slot, or a single node.
+// Redis Cluster: every script touches the keys of one run, which share
+// the hash tag {<runId>}, or a thread's key alone, so each runs in one
+// slot, and runs spread over the cluster's slots; use a
+// [github.com/redis/go-redis/v9.ClusterClient]. An id with a brace, an
+// empty one or one starting with "~" is tagged by its hex instead, so that
+// it cannot split a run's keys over two slots. TestLogOnRedisCluster runs
+// the log on a three-node cluster.
+//
+// Every key has a TTL, set in the script that creates it: a running run's
+// keys live IdleTTL after its last append or renewal, a sealed run's
+// Retention after its end, a thread's pointer IdleTTL after its run's last
+// renewal. Nothing is left by a client or a replica that goes away.
+//
+// Memory sizing: a retained run costs about 1.2 times its events' JSON
+// (BENCHMARKS.md) plus its ids; Redis holds the runs started within the
+// last Retention (and the running ones), so plan maxmemory at about
+// 1.2 × (runs started per Retention) × (a run's log bytes), with headroom.
+// Set maxmemory-policy noeviction: an evicting policy could delete half a
+// run (its meta without its log, or a live run's lease), while with
+// noeviction a full Redis refuses writes, which the log reports as
+// LOG_FULL: a new run is then served without resume and a running one
+// ends with a coded RUN_ERROR, and nothing stored is lost.
 package redislog

@@ -2,6 +2,7 @@ package redislog
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"strconv"
 	"strings"
@@ -25,7 +26,11 @@ import (
 // blocked command cannot be interrupted by cancelling its context; each
 // waiting reader holds one connection of the client's pool while it
 // waits, so size the pool (or pass a separate client with [WithReadClient])
-// for the followers you expect.
+// for the followers you expect. Set the client's ContextTimeoutEnabled:
+// the Log then bounds a blocking read at FollowWait plus 1 s, so a Redis
+// that goes silent ends its followers' streams (RUN_ERROR code
+// STORE_UNAVAILABLE) that soon; without it go-redis waits 10 s past the
+// block.
 //
 // A Log is safe for concurrent use; it does not own its clients.
 type Log struct {
@@ -114,16 +119,30 @@ func New(c redis.UniversalClient, opts ...Option) (*Log, error) {
 
 var _ core.RunLog = (*Log)(nil)
 
-func (l *Log) meta(run string) string   { return l.cfg.prefix + "{" + run + "}:meta" }
-func (l *Log) stream(run string) string { return l.cfg.prefix + "{" + run + "}:log" }
-func (l *Log) thread(t string) string   { return l.cfg.prefix + "thread:{" + t + "}" }
+// A run's keys share the hash tag {<runId>}, so that every script, which
+// touches one run's keys only, runs in one Redis Cluster slot; the thread
+// key has the thread's tag and is only ever touched alone.
+func (l *Log) meta(run string) string   { return l.cfg.prefix + "{" + tag(run) + "}:meta" }
+func (l *Log) stream(run string) string { return l.cfg.prefix + "{" + tag(run) + "}:log" }
+func (l *Log) thread(t string) string   { return l.cfg.prefix + "thread:{" + tag(t) + "}" }
+
+// tag is id as a hash tag: itself, unless a brace would end the tag
+// early (or an empty tag make Redis hash the whole key, putting a run's
+// keys in different slots); then it is hex, marked by a leading "~", as is
+// an id that starts with "~", so that no two ids share a tag.
+func tag(id string) string {
+	if id != "" && id[0] != '~' && !strings.ContainsAny(id, "{}") {
+		return id
+	}
+	return "~" + hex.EncodeToString([]byte(id))
+}
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
 // Begin implements [core.RunLog].
 func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (core.Lease, core.RunStatus, error) {
-	res, err := begin.Run(ctx, l.c, []string{l.meta(m.RunID), l.thread(m.ThreadID)},
-		m.ThreadID, m.Principal, m.Owner, ms(ttl), ms(l.cfg.idle), m.RunID).Slice()
+	res, err := begin.Run(ctx, l.c, []string{l.meta(m.RunID)},
+		m.ThreadID, m.Principal, m.Owner, ms(ttl), ms(l.cfg.idle)).Slice()
 	if err != nil {
 		return core.Lease{}, core.RunStatus{}, l.err(err)
 	}
@@ -134,7 +153,15 @@ func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (cor
 	if res[0] == "exists" {
 		return core.Lease{}, st, agui.NewError(core.CodeRunExists, "run "+m.RunID+" exists")
 	}
-	return core.Lease{RunID: m.RunID, Owner: m.Owner, Gen: st.Gen}, st, nil
+	lease := core.Lease{RunID: m.RunID, Owner: m.Owner, Gen: st.Gen}
+	if m.ThreadID != "" {
+		// The thread's key is in its own slot, so it is set on its own; a
+		// pointer left without its run is ignored by ActiveRun.
+		if err := l.c.Set(ctx, l.thread(m.ThreadID), m.RunID, l.cfg.idle).Err(); err != nil {
+			return lease, st, l.err(err)
+		}
+	}
+	return lease, st, nil
 }
 
 // Append implements [core.RunLog].
@@ -160,24 +187,22 @@ func (l *Log) Append(ctx context.Context, lease core.Lease, entries []core.LogEn
 
 // Renew implements [core.RunLog].
 func (l *Log) Renew(ctx context.Context, lease core.Lease, ttl time.Duration) (core.RunStatus, error) {
-	st, err := l.status(renew.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID), l.threadOf(ctx, lease.RunID)},
+	st, err := l.status(renew.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID)},
 		lease.Gen, ms(ttl), ms(l.cfg.idle)), lease.RunID)
-	return st, err
-}
-
-// threadOf returns the thread key of a run, for scripts that refresh it.
-// The thread is read from the run's meta; a run without one gets a key no
-// one uses.
-func (l *Log) threadOf(ctx context.Context, run string) string {
-	t, _ := l.c.HGet(ctx, l.meta(run), "thread").Result()
-	return l.thread(t)
+	if err != nil || st.ThreadID == "" {
+		return st, err
+	}
+	return st, l.err(touchThread.Run(ctx, l.c, []string{l.thread(st.ThreadID)}, lease.RunID, ms(l.cfg.idle)).Err())
 }
 
 // Seal implements [core.RunLog].
 func (l *Log) Seal(ctx context.Context, lease core.Lease) error {
-	err := seal.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID), l.threadOf(ctx, lease.RunID)},
-		lease.Gen, ms(l.cfg.retention), lease.RunID).Err()
-	return l.err(err)
+	thread, err := seal.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID)},
+		lease.Gen, ms(l.cfg.retention)).Text()
+	if err != nil || thread == "" {
+		return l.err(err)
+	}
+	return l.err(clearThread.Run(ctx, l.c, []string{l.thread(thread)}, lease.RunID).Err())
 }
 
 // Read implements [core.RunLog].
@@ -201,10 +226,15 @@ func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait 
 		es, err := toEntries(msgs)
 		return es, st, err
 	}
-	res, err := l.rc.XRead(ctx, &redis.XReadArgs{
+	// go-redis gives a blocking command 10 s beyond its block to answer;
+	// a Redis that went silent must end its followers sooner than that.
+	block := min(wait, l.cfg.followWait)
+	rctx, cancel := context.WithTimeout(ctx, block+blockSlack)
+	defer cancel()
+	res, err := l.rc.XRead(rctx, &redis.XReadArgs{
 		Streams: []string{l.stream(run), start},
 		Count:   int64(max),
-		Block:   min(wait, l.cfg.followWait),
+		Block:   block,
 	}).Result()
 	switch {
 	case errors.Is(err, redis.Nil):
@@ -248,7 +278,21 @@ func (l *Log) ActiveRun(ctx context.Context, threadID string) (string, error) {
 	if errors.Is(err, redis.Nil) {
 		return "", nil
 	}
-	return id, l.err(err)
+	if err != nil {
+		return "", l.err(err)
+	}
+	// The pointer and its run are in different slots, written one after
+	// the other: the run decides.
+	st, err := l.Status(ctx, id)
+	switch {
+	case errors.Is(err, core.ErrRunNotFound):
+		return "", nil
+	case err != nil:
+		return "", err
+	case st.Sealed || st.ThreadID != threadID:
+		return "", nil
+	}
+	return id, nil
 }
 
 // status reads a script's status answer.
@@ -276,6 +320,8 @@ func (l *Log) err(err error) error {
 		"SEQCONFLICT": core.CodeSeqConflict,
 		"LOGFULL":     core.CodeLogFull,
 		"LEASEHELD":   core.CodeLeaseHeld,
+		// Redis at maxmemory with the noeviction policy refuses writes.
+		"OOM": core.CodeLogFull,
 	} {
 		if strings.HasPrefix(msg, prefix) {
 			return &agui.Error{Code: code, Message: "redislog: " + msg, Err: err}
@@ -283,6 +329,10 @@ func (l *Log) err(err error) error {
 	}
 	return &agui.Error{Code: CodeUnavailable, Message: "redislog: " + msg, Err: err}
 }
+
+// blockSlack is how long past its block a blocking read may take to be
+// answered before Redis counts as unreachable.
+const blockSlack = time.Second
 
 // CodeUnavailable is the code of errors reaching Redis.
 const CodeUnavailable agui.Code = "STORE_UNAVAILABLE"

@@ -44,20 +44,26 @@ func TestMain(m *testing.M) {
 }
 
 func startRedis(bin string) (stop func(), addr string, err error) {
+	stop, addr, _, err = startRedisCmd(bin)
+	return stop, addr, err
+}
+
+// startRedisCmd is startRedis, also returning the server's process.
+func startRedisCmd(bin string) (stop func(), addr string, cmd *exec.Cmd, err error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	dir, err := os.MkdirTemp("", "redislog-")
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
+	cmd = exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(dir)
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	stop = func() {
 		_ = cmd.Process.Kill()
@@ -68,11 +74,11 @@ func startRedis(bin string) (stop func(), addr string, err error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		if ping(addr) {
-			return stop, addr, nil
+			return stop, addr, cmd, nil
 		}
 		if time.Now().After(deadline) {
 			stop()
-			return nil, "", fmt.Errorf("redis-server on %s did not answer PING", addr)
+			return nil, "", nil, fmt.Errorf("redis-server on %s did not answer PING", addr)
 		}
 		time.Sleep(20 * time.Millisecond) // waiting for another process to listen
 	}

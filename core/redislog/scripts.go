@@ -3,8 +3,10 @@ package redislog
 import "github.com/redis/go-redis/v9"
 
 // The Lua scripts keep every decision about a run atomic in Redis and on
-// Redis's clock (TIME), so replicas' clocks never matter. A run's keys
-// share the hash tag {runID}, so a script's keys are in one cluster slot.
+// Redis's clock (TIME), so replicas' clocks never matter. A script touches
+// the keys of one run, which share the hash tag {runID}, or a thread's
+// key alone, so its keys are always in one cluster slot. Every key it
+// creates gets a TTL in the same script.
 //
 // A run's meta hash holds: thread, principal, owner, gen, last, sealed
 // (0/1), stopped (0/1), lease (ms, Redis clock), read (ms of the latest
@@ -24,7 +26,7 @@ local function status(key, t)
 end
 `
 
-// begin: KEYS meta, thread; ARGV thread, principal, owner, ttl, idle, run.
+// begin: KEYS meta; ARGV thread, principal, owner, ttl, idle.
 var begin = redis.NewScript(luaNow + `
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return {'exists', status(KEYS[1], now())}
@@ -33,7 +35,6 @@ local t = now()
 redis.call('HSET', KEYS[1], 'thread', ARGV[1], 'principal', ARGV[2], 'owner', ARGV[3],
   'gen', 1, 'last', 0, 'sealed', 0, 'stopped', 0, 'lease', t + tonumber(ARGV[4]), 'read', 0)
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-if ARGV[1] ~= '' then redis.call('SET', KEYS[2], ARGV[6], 'PX', ARGV[5]) end
 return {'ok', status(KEYS[1], t)}
 `)
 
@@ -68,7 +69,7 @@ redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 'OK'
 `)
 
-// renew: KEYS meta, log, thread; ARGV gen, ttl, idle.
+// renew: KEYS meta, log; ARGV gen, ttl, idle.
 var renew = redis.NewScript(luaNow + `
 local m = redis.call('HMGET', KEYS[1], 'gen', 'sealed')
 if not m[1] then return redis.error_reply('NOTFOUND no such run') end
@@ -77,19 +78,31 @@ local t = now()
 redis.call('HSET', KEYS[1], 'lease', t + tonumber(ARGV[2]))
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
 return status(KEYS[1], t)
 `)
 
-// seal: KEYS meta, log, thread; ARGV gen, retain, run.
+// seal: KEYS meta, log; ARGV gen, retain. It returns the run's thread.
 var seal = redis.NewScript(`
-local m = redis.call('HMGET', KEYS[1], 'gen', 'sealed')
+local m = redis.call('HMGET', KEYS[1], 'gen', 'sealed', 'thread')
 if not m[1] then return redis.error_reply('NOTFOUND no such run') end
 if m[1] ~= ARGV[1] or m[2] == '1' then return redis.error_reply('FENCED the lease is no longer valid') end
 redis.call('HSET', KEYS[1], 'sealed', 1)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
-if redis.call('GET', KEYS[3]) == ARGV[3] then redis.call('DEL', KEYS[3]) end
+return m[3] or ''
+`)
+
+// touchThread: KEYS thread; ARGV run, idle. It extends the thread's
+// pointer while it points at the run.
+var touchThread = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 'OK'
+`)
+
+// clearThread: KEYS thread; ARGV run. It deletes the thread's pointer
+// while it points at the run.
+var clearThread = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 'OK'
 `)
 

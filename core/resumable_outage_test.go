@@ -1,0 +1,172 @@
+package core_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
+)
+
+// downLog is a RunLog whose store can be made unreachable; its Read, like
+// redislog's, answers the run's status from before its wait.
+type downLog struct {
+	core.RunLog
+	down atomic.Bool
+	// ownerDown keeps the owner's writes failing after the store is
+	// back: its connections to the store recover later than a reader's.
+	ownerDown atomic.Bool
+}
+
+var errDown = &agui.Error{Code: "STORE_UNAVAILABLE", Message: "the store is down"}
+
+func (d *downLog) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (core.Lease, core.RunStatus, error) {
+	if d.down.Load() {
+		return core.Lease{}, core.RunStatus{}, errDown
+	}
+	return d.RunLog.Begin(ctx, m, ttl)
+}
+func (d *downLog) Append(ctx context.Context, l core.Lease, es []core.LogEntry) error {
+	if d.down.Load() || d.ownerDown.Load() {
+		return errDown
+	}
+	return d.RunLog.Append(ctx, l, es)
+}
+func (d *downLog) Renew(ctx context.Context, l core.Lease, ttl time.Duration) (core.RunStatus, error) {
+	if d.down.Load() || d.ownerDown.Load() {
+		return core.RunStatus{}, errDown
+	}
+	return d.RunLog.Renew(ctx, l, ttl)
+}
+func (d *downLog) Read(ctx context.Context, run string, after uint64, max int, wait time.Duration) ([]core.LogEntry, core.RunStatus, error) {
+	if d.down.Load() {
+		return nil, core.RunStatus{}, errDown
+	}
+	// As redislog does, the status is read before the wait.
+	before, err := d.RunLog.Status(ctx, run)
+	if err != nil {
+		return nil, before, err
+	}
+	es, st, err := d.RunLog.Read(ctx, run, after, max, wait)
+	if err == nil {
+		before.Last, before.Sealed = st.Last, st.Sealed
+	}
+	return es, before, err
+}
+func (d *downLog) Status(ctx context.Context, run string) (core.RunStatus, error) {
+	if d.down.Load() {
+		return core.RunStatus{}, errDown
+	}
+	return d.RunLog.Status(ctx, run)
+}
+func (d *downLog) Takeover(ctx context.Context, run, owner string, ttl time.Duration) (core.Lease, core.RunStatus, error) {
+	if d.down.Load() {
+		return core.Lease{}, core.RunStatus{}, errDown
+	}
+	return d.RunLog.Takeover(ctx, run, owner, ttl)
+}
+
+// TestResumableStoreOutage: an outage of the log's store ends the owner's
+// and a follower's stream with a RUN_ERROR of the store's code, and once
+// the store is back, a reader on another replica does not end the run,
+// whose owner is alive, as RUN_LOST although its lease ran out during the
+// outage: a reader waits a lease TTL past the first sight of an ended
+// lease, and the owner renews it first.
+func TestResumableStoreOutage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mem := mustMemoryLog(t)
+		defer mem.Close()
+		lg := &downLog{RunLog: mem}
+		started := make(chan string, 1)
+		opts := []core.Option{core.WithDetach(time.Minute), core.WithLeaseTTL(3 * time.Second)}
+		a := newResumable(t, blockAgent(started), lg, append(opts, core.WithReplicaID("a"))...)
+		b := newResumable(t, blockAgent(nil), lg, append(opts, core.WithReplicaID("b"))...)
+		owner, cancelOwner, ownerDone := serveIn(http.MethodPost, "/chat", runRequest("t", "r"), a.ServeHTTP)
+		defer cancelOwner()
+		<-started
+		follower, cancelFollower, followerDone := serveIn(http.MethodGet, "/chat/runs/r?after=1", "", func(w http.ResponseWriter, r *http.Request) {
+			b.Rejoin(w, r, "r")
+		})
+		defer cancelFollower()
+		synctest.Wait()
+
+		lg.down.Store(true)
+		time.Sleep(10 * time.Second) // the outage outlasts the lease
+		synctest.Wait()
+		for name, s := range map[string]*memWriter{"owner": owner, "follower": follower} {
+			out := s.String()
+			i := strings.LastIndex(out, "data: ")
+			if i < 0 || !strings.Contains(out[i:], `"type":"RUN_ERROR"`) || !strings.Contains(out[i:], `"code":"STORE_UNAVAILABLE"`) {
+				t.Fatalf("the %s's stream after the outage began: %q", name, out)
+			}
+		}
+		<-ownerDone
+		<-followerDone
+
+		// The store is back; the owner's renewals get through 5 s later,
+		// more than a reader's wait (3 s) and less than two lease TTLs.
+		lg.ownerDown.Store(true)
+		lg.down.Store(false)
+		time.AfterFunc(5*time.Second, func() { lg.ownerDown.Store(false) })
+		_, cancelRejoin, rejoinDone := serveIn(http.MethodGet, "/chat/runs/r?after=2", "", func(w http.ResponseWriter, r *http.Request) {
+			b.Rejoin(w, r, "r")
+		})
+		time.Sleep(10 * time.Second)
+		synctest.Wait()
+		st, err := mem.Status(context.Background(), "r")
+		if err != nil || st.Sealed || st.Owner != "a" {
+			t.Fatalf("after the outage the live run is %+v (%v), last event %#v", st, err, lastEvent(t, mem, "r"))
+		}
+		cancelRejoin()
+		<-rejoinDone
+		if err := a.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// sealOnceDown fails the first Seal as a store outage would.
+type sealOnceDown struct {
+	core.RunLog
+	failed atomic.Bool
+}
+
+func (d *sealOnceDown) Seal(ctx context.Context, l core.Lease) error {
+	if d.failed.CompareAndSwap(false, true) {
+		return errDown
+	}
+	return d.RunLog.Seal(ctx, l)
+}
+
+// TestResumableSealRetriesAnOutage: a seal that meets a store outage is
+// retried, so the finished run does not stay its thread's active run.
+func TestResumableSealRetriesAnOutage(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		mem := mustMemoryLog(t)
+		defer mem.Close()
+		var runs atomic.Int32
+		rh := newResumable(t, countAgent(3, &runs), &sealOnceDown{RunLog: mem})
+		_, cancel, done := serveIn(http.MethodPost, "/chat", runRequest("t", "r"), rh.ServeHTTP)
+		defer cancel()
+		<-done
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if st, err := mem.Status(context.Background(), "r"); err != nil || !st.Sealed {
+			t.Fatalf("the finished run: %+v %v, want sealed", st, err)
+		}
+		if id, _ := mem.ActiveRun(context.Background(), "t"); id != "" {
+			t.Fatalf("the thread's active run is still %q", id)
+		}
+		if err := rh.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
