@@ -86,7 +86,10 @@ type Input struct {
 	// and cannot inject assistant turns or tool results (except results
 	// of pending frontend calls, and the history of a thread the store
 	// has never seen: see AdoptHistory). When Messages lacks a message of
-	// the thread, the run first sends MESSAGES_SNAPSHOT of the transcript.
+	// the thread, the run first sends MESSAGES_SNAPSHOT of the transcript
+	// (of its newest messages that fit in one event, for a thread over
+	// [agui.MaxEventSize]). An id too long for the events that carry it
+	// fails the run with [CodeIDTooLong] before anything runs.
 	Messages []agui.Message
 	// Resume answers the thread's pending approval.
 	Resume []agui.ResumeEntry

@@ -99,7 +99,9 @@
 //
 // History: a run whose input lacks messages of the thread (a reloaded
 // page) starts with MESSAGES_SNAPSHOT; [HistoryHandler] serves a thread's
-// messages and state as JSON. A thread the store has never seen adopts the
+// messages and state as JSON. Both are bounded by the event limit
+// ([agui.MaxEventSize]): a longer thread gets its newest messages that
+// fit, and still runs. A thread the store has never seen adopts the
 // client's history (AdoptHistory), never running its calls.
 //
 // # Memory and durability

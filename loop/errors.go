@@ -11,6 +11,11 @@ import (
 const (
 	// CodeBusy: another run holds the thread.
 	CodeBusy agui.Code = "THREAD_BUSY"
+	// CodeIDTooLong: an id of the run's input (thread, run, message or tool
+	// call id, a frontend tool's name), or a tool result it carries, would
+	// make an event the run must emit exceed [agui.MaxEventSize]; the run
+	// fails before anything runs.
+	CodeIDTooLong agui.Code = "ID_TOO_LONG"
 	// CodeBadResume: the input's resume does not answer the thread's pending
 	// approval (missing, unknown or stale interrupt, or an invalid payload),
 	// or new input arrived while an approval is pending.

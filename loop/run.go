@@ -71,6 +71,11 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 		// Already aborted: touch neither the provider nor the store.
 		return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
 	}
+	if err := checkInputIDs(in); err != nil {
+		// Refused before anything runs, as below: no event the run must
+		// emit may fail after a tool ran.
+		return Result{ThreadID: thread, FinishReason: FinishError}, err
+	}
 	frontend, frontSpecs, err := a.frontendTools(in.Tools)
 	if err != nil {
 		// Refused before anything runs: no claim, no model call.
