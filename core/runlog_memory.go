@@ -24,10 +24,13 @@ type MemoryLog struct {
 
 	mu      sync.Mutex
 	runs    map[string]*memRun
-	threads map[string]string // thread id -> active run id
+	threads map[threadKey]string // thread and principal -> active run id
 	sealed  []sealedRun       // in seal order, which is expiry order
 	bytes   int64
 }
+
+// threadKey names the active run of a thread for one principal.
+type threadKey struct{ thread, principal string }
 
 type memRun struct {
 	meta     RunMeta
@@ -107,7 +110,7 @@ func NewMemoryLog(opts ...MemoryOption) (*MemoryLog, error) {
 	if c.runEvents <= 0 || c.runBytes <= 0 || c.bytes <= 0 || c.retention <= 0 {
 		return nil, errors.New("core: MemoryLog limits must be positive")
 	}
-	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, threads: map[string]string{}}, nil
+	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, threads: map[threadKey]string{}}, nil
 }
 
 // MemoryStats is what a [MemoryLog] holds.
@@ -150,7 +153,7 @@ func (m *MemoryLog) Begin(_ context.Context, meta RunMeta, ttl time.Duration) (L
 	r := &memRun{meta: meta, gen: 1, leaseEnd: now.Add(ttl), changed: make(chan struct{})}
 	m.runs[meta.RunID] = r
 	if meta.ThreadID != "" {
-		m.threads[meta.ThreadID] = meta.RunID
+		m.threads[threadKey{meta.ThreadID, meta.Principal}] = meta.RunID
 	}
 	return Lease{RunID: meta.RunID, Owner: meta.Owner, Gen: 1}, r.status(now), nil
 }
@@ -221,8 +224,8 @@ func (m *MemoryLog) Seal(_ context.Context, l Lease) error {
 		return err
 	}
 	r.sealed = true
-	if m.threads[r.meta.ThreadID] == l.RunID {
-		delete(m.threads, r.meta.ThreadID)
+	if k := (threadKey{r.meta.ThreadID, r.meta.Principal}); m.threads[k] == l.RunID {
+		delete(m.threads, k)
 	}
 	m.sealed = append(m.sealed, sealedRun{id: l.RunID, gen: r.gen, at: time.Now()})
 	if r.readers > 0 {
@@ -334,11 +337,11 @@ func (m *MemoryLog) Takeover(_ context.Context, runID, owner string, ttl time.Du
 }
 
 // ActiveRun implements [RunLog].
-func (m *MemoryLog) ActiveRun(_ context.Context, threadID string) (string, error) {
+func (m *MemoryLog) ActiveRun(_ context.Context, threadID, principal string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sweep(time.Now())
-	return m.threads[threadID], nil
+	return m.threads[threadKey{threadID, principal}], nil
 }
 
 // leased returns the run l may write.

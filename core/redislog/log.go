@@ -2,6 +2,7 @@ package redislog
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"strconv"
 	"strings"
@@ -116,13 +117,19 @@ var _ core.RunLog = (*Log)(nil)
 
 func (l *Log) meta(run string) string   { return l.cfg.prefix + "{" + run + "}:meta" }
 func (l *Log) stream(run string) string { return l.cfg.prefix + "{" + run + "}:log" }
-func (l *Log) thread(t string) string   { return l.cfg.prefix + "thread:{" + t + "}" }
+
+// thread is the key of the active run of thread t for principal p. The
+// principal is hex-encoded after the thread's closing brace, so no pair of
+// thread and principal shares a key with another.
+func (l *Log) thread(t, p string) string {
+	return l.cfg.prefix + "thread:{" + t + "}:" + hex.EncodeToString([]byte(p))
+}
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
 // Begin implements [core.RunLog].
 func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (core.Lease, core.RunStatus, error) {
-	res, err := begin.Run(ctx, l.c, []string{l.meta(m.RunID), l.thread(m.ThreadID)},
+	res, err := begin.Run(ctx, l.c, []string{l.meta(m.RunID), l.thread(m.ThreadID, m.Principal)},
 		m.ThreadID, m.Principal, m.Owner, ms(ttl), ms(l.cfg.idle), m.RunID).Slice()
 	if err != nil {
 		return core.Lease{}, core.RunStatus{}, l.err(err)
@@ -166,11 +173,15 @@ func (l *Log) Renew(ctx context.Context, lease core.Lease, ttl time.Duration) (c
 }
 
 // threadOf returns the thread key of a run, for scripts that refresh it.
-// The thread is read from the run's meta; a run without one gets a key no
-// one uses.
+// The thread and principal are read from the run's meta; a run without
+// them gets a key no one uses.
 func (l *Log) threadOf(ctx context.Context, run string) string {
-	t, _ := l.c.HGet(ctx, l.meta(run), "thread").Result()
-	return l.thread(t)
+	v, _ := l.c.HMGet(ctx, l.meta(run), "thread", "principal").Result()
+	var tp [2]string
+	for i := range min(len(v), 2) {
+		tp[i], _ = v[i].(string)
+	}
+	return l.thread(tp[0], tp[1])
 }
 
 // Seal implements [core.RunLog].
@@ -243,8 +254,8 @@ func (l *Log) Takeover(ctx context.Context, run, owner string, ttl time.Duration
 }
 
 // ActiveRun implements [core.RunLog].
-func (l *Log) ActiveRun(ctx context.Context, threadID string) (string, error) {
-	id, err := l.c.Get(ctx, l.thread(threadID)).Result()
+func (l *Log) ActiveRun(ctx context.Context, threadID, principal string) (string, error) {
+	id, err := l.c.Get(ctx, l.thread(threadID, principal)).Result()
 	if errors.Is(err, redis.Nil) {
 		return "", nil
 	}
