@@ -25,7 +25,7 @@ type MemoryLog struct {
 	mu      sync.Mutex
 	runs    map[string]*memRun
 	threads map[threadKey]string // thread and principal -> active run id
-	sealed  []sealedRun       // in seal order, which is expiry order
+	sealed  []sealedRun          // in seal order, which is expiry order
 	bytes   int64
 }
 
