@@ -20,11 +20,6 @@ import (
 // what it returns, from the request's context ([PrincipalFrom]).
 type PrincipalFunc func(*http.Request) (string, error)
 
-// CodeUnauthenticated is the code of the 401 answered, before any
-// stream, to a request whose [PrincipalFunc] failed: the route has
-// owners, and this caller could not be named.
-const CodeUnauthenticated RequestCode = "UNAUTHENTICATED"
-
 // errUnauthenticated is the refusal of a request whose principal could not
 // be found; it says nothing of why (the credentials are the client's own).
 var errUnauthenticated = &RequestError{Status: http.StatusUnauthorized, Code: CodeUnauthenticated,
