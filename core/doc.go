@@ -124,6 +124,6 @@
 // sees it, each connection follows the log from its cursor, and a client
 // whose connection dropped rejoins with Last-Event-ID, on any replica when
 // the log is shared (package redislog). [WithDetach] keeps a run going while
-// nobody watches, for a grace period; [WithRunOwner] ties a run to the
-// principal that started it. [MemoryLog] is the bounded in-process log.
+// nobody watches, for a grace period; the route's principal hook
+// ([WithPrincipal]) ties a run to the principal that started it. [MemoryLog] is the bounded in-process log.
 package core

@@ -143,6 +143,12 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 // prepare reads the input (unless r's context carries one) and builds the
 // run; on a refusal it answers w and returns a nil run.
 func (h *Handler[S]) prepare(w http.ResponseWriter, r *http.Request, opts []Option) (context.Context, *agui.RunAgentInput, *Runner[S]) {
+	// The principal first: a caller the route cannot name is refused
+	// before its body is read.
+	r, ok := h.Authenticate(w, r)
+	if !ok {
+		return nil, nil, nil
+	}
 	ctx := h.t.withRoute(r.Context(), r)
 	in, ok := InputFrom(ctx)
 	if ok {

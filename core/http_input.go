@@ -38,6 +38,10 @@ const (
 	CodeMalformedInput       RequestCode = "MALFORMED_INPUT"
 	CodeInvalidInput         RequestCode = "INVALID_INPUT"
 	CodeUnavailable          RequestCode = "UNAVAILABLE"
+	// CodeUnauthenticated is the 401 answered, before any stream, to a
+	// request whose principal hook ([WithPrincipal]) failed: the route
+	// has owners, and this caller could not be named.
+	CodeUnauthenticated RequestCode = "UNAUTHENTICATED"
 )
 
 // Error returns the message.

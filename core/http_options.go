@@ -22,6 +22,9 @@ type handlerConfig struct {
 	decode       []agui.DecodeOption
 	ops          opsConfig // route names, refusal hook, run cap (admission.go)
 	capabilities *agui.Capabilities
+	// principal is the route's principal hook (principal.go); nil is none.
+	principal    PrincipalFunc
+	principalSet bool
 }
 
 // handlerOption returns the Option setting f on a Handler.
@@ -59,6 +62,9 @@ func newHandlerConfig(opts []Option) (handlerConfig, error) {
 		return c, errors.New("core: WithWriteTimeout needs a non-negative timeout")
 	case c.readTimeout < 0:
 		return c, errors.New("core: WithReadTimeout needs a non-negative timeout")
+	}
+	if err := checkPrincipal(c); err != nil {
+		return c, err
 	}
 	var err error
 	if c.limits, err = c.limits.withDefaults(); err != nil {

@@ -38,8 +38,10 @@ import (
 //
 // When the last connection of a run goes away the run is cancelled at
 // once, as on a [Handler], unless [WithDetach] gives it a grace period. A run
-// belongs to the principal that started it ([WithRunOwner]): any other gets
-// 403. When the log refuses a new run ([ErrLogFull], or a store that is
+// belongs to the principal that started it (see [WithPrincipal], whose hook
+// runs on every method here, a failure being a 401): any other principal
+// gets 403 on its rejoin or stop, is not counted as a viewer, and finds
+// only its own runs as a thread's active run. When the log refuses a new run ([ErrLogFull], or a store that is
 // down) the run is served by the plain Handler instead, without ids.
 // Resumable streams are SSE of the 1.0 JSON encoding (pre-1.0 clients get
 // their downgraded stream); protobuf is not offered.
@@ -123,9 +125,10 @@ var (
 // NewResumableHandler serves h's agent, with h's options, on a resumable
 // route whose runs are kept in lg. opts are the resumable route's options
 // ([WithDetach], [WithLeaseTTL], [WithPresence], [WithRetry],
-// [WithReplicaID], [WithRunOwner], [WithMaxDetachedRuns]); any other
-// option in the list is ignored here, so the list given to [NewHandler] may
-// be passed again. It fails when lg is nil or an option is out of range.
+// [WithReplicaID], [WithMaxDetachedRuns]); its principal hook is h's
+// ([WithPrincipal]); any other option in the list is ignored here, so the
+// list given to [NewHandler] may be passed again. It fails when lg is nil
+// or an option is out of range.
 func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...Option) (*ResumableHandler[S], error) {
 	if h == nil || lg == nil {
 		return nil, errors.New("core: NewResumableHandler needs a handler and a log")
@@ -158,6 +161,10 @@ func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request)
 // and follows it. opts are passed to a new run after the handler's own
 // run options, as [Handler.Serve] does.
 func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...Option) {
+	r, principal, ok := rh.authenticate(w, r)
+	if !ok {
+		return
+	}
 	// The route and agent name label the run's log lines, metrics and
 	// refusals, as on the wrapped Handler.
 	ctx := rh.h.t.withRoute(r.Context(), r)
@@ -176,16 +183,11 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	if !ok {
 		return
 	}
-	principal := rh.cfg.owner(r)
 	base := routeBase(r)
 	if after > 0 {
 		// A client that has seen events of this run resumes it; it never
 		// starts it again.
-		if _, err := rh.log.Status(ctx, in.RunID); err != nil {
-			rh.refuse(w, r, err, after)
-			return
-		}
-		rh.follow(w, r, in.RunID, after, principal, base, rh.watch(in.RunID))
+		rh.follow(w, r, in.RunID, after, principal, base, nil)
 		return
 	}
 
@@ -231,7 +233,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	switch {
 	case errors.Is(err, ErrRunExists):
 		release()
-		rh.follow(w, r, in.RunID, 0, principal, base, rh.watch(in.RunID))
+		rh.follow(w, r, in.RunID, 0, principal, base, nil)
 		return
 	case err != nil:
 		release()
@@ -289,21 +291,30 @@ func (rh *ResumableHandler[S]) watch(runID string) func() {
 // Rejoin follows the run runID from the request's Last-Event-ID header
 // or ?after= parameter.
 func (rh *ResumableHandler[S]) Rejoin(w http.ResponseWriter, r *http.Request, runID string) {
+	r, principal, ok := rh.authenticate(w, r)
+	if !ok {
+		return
+	}
 	after, ok := rh.cursorOf(w, r)
 	if !ok {
 		return
 	}
-	rh.follow(w, r, runID, after, rh.cfg.owner(r), routeBase(r), rh.watch(runID))
+	rh.follow(w, r, runID, after, principal, routeBase(r), nil)
 }
 
-// Active follows the thread's active run from the request's cursor, or
-// answers 204 No Content when the thread has none.
+// Active follows the thread's active run of the request's principal from
+// the request's cursor, or answers 204 No Content when it has none (another
+// principal's run on the same thread id is none of its business).
 func (rh *ResumableHandler[S]) Active(w http.ResponseWriter, r *http.Request, threadID string) {
+	r, principal, ok := rh.authenticate(w, r)
+	if !ok {
+		return
+	}
 	after, ok := rh.cursorOf(w, r)
 	if !ok {
 		return
 	}
-	id, err := rh.log.ActiveRun(r.Context(), threadID)
+	id, err := rh.log.ActiveRun(r.Context(), threadID, principal)
 	if err != nil {
 		rh.refuse(w, r, err, 0)
 		return
@@ -313,18 +324,22 @@ func (rh *ResumableHandler[S]) Active(w http.ResponseWriter, r *http.Request, th
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	rh.follow(w, r, id, after, rh.cfg.owner(r), routeBase(r), rh.watch(id))
+	rh.follow(w, r, id, after, principal, routeBase(r), nil)
 }
 
 // Stop stops the run runID, wherever it runs, and answers 202 Accepted.
 func (rh *ResumableHandler[S]) Stop(w http.ResponseWriter, r *http.Request, runID string) {
+	r, principal, ok := rh.authenticate(w, r)
+	if !ok {
+		return
+	}
 	ctx := r.Context()
 	st, err := rh.log.Status(ctx, runID)
 	if err != nil {
 		rh.refuse(w, r, err, 0)
 		return
 	}
-	if st.Principal != rh.cfg.owner(r) {
+	if st.Principal != principal {
 		rh.h.Refuse(w, r, forbidden())
 		return
 	}
@@ -385,6 +400,18 @@ func (rh *ResumableHandler[S]) refuse(w http.ResponseWriter, r *http.Request, er
 		rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
 			Message: "the run log is unavailable"})
 	}
+}
+
+// authenticate runs the route's principal hook on r (see
+// [Handler.Authenticate]) and returns r carrying it and the principal a
+// run of r belongs to: "" for all requests of a route without one.
+func (rh *ResumableHandler[S]) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, string, bool) {
+	r, ok := rh.h.Authenticate(w, r)
+	if !ok {
+		return r, "", false
+	}
+	p, _ := PrincipalFrom(r.Context())
+	return r, p, true
 }
 
 func forbidden() *RequestError {

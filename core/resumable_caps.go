@@ -22,7 +22,7 @@ const (
 
 // WithMaxDetachedRuns caps the runs of a route with [WithDetach] that are
 // live at once at perRoute, and those of one principal (see
-// [WithRunOwner]) at perPrincipal (defaults 256 and 8,
+// [WithPrincipal]) at perPrincipal (defaults 256 and 8,
 // [DefaultMaxDetachedRuns] and [DefaultMaxDetachedRunsPerPrincipal]). Any
 // run of such a route may outlive its client, so without a cap a client
 // that starts runs and goes away keeps them all running, and their logs
@@ -32,7 +32,7 @@ const (
 // of [WithMaxConcurrentRuns] (default 1 s); nothing of it runs. A run is
 // counted from its start to its end, watched or not; a request that joins
 // a run already running is not counted again. Requests without a
-// principal (every request, without [WithRunOwner]) are under the route's
+// principal (every request, without [WithPrincipal]) are under the route's
 // cap only, as they cannot be told apart. 0 lifts a cap; a negative
 // one makes [NewResumableHandler] fail. A route without [WithDetach]
 // cancels a run with its last connection and has no such cap.

@@ -40,7 +40,7 @@ func TestResumableDetachedRunCaps(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		lg := mustMemoryLog(t)
 		defer lg.Close()
-		owner := core.WithRunOwner(func(r *http.Request) string { return r.Header.Get("X-User") })
+		owner := core.WithPrincipal(func(r *http.Request) (string, error) { return r.Header.Get("X-User"), nil })
 		rh := newResumable(t, blockAgent(nil), lg, core.WithDetach(time.Minute), owner, core.WithMaxDetachedRuns(3, 2))
 		defer rh.Close(context.Background())
 		refused := func(w *httptest.ResponseRecorder) bool {
@@ -85,7 +85,7 @@ func TestResumableDetachedRunCapDefault(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		lg := mustMemoryLog(t)
 		defer lg.Close()
-		owner := core.WithRunOwner(func(r *http.Request) string { return r.Header.Get("X-User") })
+		owner := core.WithPrincipal(func(r *http.Request) (string, error) { return r.Header.Get("X-User"), nil })
 		rh := newResumable(t, blockAgent(nil), lg, core.WithDetach(time.Minute), owner)
 		defer rh.Close(context.Background())
 		for i := range core.DefaultMaxDetachedRunsPerPrincipal {

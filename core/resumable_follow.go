@@ -13,19 +13,35 @@ import (
 
 // follow writes the run's log after the cursor to w and follows it to
 // its terminal event, until the client goes away. leave, when not nil, is
-// called when it returns.
+// called when it returns: the caller launched the run and is counted as
+// its viewer already. Otherwise the connection is counted as a viewer (of a
+// run this process runs, or by its reads of the log) only once the
+// principal is checked, so a refused caller never moves the run's grace
+// period.
 func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, principal, base string, leave func()) {
 	if leave != nil {
 		defer leave()
 	}
 	ctx := r.Context()
+	if leave == nil {
+		// The principal is checked on the run's status, not on a read: a
+		// read counts as a viewer's presence to an owner elsewhere.
+		st, err := rh.log.Status(ctx, runID)
+		if err != nil {
+			rh.refuse(w, r, err, after)
+			return
+		}
+		if st.Principal != principal {
+			rh.h.Refuse(w, r, forbidden())
+			return
+		}
+		if leave := rh.watch(runID); leave != nil {
+			defer leave()
+		}
+	}
 	entries, st, err := rh.log.Read(ctx, runID, after, readBatch, 0)
 	if err != nil {
 		rh.refuse(w, r, err, after)
-		return
-	}
-	if st.Principal != principal {
-		rh.h.Refuse(w, r, forbidden())
 		return
 	}
 	f := &follower{w: w, rc: http.NewResponseController(w), writeTimeout: rh.writeTimeout()}

@@ -83,7 +83,7 @@ func lastEvent(t *testing.T, lg core.RunLog, run string) agui.Event {
 
 func newResumable(t *testing.T, a core.Agent[core.NoState], lg core.RunLog, opts ...core.Option) *core.ResumableHandler[core.NoState] {
 	t.Helper()
-	rh, err := core.NewResumableHandler(mustHandler(t, a), lg, opts...)
+	rh, err := core.NewResumableHandler(mustHandler(t, a, opts...), lg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +130,55 @@ func TestResumableGraceThenCancelAndForget(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestResumableRefusedRejoinKeepsGrace: a rejoin refused for its principal
+// (403) or its credentials (401) does not count as a viewer coming back,
+// so the detached run still ends when its grace period, counted from its
+// owner's leaving, runs out.
+func TestResumableRefusedRejoinKeepsGrace(t *testing.T) {
+	for _, user := range []string{"bob", "bad"} {
+		t.Run(user, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				lg := mustMemoryLog(t)
+				opts := []core.Option{core.WithDetach(10 * time.Second), core.WithPrincipal(xUser)}
+				rh, err := core.NewResumableHandler(mustHandler(t, blockAgent(nil), opts...), lg, opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				serveAs := func(method, target, body, user string, serve func(http.ResponseWriter, *http.Request)) (*memWriter, context.CancelFunc, chan struct{}) {
+					return serveIn(method, target, body, func(w http.ResponseWriter, r *http.Request) {
+						r.Header.Set("X-User", user)
+						serve(w, r)
+					})
+				}
+				_, cancel, done := serveAs(http.MethodPost, "/chat", runRequest("t", "r"), "alice", rh.ServeHTTP)
+				synctest.Wait()
+				cancel() // alice goes away
+				<-done
+				time.Sleep(9 * time.Second)
+				synctest.Wait()
+				w, _, rdone := serveAs(http.MethodGet, "/chat/runs/r?after=1", "", user, func(w http.ResponseWriter, r *http.Request) {
+					rh.Rejoin(w, r, "r")
+				})
+				<-rdone
+				if w.status != http.StatusForbidden && w.status != http.StatusUnauthorized {
+					t.Fatalf("%s's rejoin: %d", user, w.status)
+				}
+				time.Sleep(time.Second + time.Millisecond)
+				synctest.Wait()
+				if st, _ := lg.Status(context.Background(), "r"); !st.Sealed {
+					t.Fatal("the refused rejoin extended the grace period")
+				}
+				if re, ok := lastEvent(t, lg, "r").(*agui.RunError); !ok || re.Code != string(agui.CodeDisconnected) {
+					t.Fatalf("abandoned run ended with %#v", re)
+				}
+				if err := rh.Close(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			})
+		})
+	}
 }
 
 func TestResumableStopFromAnotherReplica(t *testing.T) {

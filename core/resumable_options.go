@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"net/http"
 	"time"
 )
 
@@ -21,7 +20,6 @@ type resumeConfig struct {
 	presence    time.Duration
 	retry       time.Duration
 	replica     string
-	owner       func(*http.Request) string
 
 	maxDetached, maxDetachedPer int // see WithMaxDetachedRuns
 }
@@ -73,23 +71,12 @@ func WithReplicaID(id string) Option {
 	return resumeOption(func(c *resumeConfig) { c.replica = id })
 }
 
-// WithRunOwner sets how the principal behind a request is found, for
-// example the authenticated user a middleware put on the request's
-// context. A run belongs to the principal that started it: a rejoin or a
-// stop by another principal is refused with 403 FORBIDDEN. The default
-// gives every request the same principal, so anyone who knows a run's id
-// may rejoin it.
-func WithRunOwner(f func(r *http.Request) string) Option {
-	return resumeOption(func(c *resumeConfig) { c.owner = f })
-}
-
 func newResumeConfig(opts []Option) (resumeConfig, error) {
 	c := resumeConfig{
 		maxDuration: DefaultMaxRunDuration,
 		leaseTTL:    DefaultLeaseTTL,
 		presence:    DefaultPresence,
 		retry:       DefaultRetry,
-		owner:       func(*http.Request) string { return "" },
 
 		maxDetached:    DefaultMaxDetachedRuns,
 		maxDetachedPer: DefaultMaxDetachedRunsPerPrincipal,
@@ -110,8 +97,6 @@ func newResumeConfig(opts []Option) (resumeConfig, error) {
 		return c, errors.New("core: WithPresence needs a positive duration")
 	case c.retry < 0:
 		return c, errors.New("core: WithRetry needs a non-negative delay")
-	case c.owner == nil:
-		return c, errors.New("core: WithRunOwner needs a function")
 	}
 	if err := checkDetachCaps(c); err != nil {
 		return c, err

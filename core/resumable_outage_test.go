@@ -162,7 +162,7 @@ func TestResumableSealRetriesAnOutage(t *testing.T) {
 		if st, err := mem.Status(context.Background(), "r"); err != nil || !st.Sealed {
 			t.Fatalf("the finished run: %+v %v, want sealed", st, err)
 		}
-		if id, _ := mem.ActiveRun(context.Background(), "t"); id != "" {
+		if id, _ := mem.ActiveRun(context.Background(), "t", ""); id != "" {
 			t.Fatalf("the thread's active run is still %q", id)
 		}
 		if err := rh.Close(context.Background()); err != nil {

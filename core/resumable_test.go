@@ -73,7 +73,7 @@ type resumableServer struct {
 func newResumableServer(t *testing.T, a core.Agent[core.NoState], opts ...core.Option) *resumableServer {
 	t.Helper()
 	lg := mustMemoryLog(t)
-	rh, err := core.NewResumableHandler(mustHandler(t, a), lg, opts...)
+	rh, err := core.NewResumableHandler(mustHandler(t, a, opts...), lg, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestResumableWithoutDetachCancelsOnDisconnect(t *testing.T) {
 func TestResumableStopAndOwner(t *testing.T) {
 	started := make(chan string, 1)
 	s := newResumableServer(t, blockAgent(started), core.WithDetach(time.Minute),
-		core.WithRunOwner(func(r *http.Request) string { return r.Header.Get("X-User") }))
+		core.WithPrincipal(xUser))
 	ctx := context.Background()
 	alice := map[string]string{"X-User": "alice"}
 	bob := map[string]string{"X-User": "bob"}
@@ -321,7 +321,6 @@ func TestResumableStopAndOwner(t *testing.T) {
 	for _, c := range []struct{ method, path, body string }{
 		{http.MethodGet, "/chat/runs/r", ""},
 		{http.MethodDelete, "/chat/runs/r", ""},
-		{http.MethodGet, "/chat/threads/t/run", ""},
 		{http.MethodPost, "/chat", runRequest("t", "r")},
 	} {
 		r := request(ctx, t, c.method, s.url+c.path, c.body, bob)
@@ -330,6 +329,10 @@ func TestResumableStopAndOwner(t *testing.T) {
 		if r.StatusCode != http.StatusForbidden || !strings.Contains(string(body), `"FORBIDDEN"`) {
 			t.Errorf("%s %s by another principal: %d %s", c.method, c.path, r.StatusCode, body)
 		}
+	}
+	// The thread's active run is alice's: bob has none there.
+	if r := request(ctx, t, http.MethodGet, s.url+"/chat/threads/t/run", "", bob); r.StatusCode != http.StatusNoContent {
+		t.Errorf("bob's active run on alice's thread: %d, want 204", r.StatusCode)
 	}
 
 	r := request(ctx, t, http.MethodDelete, s.url+"/chat/runs/r", "", alice)
@@ -380,6 +383,84 @@ func TestResumableRefusals(t *testing.T) {
 	}
 }
 
+// xUser is a principal hook: the X-User header names the caller, "bad"
+// is unknown credentials, and no header is "anonymous".
+func xUser(r *http.Request) (string, error) {
+	switch u := r.Header.Get("X-User"); u {
+	case "bad":
+		return "", errors.New("unknown credentials")
+	case "":
+		return "anonymous", nil
+	default:
+		return u, nil
+	}
+}
+
+// TestResumablePrincipalHookFails: a request whose principal hook fails is
+// a JSON 401 UNAUTHENTICATED on every method of the route, before any
+// stream and whether or not the run exists.
+func TestResumablePrincipalHookFails(t *testing.T) {
+	started := make(chan string, 1)
+	s := newResumableServer(t, blockAgent(started), core.WithDetach(time.Minute), core.WithPrincipal(xUser))
+	ctx := context.Background()
+	alice := map[string]string{"X-User": "alice"}
+	resp := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t", "r"), alice)
+	defer resp.Body.Close()
+	<-started
+	bad := map[string]string{"X-User": "bad"}
+	for _, c := range []struct{ method, path, body string }{
+		{http.MethodPost, "/chat", runRequest("t", "r")},
+		{http.MethodPost, "/chat", runRequest("t", "new")},
+		{http.MethodGet, "/chat/runs/r", ""},
+		{http.MethodGet, "/chat/runs/none", ""},
+		{http.MethodDelete, "/chat/runs/r", ""},
+		{http.MethodGet, "/chat/threads/t/run", ""},
+	} {
+		r := request(ctx, t, c.method, s.url+c.path, c.body, bad)
+		body, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if r.StatusCode != http.StatusUnauthorized || !strings.Contains(string(body), `"code":"UNAUTHENTICATED"`) ||
+			r.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s with unknown credentials: %d %s", c.method, c.path, r.StatusCode, body)
+		}
+	}
+	if st, _ := s.log.Status(ctx, "new"); st.RunID != "" {
+		t.Error("an unauthenticated POST began a run")
+	}
+	r := request(ctx, t, http.MethodDelete, s.url+"/chat/runs/r", "", alice)
+	r.Body.Close()
+	if r.StatusCode != http.StatusAccepted {
+		t.Fatalf("DELETE by the owner: %d", r.StatusCode)
+	}
+}
+
+// TestResumableActiveRunPerPrincipal: bob's run on the thread id of
+// alice's neither hides hers nor is found by her, and each finds their
+// own.
+func TestResumableActiveRunPerPrincipal(t *testing.T) {
+	started := make(chan string, 2)
+	s := newResumableServer(t, blockAgent(started), core.WithDetach(time.Minute), core.WithPrincipal(xUser))
+	ctx := context.Background()
+	users := map[string]map[string]string{"alice": {"X-User": "alice"}, "bob": {"X-User": "bob"}}
+	ra := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t", "ra"), users["alice"])
+	defer ra.Body.Close()
+	<-started
+	rb := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t", "rb"), users["bob"])
+	defer rb.Body.Close()
+	<-started
+	for who, run := range map[string]string{"alice": "ra", "bob": "rb"} {
+		act := request(ctx, t, http.MethodGet, s.url+"/chat/threads/t/run?after=1", "", users[who])
+		act.Body.Close()
+		if act.StatusCode != http.StatusOK || act.Header.Get("Content-Location") != "/chat/runs/"+run {
+			t.Errorf("%s's active run: %d %q, want %s", who, act.StatusCode, act.Header.Get("Content-Location"), run)
+		}
+	}
+	for who, run := range map[string]string{"alice": "ra", "bob": "rb"} {
+		r := request(ctx, t, http.MethodDelete, s.url+"/chat/runs/"+run, "", users[who])
+		r.Body.Close()
+	}
+}
+
 func TestResumableActiveRun(t *testing.T) {
 	started := make(chan string, 1)
 	s := newResumableServer(t, blockAgent(started), core.WithDetach(time.Minute))
@@ -407,9 +488,12 @@ func TestResumableOptions(t *testing.T) {
 	if _, err := core.NewResumableHandler[core.NoState](nil, lg); err == nil {
 		t.Error("nil handler accepted")
 	}
+	if _, err := core.NewHandler(countAgent(1, nil), core.WithPrincipal(nil)); err == nil {
+		t.Error("WithPrincipal(nil) accepted")
+	}
 	for i, o := range []core.Option{
 		core.WithLeaseTTL(0), core.WithPresence(0),
-		core.WithRetry(-1), core.WithRunOwner(nil),
+		core.WithRetry(-1),
 	} {
 		if _, err := core.NewResumableHandler(h, lg, o); err == nil {
 			t.Errorf("option %d: out of range value accepted", i)
@@ -472,5 +556,34 @@ func TestResumableServesPreOneClients(t *testing.T) {
 	}
 	if len(fs) == 0 || !strings.Contains(fs[len(fs)-1].data, `"RUN_FINISHED"`) {
 		t.Fatalf("pre-1.0 stream %+v", fs)
+	}
+}
+
+// TestHandlerPrincipal: a plain route's hook names the run's principal,
+// which the agent finds on its context, and a failing hook is a JSON 401
+// before the body is read.
+func TestHandlerPrincipal(t *testing.T) {
+	got := make(chan string, 1)
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		p, ok := core.PrincipalFrom(ctx)
+		if !ok {
+			p = "<none>"
+		}
+		got <- p
+		return agui.Outcome{}, nil
+	})
+	srv := newServer(t, mustHandler(t, a, core.WithPrincipal(xUser)))
+	ctx := context.Background()
+	r := request(ctx, t, http.MethodPost, srv.URL, runRequest("t", "r"), map[string]string{"X-User": "alice"})
+	_, _ = io.Copy(io.Discard, r.Body)
+	r.Body.Close()
+	if p := <-got; p != "alice" {
+		t.Fatalf("the run's principal %q, want alice", p)
+	}
+	r = request(ctx, t, http.MethodPost, srv.URL, "{not json", map[string]string{"X-User": "bad"})
+	body, _ := io.ReadAll(r.Body)
+	r.Body.Close()
+	if r.StatusCode != http.StatusUnauthorized || !strings.Contains(string(body), `"code":"UNAUTHENTICATED"`) {
+		t.Fatalf("unknown credentials: %d %s", r.StatusCode, body)
 	}
 }

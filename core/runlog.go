@@ -28,7 +28,7 @@ import (
 // can serve a rejoin.
 type RunLog interface {
 	// Begin creates the log of run m.RunID, owned by m.Owner for ttl,
-	// and makes it its thread's active run. When the run exists it
+	// and makes it the active run of its thread for its principal. When the run exists it
 	// returns [ErrRunExists] with the run's status, so the caller can join
 	// it instead. [ErrLogFull] means the log has no room for a new run.
 	Begin(ctx context.Context, m RunMeta, ttl time.Duration) (Lease, RunStatus, error)
@@ -38,8 +38,7 @@ type RunLog interface {
 	// Renew extends l by ttl and returns the run's status, which carries
 	// a stop request and how recently a reader read the run.
 	Renew(ctx context.Context, l Lease, ttl time.Duration) (RunStatus, error)
-	// Seal marks the run finished: it is no longer its thread's active
-	// run, and it is kept for the log's retention time, then deleted.
+	// Seal marks the run finished: it is no longer an active run, and it is kept for the log's retention time, then deleted.
 	Seal(ctx context.Context, l Lease) error
 	// Read returns up to max entries with Seq > after, in order. When
 	// there are none yet and the run is not sealed, it waits up to wait
@@ -56,8 +55,11 @@ type RunLog interface {
 	// to owner with a new lease. It fails with [ErrLeaseHeld] while the
 	// lease is live and [ErrFenced] once the run is sealed.
 	Takeover(ctx context.Context, runID, owner string, ttl time.Duration) (Lease, RunStatus, error)
-	// ActiveRun returns the id of the thread's unsealed run, or "".
-	ActiveRun(ctx context.Context, threadID string) (string, error)
+	// ActiveRun returns the id of the unsealed run of the thread that
+	// principal began, or "". Runs are found per principal: another
+	// principal's run on the same thread id is neither returned nor
+	// replaced by a run of this one.
+	ActiveRun(ctx context.Context, threadID, principal string) (string, error)
 }
 
 // LogEntry is one event of a run's log.
@@ -75,8 +77,9 @@ type LogEntry struct {
 type RunMeta struct {
 	RunID    string
 	ThreadID string
-	// Principal is who started the run (see [WithRunOwner]); only the same
-	// principal may rejoin or stop it.
+	// Principal is who started the run (see [WithPrincipal]); only the
+	// same principal may rejoin or stop it, or find it as its thread's
+	// active run.
 	Principal string
 	// Owner names the process that runs it (see [WithReplicaID]).
 	Owner string

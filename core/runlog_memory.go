@@ -34,10 +34,10 @@ type MemoryLog struct {
 
 	mu      sync.Mutex
 	runs    map[string]*memRun
-	threads map[string]string // thread id -> active run id
-	sealed  []sealedRun       // in seal order, which is expiry order
-	bytes   int64             // counted bytes of all runs
-	slack   int64             // unused shares of the live runs
+	threads map[threadKey]string // thread and principal -> active run id
+	sealed  []sealedRun          // in seal order, which is expiry order
+	bytes   int64                // counted bytes of all runs
+	slack   int64                // unused shares of the live runs
 
 	// The sweeper: one time.AfterFunc at a time, armed for the next
 	// expiry; tick counts a callback that may run, for Close to join.
@@ -47,6 +47,9 @@ type MemoryLog struct {
 	closed bool
 	tick   sync.WaitGroup
 }
+
+// threadKey names the active run of a thread for one principal.
+type threadKey struct{ thread, principal string }
 
 type memRun struct {
 	meta     RunMeta
@@ -146,7 +149,7 @@ func NewMemoryLog(opts ...MemoryOption) (*MemoryLog, error) {
 	if c.runShare > c.runBytes || c.runShare > c.bytes {
 		return nil, errors.New("core: WithMemoryRunShare must not exceed WithMemoryRunBytes or WithMemoryBytes")
 	}
-	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, threads: map[string]string{}}, nil
+	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, threads: map[threadKey]string{}}, nil
 }
 
 // Close stops the log's sweeper and waits for a sweep in progress. The log
@@ -215,7 +218,7 @@ func (m *MemoryLog) Begin(_ context.Context, meta RunMeta, ttl time.Duration) (L
 	m.bytes += cost
 	m.slack += hold - cost
 	if meta.ThreadID != "" {
-		m.threads[meta.ThreadID] = meta.RunID
+		m.threads[threadKey{meta.ThreadID, meta.Principal}] = meta.RunID
 	}
 	m.arm(r.leaseEnd.Add(m.cfg.retention))
 	return Lease{RunID: meta.RunID, Owner: meta.Owner, Gen: 1}, r.status(now), nil
@@ -298,8 +301,8 @@ func (m *MemoryLog) Seal(_ context.Context, l Lease) error {
 	}
 	r.sealed = true
 	m.slack -= m.slackOf(r.bytes) // a finished run's share is free again
-	if m.threads[r.meta.ThreadID] == l.RunID {
-		delete(m.threads, r.meta.ThreadID)
+	if k := (threadKey{r.meta.ThreadID, r.meta.Principal}); m.threads[k] == l.RunID {
+		delete(m.threads, k)
 	}
 	now := time.Now()
 	m.sealed = append(m.sealed, sealedRun{id: l.RunID, gen: r.gen, at: now})
@@ -413,11 +416,11 @@ func (m *MemoryLog) Takeover(_ context.Context, runID, owner string, ttl time.Du
 }
 
 // ActiveRun implements [RunLog].
-func (m *MemoryLog) ActiveRun(_ context.Context, threadID string) (string, error) {
+func (m *MemoryLog) ActiveRun(_ context.Context, threadID, principal string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sweepSealed(time.Now())
-	return m.threads[threadID], nil
+	return m.threads[threadKey{threadID, principal}], nil
 }
 
 // leased returns the run l may write.
@@ -548,8 +551,8 @@ func (m *MemoryLog) dropLive(id string, r *memRun) {
 	m.bytes -= r.bytes
 	m.slack -= m.slackOf(r.bytes)
 	delete(m.runs, id)
-	if m.threads[r.meta.ThreadID] == id {
-		delete(m.threads, r.meta.ThreadID)
+	if k := (threadKey{r.meta.ThreadID, r.meta.Principal}); m.threads[k] == id {
+		delete(m.threads, k)
 	}
 	if r.readers > 0 {
 		r.wake()

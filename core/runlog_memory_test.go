@@ -43,6 +43,49 @@ func begin(t *testing.T, lg core.RunLog, run string) core.Lease {
 	return l
 }
 
+// TestMemoryLogActiveRunPerPrincipal: a thread's active run is found per
+// principal; bob's run on alice's thread id neither replaces nor reveals
+// hers.
+func TestMemoryLogActiveRunPerPrincipal(t *testing.T) {
+	ctx := context.Background()
+	m := mustMemoryLog(t)
+	testActiveRunPerPrincipal(t, m)
+	if id, _ := m.ActiveRun(ctx, "t", "mallory"); id != "" {
+		t.Fatalf("a third principal finds %q", id)
+	}
+}
+
+// testActiveRunPerPrincipal begins alice's run, then bob's, on thread "t".
+func testActiveRunPerPrincipal(t *testing.T, lg core.RunLog) {
+	t.Helper()
+	ctx := context.Background()
+	la, _, err := lg.Begin(ctx, core.RunMeta{RunID: "ra", ThreadID: "t", Principal: "alice", Owner: "a"}, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := lg.Begin(ctx, core.RunMeta{RunID: "rb", ThreadID: "t", Principal: "bob", Owner: "a"}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if id, err := lg.ActiveRun(ctx, "t", "alice"); id != "ra" || err != nil {
+		t.Fatalf("alice's active run %q %v, want ra", id, err)
+	}
+	if id, err := lg.ActiveRun(ctx, "t", "bob"); id != "rb" || err != nil {
+		t.Fatalf("bob's active run %q %v, want rb", id, err)
+	}
+	if err := lg.Append(ctx, la, entries(1, 1, true)); err != nil {
+		t.Fatal(err)
+	}
+	if err := lg.Seal(ctx, la); err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := lg.ActiveRun(ctx, "t", "alice"); id != "" {
+		t.Fatalf("alice's sealed run still active: %q", id)
+	}
+	if id, _ := lg.ActiveRun(ctx, "t", "bob"); id != "rb" {
+		t.Fatalf("sealing alice's run ended bob's: %q", id)
+	}
+}
+
 func TestMemoryLogAppendRead(t *testing.T) {
 	ctx := context.Background()
 	m := mustMemoryLog(t)
@@ -70,7 +113,7 @@ func TestMemoryLogAppendRead(t *testing.T) {
 	if _, _, err := m.Read(ctx, "nope", 0, 10, 0); !errors.Is(err, core.ErrRunNotFound) {
 		t.Fatalf("unknown run: %v", err)
 	}
-	if id, _ := m.ActiveRun(ctx, "t-r"); id != "r" {
+	if id, _ := m.ActiveRun(ctx, "t-r", ""); id != "r" {
 		t.Fatalf("active run %q", id)
 	}
 	if err := m.Append(ctx, l, entries(5, 1, true)); err != nil {
@@ -79,7 +122,7 @@ func TestMemoryLogAppendRead(t *testing.T) {
 	if err := m.Seal(ctx, l); err != nil {
 		t.Fatal(err)
 	}
-	if id, _ := m.ActiveRun(ctx, "t-r"); id != "" {
+	if id, _ := m.ActiveRun(ctx, "t-r", ""); id != "" {
 		t.Fatalf("sealed run still active: %q", id)
 	}
 	if err := m.Append(ctx, l, entries(6, 1, false)); !errors.Is(err, core.ErrFenced) {

@@ -30,6 +30,13 @@ func serve[S any](h *core.Handler[S]) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		defer c.Abort() // nothing after us may write into the stream
 		namePattern(c)
+		// The principal hook before the body: an unknown caller's body is
+		// never read.
+		r, ok := h.Authenticate(c.Writer, c.Request)
+		if !ok {
+			return
+		}
+		c.Request = r
 		if _, ok := core.InputFrom(c.Request.Context()); !ok {
 			in, err := h.ReadInput(c.Writer, c.Request)
 			if err != nil {

@@ -17,7 +17,9 @@ import (
 // input with [InputFrom] before the run starts (to authorize the thread, say).
 // A refused request gets its 4xx JSON answer and the chain is aborted. The
 // agent route then runs the decoded input without reading the body again.
-// Pass it the route's options so the body limit and strictness agree. An
+// Pass it the route's options so the body limit, strictness and principal
+// hook ([core.WithPrincipal], whose principal Input puts on the request's
+// context too) agree. An
 // invalid option is handled as in [Handler]: logged to [slog.Default]() once,
 // then every request is answered 500.
 //
@@ -38,6 +40,16 @@ func Input(opts ...core.Option) gin.HandlerFunc {
 			return
 		}
 		namePattern(c)
+		// The route's principal hook (core.WithPrincipal) first: the
+		// app's middleware after Input finds the principal too
+		// (core.PrincipalFrom), and an unknown caller is refused before
+		// its body is read.
+		r, ok := h.Authenticate(c.Writer, c.Request)
+		if !ok {
+			c.Abort()
+			return
+		}
+		c.Request = r
 		in, err := h.ReadInput(c.Writer, c.Request)
 		if err != nil {
 			h.Refuse(c.Writer, c.Request, err)

@@ -16,7 +16,8 @@ import (
 // PUT, PATCH and DELETE on path are answered 405 with an Allow: POST
 // header and the JSON error body of other refusals, and GET
 // path/capabilities serves its AG-UI 1.0 capabilities ([core.WithCapabilities],
-// by default [DefaultCapabilities]). OPTIONS is left to CORS middleware.
+// by default [DefaultCapabilities]), behind the route's principal hook
+// ([core.WithPrincipal]) as the run is. OPTIONS is left to CORS middleware.
 //
 // Register reports every problem as an error, never a panic: it fails,
 // registering nothing, when an option is invalid or the capabilities
@@ -42,6 +43,11 @@ func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...core.O
 	capsPath := strings.TrimSuffix(path, "/") + "/capabilities"
 	if err := route(func() {
 		r.GET(capsPath, func(c *gin.Context) {
+			// The route's principal hook guards every method of it.
+			if _, ok := h.Authenticate(c.Writer, c.Request); !ok {
+				c.Abort()
+				return
+			}
 			c.Header("Cache-Control", "no-cache")
 			c.Data(http.StatusOK, "application/json", body)
 		})

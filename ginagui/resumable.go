@@ -23,11 +23,11 @@ import (
 //
 // All of them are under r, so the group's middleware (authentication
 // included) applies to rejoins and stops as to runs; give the route a
-// [core.WithRunOwner] that reads the authenticated principal so that only
+// [core.WithPrincipal] that reads the authenticated principal so that only
 // the user who started a run may rejoin or stop it. Transformers of the
 // route's groups apply to new runs, as with Register. opts are the
 // handler's options and the resumable route's ([core.WithDetach],
-// core.WithRunOwner, ...) in one list. Call Close on the returned handler
+// core.WithPrincipal, ...) in one list. Call Close on the returned handler
 // when the server shuts down, after Gate.Shutdown.
 func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg core.RunLog, opts ...core.Option) (*core.ResumableHandler[S], error) {
 	h, err := core.NewHandler(a, opts...)
@@ -80,6 +80,11 @@ func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg co
 		rh.Active(c.Writer, c.Request, c.Param("threadId"))
 	})
 	r.GET(base+"/capabilities", func(c *gin.Context) {
+		// The route's principal hook guards every method of it.
+		if _, ok := h.Authenticate(c.Writer, c.Request); !ok {
+			c.Abort()
+			return
+		}
 		c.Header("Cache-Control", "no-cache")
 		c.Data(http.StatusOK, "application/json", body)
 	})

@@ -30,7 +30,7 @@ func TestRegisterResumable(t *testing.T) {
 		}
 		c.Next()
 	})
-	owner := core.WithRunOwner(func(r *http.Request) string { return r.Header.Get("X-User") })
+	owner := core.WithPrincipal(func(r *http.Request) (string, error) { return r.Header.Get("X-User"), nil })
 	rh, err := ginagui.RegisterResumable(private, "/chat", sayAgent("hello"), lg, owner)
 	if err != nil {
 		t.Fatal(err)

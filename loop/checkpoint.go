@@ -62,7 +62,7 @@ type Checkpoint struct {
 	// for an agent without state).
 	State json.RawMessage
 	// Owner is the principal whose run created the thread ("" for none):
-	// see [WithPrincipal] and CheckOwner.
+	// see [core.ContextWithPrincipal] and CheckOwner.
 	Owner string
 }
 

@@ -116,16 +116,21 @@
 //
 // # Who owns a thread
 //
-// A thread belongs to the principal whose run created it. Serve the agent
-// behind OwnerGuard, which names each request's principal with your
-// function (a user id, an API key's name; "anonymous" for callers without
-// credentials) and answers another principal's run, resume or history
-// read with a JSON 403 (THREAD_FORBIDDEN) before any stream:
+// A thread belongs to the principal whose run created it. Give the route
+// its principal hook ([core.WithPrincipal]: a user id, an API key's name;
+// "anonymous" for callers without credentials; an error for unknown
+// credentials, answered 401 on every method), and serve the agent behind
+// OwnerGuard and its history with HistoryHandler, both given the same hook,
+// which answer another principal's run, resume or history read with a JSON
+// 403 (THREAD_FORBIDDEN) before any stream:
 //
-//	principal := func(r *http.Request) (string, error) { return userFrom(r) }
+//	principal := core.PrincipalFunc(userFrom)
 //	http.Handle("/agents/travel", agent.OwnerGuard(principal, handler))
+//	http.Handle("/agents/travel/threads/{threadId}", loop.HistoryHandler(agent, principal))
 //
-// Outside HTTP, [WithPrincipal] puts the principal on a run's context and
-// CheckOwner is the check itself; a run with a principal records it in
-// its thread's [Checkpoint.Owner] and refuses a thread owned by another.
+// Ownership fails closed: an owned thread is never served to a request
+// without a principal. Outside HTTP, [core.ContextWithPrincipal] puts the
+// principal on a run's context and CheckOwner is the check itself; a run
+// with a principal records it in its thread's [Checkpoint.Owner] and
+// refuses a thread owned by another.
 package loop

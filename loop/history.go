@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
 )
 
 // CodeThreadNotFound is the code of [HistoryHandler]'s 404 answer.
@@ -42,8 +43,21 @@ type History struct {
 // value (a net/http ServeMux pattern) or else the path's last segment, so
 // it mounts under any router; mount it behind the same middleware
 // (authentication) as the agent's route. It is safe for concurrent use.
-func HistoryHandler(a *Agent) http.Handler {
+//
+// principal is the route's principal hook, the one given to the agent's
+// route ([core.WithPrincipal]); nil uses the principal already on the
+// request's context (behind [Agent.OwnerGuard], say). A failing hook is a
+// JSON 401 (core.CodeUnauthenticated). Ownership fails closed: a thread
+// with an owner is served only to that principal, and a request without a
+// principal, or with another, gets 403 (THREAD_FORBIDDEN), so a route
+// mounted without a hook serves unowned threads only.
+func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r, err := principal.Authenticate(r)
+		if err != nil {
+			err.(*core.RequestError).WriteHTTP(w)
+			return
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
 			writeJSONError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "only GET reads a thread")
@@ -64,13 +78,11 @@ func HistoryHandler(a *Agent) http.Handler {
 			writeJSONError(w, http.StatusInternalServerError, string(CodeCheckpoint), "the thread could not be read")
 			return
 		}
-		if who := principalFrom(r.Context()); who != "" {
-			// Behind OwnerGuard: another principal's thread is not theirs
-			// to read.
-			if err := checkOwner(cp, who); err != nil {
-				writeJSONError(w, http.StatusForbidden, string(agui.CodeOf(err)), "the thread belongs to someone else")
-				return
-			}
+		if err := checkOwner(cp, principalFrom(r.Context())); err != nil {
+			// Another principal's thread, or an owned thread and no
+			// principal at all: never skipped, never served.
+			writeJSONError(w, http.StatusForbidden, string(agui.CodeOf(err)), "the thread belongs to someone else")
+			return
 		}
 		body, err := historyBody(id, cp)
 		if err != nil {

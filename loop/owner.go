@@ -12,28 +12,14 @@ import (
 // CodeForbidden: the thread belongs to another principal.
 const CodeForbidden agui.Code = "THREAD_FORBIDDEN"
 
-// CodeUnauthenticated is the code of OwnerGuard's 401, when the principal
-// function fails.
-const CodeUnauthenticated = "UNAUTHENTICATED"
-
 // errForbidden names nothing of the thread: its owner, status and pending
 // approval are none of the caller's business.
 var errForbidden = agui.NewError(CodeForbidden, "the thread belongs to someone else")
 
-type principalKey struct{}
-
-// WithPrincipal returns a copy of ctx carrying principal, the identity a
-// run acts for (a user id, an API key's name; "" is none). A run with a
-// principal records it as the owner of a thread it creates, and fails with
-// THREAD_FORBIDDEN, before anything runs, on a thread another principal
-// owns. OwnerGuard sets it from each HTTP request.
-func WithPrincipal(ctx context.Context, principal string) context.Context {
-	return context.WithValue(ctx, principalKey{}, principal)
-}
-
-// principalFrom returns the principal ctx carries, "" for none.
+// principalFrom returns the principal ctx carries ([core.PrincipalFrom]),
+// "" for none: a run without one may use only unowned threads.
 func principalFrom(ctx context.Context) string {
-	p, _ := ctx.Value(principalKey{}).(string)
+	p, _ := core.PrincipalFrom(ctx)
 	return p
 }
 
@@ -62,20 +48,23 @@ func checkOwner(cp *Checkpoint, principal string) error {
 }
 
 // OwnerGuard returns next behind a thread ownership check, for an HTTP
-// route serving a (such as a [core.Handler]): principal names the caller of
-// each request (from its session, bearer token or API key; return a fixed
-// name such as "anonymous" for callers without credentials, who then
-// share their threads). A failing principal gets a JSON 401, a thread of
-// another principal a JSON 403 (THREAD_FORBIDDEN), both before any
-// stream; the run then carries the principal ([WithPrincipal]), so a thread
-// it creates is recorded as the principal's.
+// route serving a (such as a [core.Handler]). principal is the route's
+// principal hook, the same [core.PrincipalFunc] given to the route with
+// [core.WithPrincipal]; nil uses the principal an earlier middleware put on
+// the request's context (ginagui.Input does, with the route's options). A
+// failing hook is a JSON 401 (core.CodeUnauthenticated) on every method, a
+// POST of a thread of another principal (or, without any principal, of an
+// owned thread) a JSON 403 (THREAD_FORBIDDEN), both before any stream; the
+// request then carries the principal ([core.ContextWithPrincipal]), so a
+// thread the run creates is recorded as the principal's.
 //
 // The guard reads the run input as a core.Handler with default options
 // does (body, count and time limits) unless an earlier middleware put it
 // on the request's context ([core.ContextWithInput], as ginagui.Input does
 // with the route's own options); either way the body is read once.
-// Requests other than POST start no run and pass through unchecked.
-func (a *Agent) OwnerGuard(principal func(*http.Request) (string, error), next http.Handler) http.Handler {
+// Requests other than POST start no run and pass on with their principal
+// to the route (a [HistoryHandler] checks the thread itself).
+func (a *Agent) OwnerGuard(principal core.PrincipalFunc, next http.Handler) http.Handler {
 	// A handler of a with the default options, whose ReadInput applies
 	// the default body, count and time limits.
 	read := func(w http.ResponseWriter, r *http.Request) (*agui.RunAgentInput, error) {
@@ -85,19 +74,13 @@ func (a *Agent) OwnerGuard(principal func(*http.Request) (string, error), next h
 		read = h.ReadInput
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			// No run: the route answers it (405, capabilities, a history
-			// read, which checks the principal put on the context here).
-			if who, err := principal(r); err == nil {
-				r = r.WithContext(WithPrincipal(r.Context(), who))
-			}
-			next.ServeHTTP(w, r)
+		r, err := principal.Authenticate(r)
+		if err != nil {
+			err.(*core.RequestError).WriteHTTP(w)
 			return
 		}
-		who, err := principal(r)
-		if err != nil {
-			(&core.RequestError{Status: http.StatusUnauthorized, Code: CodeUnauthenticated,
-				Message: "the request names no principal"}).WriteHTTP(w)
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
 			return
 		}
 		ctx := r.Context()
@@ -113,7 +96,7 @@ func (a *Agent) OwnerGuard(principal func(*http.Request) (string, error), next h
 			}
 			ctx = core.ContextWithInput(ctx, in)
 		}
-		if err := a.CheckOwner(ctx, in.ThreadID, who); err != nil {
+		if err := a.CheckOwner(ctx, in.ThreadID, principalFrom(ctx)); err != nil {
 			status := http.StatusForbidden
 			if agui.CodeOf(err) != CodeForbidden {
 				status = http.StatusServiceUnavailable
@@ -121,7 +104,7 @@ func (a *Agent) OwnerGuard(principal func(*http.Request) (string, error), next h
 			(&core.RequestError{Status: status, Code: core.RequestCode(agui.CodeOf(err)), Message: agui.ErrorText(err)}).WriteHTTP(w)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(WithPrincipal(ctx, who)))
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

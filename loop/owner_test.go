@@ -22,8 +22,8 @@ func TestThreadOwnership(t *testing.T) {
 		b.release(id)
 	}
 	a, p := approvalAgent(t, b)
-	alice := WithPrincipal(t.Context(), "alice")
-	bob := WithPrincipal(t.Context(), "bob")
+	alice := core.ContextWithPrincipal(t.Context(), "alice")
+	bob := core.ContextWithPrincipal(t.Context(), "bob")
 	res, err := a.Execute(alice, Input{ThreadID: "trip", Messages: []agui.Message{UserText("go")}})
 	if err != nil || res.Interrupt == nil {
 		t.Fatalf("alice's run: %v %v", res.FinishReason, err)
@@ -122,11 +122,11 @@ var _ = context.Background
 // 403 that shows none of the thread.
 func TestOwnerGuardHistoryRead(t *testing.T) {
 	a := mustNew(t, Script(Turn{Text: "a secret answer"}))
-	if _, err := a.Execute(WithPrincipal(t.Context(), "alice"), Input{ThreadID: "t1", Messages: []agui.Message{UserText("hi")}}); err != nil {
+	if _, err := a.Execute(core.ContextWithPrincipal(t.Context(), "alice"), Input{ThreadID: "t1", Messages: []agui.Message{UserText("hi")}}); err != nil {
 		t.Fatal(err)
 	}
 	principal := func(r *http.Request) (string, error) { return r.Header.Get("X-User"), nil }
-	srv := httptest.NewServer(a.OwnerGuard(principal, HistoryHandler(a)))
+	srv := httptest.NewServer(a.OwnerGuard(principal, HistoryHandler(a, nil)))
 	defer srv.Close()
 	get := func(user string) (int, string) {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/threads/t1", nil)
@@ -142,5 +142,51 @@ func TestOwnerGuardHistoryRead(t *testing.T) {
 	}
 	if code, body := get("bob"); code != http.StatusForbidden || strings.Contains(body, "secret") || !strings.Contains(body, "THREAD_FORBIDDEN") {
 		t.Fatalf("bob: %d %s", code, body)
+	}
+}
+
+// TestHistoryHandlerFailsClosed: a history read of an owned thread is
+// refused when the request has no principal (no hook on the route) or its
+// hook fails (401 on GET, as on POST), never served unchecked; an unowned
+// thread stays readable without a principal.
+func TestHistoryHandlerFailsClosed(t *testing.T) {
+	a := mustNew(t, Script(Turn{Text: "a secret answer"}, Turn{Text: "public"}))
+	if _, err := a.Execute(core.ContextWithPrincipal(t.Context(), "alice"), Input{ThreadID: "t1", Messages: []agui.Message{UserText("hi")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Execute(t.Context(), Input{ThreadID: "open", Messages: []agui.Message{UserText("hi")}}); err != nil {
+		t.Fatal(err)
+	}
+	hook := func(r *http.Request) (string, error) {
+		if u := r.Header.Get("X-User"); u != "wrong" {
+			return u, nil
+		}
+		return "", errors.New("unknown credentials")
+	}
+	for _, c := range []struct {
+		name   string
+		h      http.Handler
+		thread string
+		user   string
+		want   int
+	}{
+		{"no hook", HistoryHandler(a, nil), "t1", "", http.StatusForbidden},
+		{"no hook, unowned thread", HistoryHandler(a, nil), "open", "", http.StatusOK},
+		{"hook fails", HistoryHandler(a, hook), "t1", "wrong", http.StatusUnauthorized},
+		{"guard's hook fails", a.OwnerGuard(hook, HistoryHandler(a, nil)), "t1", "wrong", http.StatusUnauthorized},
+		{"owner", HistoryHandler(a, hook), "t1", "alice", http.StatusOK},
+	} {
+		srv := httptest.NewServer(c.h)
+		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/threads/"+c.thread, nil)
+		req.Header.Set("X-User", c.user)
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := readAll(t, resp)
+		srv.Close()
+		if resp.StatusCode != c.want || (c.want != http.StatusOK && strings.Contains(body, "secret")) {
+			t.Errorf("%s: %d %s, want %d", c.name, resp.StatusCode, body, c.want)
+		}
 	}
 }

@@ -145,7 +145,7 @@ func TestLogOnRedisCluster(t *testing.T) {
 			t.Fatalf("second Begin %q: %v", run, err)
 		}
 		if thread != "" {
-			if got, err := lg.ActiveRun(ctx, thread); err != nil || got != run {
+			if got, err := lg.ActiveRun(ctx, thread, ""); err != nil || got != run {
 				t.Fatalf("ActiveRun %q: %q %v", thread, got, err)
 			}
 		}
@@ -179,7 +179,7 @@ func TestLogOnRedisCluster(t *testing.T) {
 			t.Fatalf("Read %q: %d entries, %+v, %v", run, len(es), st, err)
 		}
 		if thread != "" {
-			if got, err := lg.ActiveRun(ctx, thread); err != nil || got != "" {
+			if got, err := lg.ActiveRun(ctx, thread, ""); err != nil || got != "" {
 				t.Fatalf("ActiveRun of a sealed run's thread %q: %q %v", thread, got, err)
 			}
 		}

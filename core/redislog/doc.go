@@ -25,10 +25,12 @@
 //     read); every write is a Lua script that checks the generation, so a
 //     replica that lost its lease (it stalled, or was taken for dead)
 //     cannot append, renew or seal any more;
-//   - a thread's active run is a string, <prefix>thread:{<threadId>},
-//     written and deleted on its own (it is in the thread's slot, not the
-//     run's); ActiveRun checks it against the run, so a pointer left
-//     behind by a failure is ignored;
+//   - a thread's active run for a principal is a string,
+//     <prefix>thread:{<threadId>}:<hex of the principal>, so one
+//     principal's run never hides or replaces another's; it is written and
+//     deleted on its own (it is in the thread's slot, not the run's), and
+//     ActiveRun checks it against the run, so a pointer left behind by a
+//     failure is ignored;
 //   - leases are on Redis's clock (TIME), never a replica's;
 //   - a reader waits for new events with XREAD BLOCK, at most FollowWait
 //     at a time; between waits it notices an expired lease and ends the

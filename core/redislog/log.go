@@ -124,7 +124,13 @@ var _ core.RunLog = (*Log)(nil)
 // key has the thread's tag and is only ever touched alone.
 func (l *Log) meta(run string) string   { return l.cfg.prefix + "{" + tag(run) + "}:meta" }
 func (l *Log) stream(run string) string { return l.cfg.prefix + "{" + tag(run) + "}:log" }
-func (l *Log) thread(t string) string   { return l.cfg.prefix + "thread:{" + tag(t) + "}" }
+
+// thread is the key of the active run of thread t for principal p: in the
+// thread's slot, with the principal hex-encoded after the tag, so that no
+// principal's run hides or replaces another's.
+func (l *Log) thread(t, p string) string {
+	return l.cfg.prefix + "thread:{" + tag(t) + "}:" + hex.EncodeToString([]byte(p))
+}
 
 // tag is id as a hash tag: itself, unless a brace would end the tag
 // early (or an empty tag make Redis hash the whole key, putting a run's
@@ -157,7 +163,7 @@ func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (cor
 	if m.ThreadID != "" {
 		// The thread's key is in its own slot, so it is set on its own; a
 		// pointer left without its run is ignored by ActiveRun.
-		if err := l.c.Set(ctx, l.thread(m.ThreadID), m.RunID, l.cfg.idle).Err(); err != nil {
+		if err := l.c.Set(ctx, l.thread(m.ThreadID, m.Principal), m.RunID, l.cfg.idle).Err(); err != nil {
 			return lease, st, l.err(err)
 		}
 	}
@@ -192,17 +198,17 @@ func (l *Log) Renew(ctx context.Context, lease core.Lease, ttl time.Duration) (c
 	if err != nil || st.ThreadID == "" {
 		return st, err
 	}
-	return st, l.err(touchThread.Run(ctx, l.c, []string{l.thread(st.ThreadID)}, lease.RunID, ms(l.cfg.idle)).Err())
+	return st, l.err(touchThread.Run(ctx, l.c, []string{l.thread(st.ThreadID, st.Principal)}, lease.RunID, ms(l.cfg.idle)).Err())
 }
 
 // Seal implements [core.RunLog].
 func (l *Log) Seal(ctx context.Context, lease core.Lease) error {
-	thread, err := seal.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID)},
-		lease.Gen, ms(l.cfg.retention)).Text()
-	if err != nil || thread == "" {
+	tp, err := seal.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID)},
+		lease.Gen, ms(l.cfg.retention)).StringSlice()
+	if err != nil || len(tp) != 2 || tp[0] == "" {
 		return l.err(err)
 	}
-	return l.err(clearThread.Run(ctx, l.c, []string{l.thread(thread)}, lease.RunID).Err())
+	return l.err(clearThread.Run(ctx, l.c, []string{l.thread(tp[0], tp[1])}, lease.RunID).Err())
 }
 
 // Read implements [core.RunLog].
@@ -273,8 +279,8 @@ func (l *Log) Takeover(ctx context.Context, run, owner string, ttl time.Duration
 }
 
 // ActiveRun implements [core.RunLog].
-func (l *Log) ActiveRun(ctx context.Context, threadID string) (string, error) {
-	id, err := l.c.Get(ctx, l.thread(threadID)).Result()
+func (l *Log) ActiveRun(ctx context.Context, threadID, principal string) (string, error) {
+	id, err := l.c.Get(ctx, l.thread(threadID, principal)).Result()
 	if errors.Is(err, redis.Nil) {
 		return "", nil
 	}
@@ -289,7 +295,7 @@ func (l *Log) ActiveRun(ctx context.Context, threadID string) (string, error) {
 		return "", nil
 	case err != nil:
 		return "", err
-	case st.Sealed || st.ThreadID != threadID:
+	case st.Sealed || st.ThreadID != threadID || st.Principal != principal:
 		return "", nil
 	}
 	return id, nil

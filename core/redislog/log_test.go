@@ -59,6 +59,43 @@ func entries(from, n int, terminal bool) []core.LogEntry {
 	return out
 }
 
+// TestLogActiveRunPerPrincipal: a thread's active run is found per
+// principal; bob's run on alice's thread id neither replaces nor reveals
+// hers, and sealing one leaves the other active.
+func TestLogActiveRunPerPrincipal(t *testing.T) {
+	ctx := context.Background()
+	lg, _ := newLog(t)
+	for _, r := range []core.RunMeta{
+		{RunID: "ra", ThreadID: "t", Principal: "alice", Owner: "a"},
+		{RunID: "rb", ThreadID: "t", Principal: "bob", Owner: "a"},
+		// A thread id and principal that would share a key if the key
+		// were their concatenation.
+		{RunID: "rc", ThreadID: "t}:", Principal: "", Owner: "a"},
+	} {
+		if _, _, err := lg.Begin(ctx, r, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	la := core.Lease{RunID: "ra", Owner: "a", Gen: 1}
+	for p, want := range map[string]string{"alice": "ra", "bob": "rb", "mallory": ""} {
+		if id, err := lg.ActiveRun(ctx, "t", p); id != want || err != nil {
+			t.Fatalf("%s's active run %q %v, want %q", p, id, err, want)
+		}
+	}
+	if err := lg.Append(ctx, la, entries(1, 1, true)); err != nil {
+		t.Fatal(err)
+	}
+	if err := lg.Seal(ctx, la); err != nil {
+		t.Fatal(err)
+	}
+	if id, _ := lg.ActiveRun(ctx, "t", "alice"); id != "" {
+		t.Fatalf("alice's sealed run still active: %q", id)
+	}
+	if id, _ := lg.ActiveRun(ctx, "t", "bob"); id != "rb" {
+		t.Fatalf("sealing alice's run ended bob's: %q", id)
+	}
+}
+
 func TestLogAppendRead(t *testing.T) {
 	ctx := context.Background()
 	lg, c := newLog(t, redislog.WithRetention(time.Minute))
@@ -92,7 +129,7 @@ func TestLogAppendRead(t *testing.T) {
 	if _, _, err := lg.Read(ctx, "nope", 0, 10, 0); !errors.Is(err, core.ErrRunNotFound) {
 		t.Fatalf("unknown run: %v", err)
 	}
-	if id, err := lg.ActiveRun(ctx, "t"); id != "r" || err != nil {
+	if id, err := lg.ActiveRun(ctx, "t", "alice"); id != "r" || err != nil {
 		t.Fatalf("active run %q %v", id, err)
 	}
 	if err := lg.Stop(ctx, "r"); err != nil {
@@ -107,7 +144,7 @@ func TestLogAppendRead(t *testing.T) {
 	if err := lg.Seal(ctx, l); err != nil {
 		t.Fatal(err)
 	}
-	if id, _ := lg.ActiveRun(ctx, "t"); id != "" {
+	if id, _ := lg.ActiveRun(ctx, "t", "alice"); id != "" {
 		t.Fatalf("sealed run still active: %q", id)
 	}
 	es, st, err = lg.Read(ctx, "r", 4, 10, time.Second)

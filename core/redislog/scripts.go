@@ -81,15 +81,16 @@ redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return status(KEYS[1], t)
 `)
 
-// seal: KEYS meta, log; ARGV gen, retain. It returns the run's thread.
+// seal: KEYS meta, log; ARGV gen, retain. It returns the run's thread and
+// principal.
 var seal = redis.NewScript(`
-local m = redis.call('HMGET', KEYS[1], 'gen', 'sealed', 'thread')
+local m = redis.call('HMGET', KEYS[1], 'gen', 'sealed', 'thread', 'principal')
 if not m[1] then return redis.error_reply('NOTFOUND no such run') end
 if m[1] ~= ARGV[1] or m[2] == '1' then return redis.error_reply('FENCED the lease is no longer valid') end
 redis.call('HSET', KEYS[1], 'sealed', 1)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[2], ARGV[2])
-return m[3] or ''
+return {m[3] or '', m[4] or ''}
 `)
 
 // touchThread: KEYS thread; ARGV run, idle. It extends the thread's

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -46,17 +47,23 @@ func bearer(token string) gin.HandlerFunc {
 	}
 }
 
-// principal names the caller of the loop route, whose threads belong to
-// the principal that created them: callers without credentials are all
+// principal is the app's one principal hook (core.WithPrincipal), given to
+// every owned route: the loop, frontend and MCP agents and their history
+// routes, and the users' resumable route, whose threads and runs belong to
+// the principal that created them. Callers without credentials are all
 // "anonymous" (one principal, so the README's curl lines work without a
-// token), the demo token is the user "user:demo", and any other
-// credentials are refused (401).
-func principal(r *http.Request) (string, error) {
-	switch {
-	case r.Header.Get("Authorization") == "":
+// token), the demo token is the user "user:demo", "Bearer alice-token" and
+// "Bearer bob-token" are "user:alice" and "user:bob", and any other
+// credentials are refused (401), on every method.
+var principal core.PrincipalFunc = func(r *http.Request) (string, error) {
+	if r.Header.Get("Authorization") == "" {
 		return "anonymous", nil
-	case hasToken(r, demoToken):
+	}
+	if hasToken(r, demoToken) {
 		return "user:" + demoToken, nil
+	}
+	if name, ok := userOf(r); ok {
+		return "user:" + name, nil
 	}
 	return "", errors.New("unknown credentials")
 }

@@ -53,7 +53,7 @@ func registerDetached(agents gin.IRouter, cfg config, opts []core.Option) error 
 		extra []core.Option
 	}{
 		{agents, "detached", nil},
-		{agents.Group("/users", users()), "users-detached", []core.Option{core.WithRunOwner(userOf)}},
+		{agents.Group("/users", users()), "users-detached", []core.Option{core.WithPrincipal(principal)}},
 	} {
 		lg, err := cfg.runLog(route.name)
 		if err != nil {

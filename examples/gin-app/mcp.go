@@ -32,8 +32,9 @@ func unitsServer() *mcp.Server {
 // connects to the units server (in process, over the SDK's in-memory
 // transport; a real deployment would use mcp.CommandTransport or
 // mcp.StreamableClientTransport) and closes the session when it ends, so
-// nothing outlives the run.
-func mcpAgent() core.Agent[core.NoState] {
+// nothing outlives the run. The returned loop agent shares the runs'
+// checkpoints: it is the route's owner guard and history reader.
+func mcpAgent() (core.Agent[core.NoState], *loop.Agent, error) {
 	server := unitsServer()
 	store := loop.NewMemoryStore()
 	model := loop.Script(
@@ -43,6 +44,10 @@ func mcpAgent() core.Agent[core.NoState] {
 		},
 		loop.Turn{Text: "It is 69.8°F in Oslo."},
 	)
+	threads, err := loop.New(model, loop.WithCheckpoints(store))
+	if err != nil {
+		return nil, nil, err
+	}
 	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		serverSide, clientSide := mcp.NewInMemoryTransports()
 		session, err := server.Connect(ctx, serverSide, nil)
@@ -61,5 +66,5 @@ func mcpAgent() core.Agent[core.NoState] {
 			return agui.Outcome{}, err
 		}
 		return a.Run(ctx, rc)
-	})
+	}), threads, nil
 }

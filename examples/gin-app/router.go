@@ -133,37 +133,50 @@ func newRouter(cfg config) (*gin.Engine, error) {
 				return err
 			}
 			// Its threads belong to their creator (see principal):
-			// Input decodes the request with the route's limits, then
-			// the guard answers a foreign caller 403 before any stream.
+			// Input names the caller and decodes the request with the
+			// route's limits, then the guard answers a foreign caller
+			// 403 before any stream.
 			// Traced: a run, its model turns and its tool calls are
 			// spans (exported with -otel; a no-op otherwise).
-			owned := agents.Group("", ginagui.Input(opts...), ownerGuard(a))
+			owned := ownedGroup(agents, opts, a)
 			if err := ginagui.Register(owned, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")),
 				// A run gets two minutes, then ends DEADLINE_EXCEEDED.
-				named("loop", core.WithRunTimeout(2*time.Minute))...); err != nil {
+				named("loop", core.WithPrincipal(principal), core.WithRunTimeout(2*time.Minute))...); err != nil {
 				return err
 			}
 			// A reloaded page reads the thread back, behind the same
 			// group (and so the same middleware and owner check) as the
-			// agent.
-			owned.GET("/loop/threads/:threadId", gin.WrapH(loop.HistoryHandler(a)))
+			// agent, with the same principal hook.
+			owned.GET("/loop/threads/:threadId", gin.WrapH(loop.HistoryHandler(a, principal)))
 			return nil
 		},
 		func() error {
-			// The loop on the tools of an MCP server.
-			return ginagui.Register(agents, "/mcp", mcpAgent(), opts...)
+			// The loop on the tools of an MCP server, its threads owned
+			// as the loop route's are.
+			agent, threads, err := mcpAgent()
+			if err != nil {
+				return err
+			}
+			owned := ownedGroup(agents, opts, threads)
+			if err := ginagui.Register(owned, "/mcp", agent, append(slices.Clip(opts), core.WithPrincipal(principal))...); err != nil {
+				return err
+			}
+			owned.GET("/mcp/threads/:threadId", gin.WrapH(loop.HistoryHandler(threads, principal)))
+			return nil
 		},
 		func() error {
 			// The loop on the client's tools (frontend tools), with
-			// shared state.
+			// shared state, its threads owned as the loop route's are:
+			// nobody else reads a thread or answers its pending call.
 			a, err := newFrontendAgent()
 			if err != nil {
 				return err
 			}
-			if err := ginagui.Register(agents, "/frontend", a, named("frontend")...); err != nil {
+			owned := ownedGroup(agents, opts, a.Loop())
+			if err := ginagui.Register(owned, "/frontend", a, named("frontend", core.WithPrincipal(principal))...); err != nil {
 				return err
 			}
-			agents.GET("/frontend/threads/:threadId", gin.WrapH(loop.HistoryHandler(a.Loop())))
+			owned.GET("/frontend/threads/:threadId", gin.WrapH(loop.HistoryHandler(a.Loop(), principal)))
 			return nil
 		},
 	} {
@@ -173,4 +186,11 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	}
 	registerPage(r, agentRoutes(r))
 	return r, nil
+}
+
+// ownedGroup is the group of an agent route whose threads belong to their
+// creator: Input runs the principal hook and decodes the request with the
+// route's limits (opts), then a's owner guard checks the thread.
+func ownedGroup(agents *gin.RouterGroup, opts []core.Option, a *loop.Agent) *gin.RouterGroup {
+	return agents.Group("", ginagui.Input(append(slices.Clip(opts), core.WithPrincipal(principal))...), ownerGuard(a))
 }
