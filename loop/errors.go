@@ -26,8 +26,9 @@ const (
 	// CodeApprovalExpired: a resume approved a call after its approval's
 	// deadline (ApprovalTimeout); the call got a rejected result instead.
 	CodeApprovalExpired agui.Code = "APPROVAL_EXPIRED"
-	// CodeToolNameClash: a frontend tool of the input has the name of an
-	// agent tool or of another frontend tool.
+	// CodeToolNameClash: a frontend tool of the input has the name of a
+	// tool the model is offered (an agent tool, or a tool of a tool set at
+	// the turn about to be asked) or of another frontend tool.
 	CodeToolNameClash agui.Code = "TOOL_NAME_CLASH"
 	// CodeUnsupportedContent: a message holds a content part (an image, a
 	// document, audio…) that the provider cannot take.
