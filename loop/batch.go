@@ -239,6 +239,23 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 			r.emitCall(parentID, *call, r.clientCalls[call.ID])
 			return nil, res, false, err
 		}
+		if d := p.Decision; d.Approved && d.Args != nil && r.a.cfg.beforeToolCall != nil {
+			// Arguments the approver wrote are new arguments: they pass
+			// through BeforeToolCall like the model's, or an edit would
+			// bypass a hook that denies or rewrites them.
+			if tool, ok := r.lookupTool(call.Name); ok && tool.validate(call.Args) == nil {
+				before := string(call.Args)
+				res, err := r.before(ctx, parentID, call)
+				if err != nil {
+					r.cp.Pending = nil
+					return nil, nil, false, err
+				}
+				denied = res
+				if string(call.Args) != before && r.clientCalls[call.ID] {
+					r.emit(&agui.MessagesSnapshot{Messages: r.cp.Messages})
+				}
+			}
+		}
 	} else if r.a.cfg.beforeToolCall != nil {
 		// BeforeToolCall goes first, so that the client is shown the call
 		// as it will run.
