@@ -17,6 +17,10 @@ const (
 	// CodeRemoved: the server no longer offers the tool (its tool list
 	// changed after the model was shown it).
 	CodeRemoved agui.Code = "MCP_TOOL_REMOVED"
+	// CodeTimeout: the server did not answer a call within the call
+	// timeout ([WithCallTimeout], default [DefaultCallTimeout]); the
+	// request was cancelled.
+	CodeTimeout agui.Code = "MCP_CALL_TIMEOUT"
 	// CodeSchema: a tool's input schema is not a JSON Schema the loop can
 	// validate arguments with.
 	CodeSchema agui.Code = "MCP_BAD_SCHEMA"
