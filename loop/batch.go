@@ -96,12 +96,14 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 		case ctx.Err() != nil:
 			// The tool's context is done: whatever it returned (ctx.Err(),
 			// the cause, its own wrapping), it stopped on the abort.
-			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+agui.ErrorText(c.err)))
+			// Its error's text goes to the log only (see toolerror.go).
+			r.logToolError(ctx, issued[c.i], c.err, "tool call cancelled")
+			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: the run was aborted"))
 		default:
 			if isPropagating(c.err) && fatal == nil {
 				fatal = runError(CodeTool, c.err)
 			}
-			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, agui.ErrorText(c.err)))
+			record(c.i, r.failedResult(ctx, issued[c.i], c.err))
 		}
 	}
 	// await settles the next completion, renewing the run's lease while

@@ -167,7 +167,9 @@ func (s *Toolset) call(ctx context.Context, name string, args json.RawMessage) (
 	gone, offered := s.gone, s.names[name]
 	s.mu.Unlock()
 	if gone != nil {
-		return "", &agui.Error{Code: CodeUnavailable, Message: fmt.Sprintf("%s is unavailable: %v", s.server, gone), Err: gone}
+		// The SDK's error (it may name the session) is the cause, for the
+		// log: the message is what the model and the client read.
+		return "", &agui.Error{Code: CodeUnavailable, Message: s.server + " is unavailable", Err: gone}
 	}
 	if !offered {
 		return "", agui.NewError(CodeRemoved, fmt.Sprintf("%s no longer offers the tool %s", s.server, name))
@@ -197,7 +199,7 @@ func (s *Toolset) unavailable(ctx context.Context, what string, err error) error
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s: %s: %w", s.server, what, context.Cause(ctx))
 	}
-	return &agui.Error{Code: CodeUnavailable, Message: fmt.Sprintf("%s is unavailable: %s: %v", s.server, what, err), Err: err}
+	return &agui.Error{Code: CodeUnavailable, Message: fmt.Sprintf("%s is unavailable: %s failed", s.server, what), Err: err}
 }
 
 // render turns a tool result into the text the model reads: the text
