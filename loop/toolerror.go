@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strings"
 
 	"github.com/agui-go/agui"
 )
@@ -20,7 +21,8 @@ import (
 //   - an error that is (or wraps) an [*agui.Error] gives its Code and its
 //     Message, which its author wrote for clients (the cause in Err is not
 //     shown); so does an error with a Code() agui.Code method, with its
-//     text (the HTTP tool's BlockedError is one);
+//     own text, not the text of the errors wrapping it (the HTTP tool's
+//     BlockedError is one);
 //   - invalid arguments (a [NewTool] input that does not decode) give
 //     their text, which the model needs to correct the call;
 //   - any other error gives [CodeToolFailed] and a fixed message.
@@ -64,7 +66,12 @@ func safeToolError(err error) (code agui.Code, msg string) {
 	}
 	var c coder
 	if errors.As(err, &c) && c != nil && c.Code() != "" {
-		return c.Code(), agui.ErrorText(err)
+		// Its own text, not the chain's: the errors around it (a URL
+		// error, a dial error) carry what the model need not see.
+		if ce, ok := c.(error); ok {
+			return c.Code(), agui.ErrorText(ce)
+		}
+		return c.Code(), toolFailedMessage
 	}
 	var ve validationError
 	if errors.As(err, &ve) {
@@ -81,7 +88,25 @@ func (r *run) logToolError(ctx context.Context, call Call, err error, what strin
 	}
 	l.LogAttrs(ctx, slog.LevelWarn, "loop: "+what,
 		slog.String("tool", call.Name), slog.String("toolCallId", call.ID), slog.String("threadId", r.thread),
-		slog.String("code", string(agui.CodeOf(err))), slog.String("error", agui.ErrorText(err)))
+		slog.String("code", string(agui.CodeOf(err))), slog.String("error", fullText(err)))
+}
+
+// fullText is err's text with its causes: an [*agui.Error]'s text is its
+// client message only, and the log wants what lies behind it.
+func fullText(err error) (text string) {
+	text = agui.ErrorText(err)
+	defer func() { _ = recover() }() // an Unwrap or As method that panics ends the walk
+	for depth := 0; depth < 16; depth++ {
+		var ae *agui.Error
+		if !errors.As(err, &ae) || ae == nil || ae.Err == nil {
+			break
+		}
+		err = ae.Err
+		if cause := agui.ErrorText(err); !strings.Contains(text, cause) {
+			text += ": " + cause
+		}
+	}
+	return text
 }
 
 // failedResult is the error result of a call whose tool returned err: a

@@ -8,8 +8,22 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// CodeBlocked is the code of a [*BlockedError]. Its value never changes.
-const CodeBlocked agui.Code = "HTTP_ADDRESS_BLOCKED"
+// Codes of the errors the tool returns. The loop shows the model and the
+// client an error's code and message only; the full error, with the
+// addresses a dial error names, goes to the loop's log. Their values
+// never change.
+const (
+	// CodeBlocked is the code of a [*BlockedError].
+	CodeBlocked agui.Code = "HTTP_ADDRESS_BLOCKED"
+	// CodeBadURL: the call's URL does not parse, has a scheme other than
+	// http and https, has no host, or names a host outside the allowed
+	// ones; the message says which, about the URL the model gave.
+	CodeBadURL agui.Code = "HTTP_BAD_URL"
+	// CodeRequestFailed: the request did not complete (refused,
+	// unreachable, timed out, or its body broke off); the message says
+	// whether it timed out, and names no address.
+	CodeRequestFailed agui.Code = "HTTP_REQUEST_FAILED"
+)
 
 // BlockedError is a connection the tool refused: the address it would have
 // connected to lies in a blocked range and in no allowed network. It is
