@@ -98,8 +98,10 @@ type Input struct {
 	// Tools are the client's frontend tools, offered to the model beside
 	// the agent's own: a call to one ends the run with
 	// [FinishAwaitingClient], and the next run brings its result as a tool
-	// message. A name clash with an agent tool fails the run with
-	// [CodeToolNameClash] before anything runs.
+	// message. A name clash with a tool the model is offered (an agent
+	// tool, or a tool of a tool set, checked before the run and again
+	// before every model turn) fails the run with [CodeToolNameClash]
+	// before that turn's model call: a client never replaces a server tool.
 	Tools []agui.Tool
 	// Context is the client's context, shown to the model (see
 	// RenderContext).

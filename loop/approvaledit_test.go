@@ -264,3 +264,38 @@ func TestApprovalEditAndExpiryThroughCore(t *testing.T) {
 		}
 	})
 }
+
+// Arguments an approver edits pass through BeforeToolCall: a hook that
+// denies a path denies it in the edit too, and the tool never runs with
+// it. Before, the edited call skipped the hook.
+func TestApprovalEditPassesBeforeToolCall(t *testing.T) {
+	var ran journal
+	deny := WithBeforeToolCall(func(ctx context.Context, c Call) (CallVerdict, error) {
+		if strings.Contains(string(c.Args), "/etc") {
+			return CallVerdict{Deny: "no /etc paths"}, nil
+		}
+		return CallVerdict{}, nil
+	})
+	a := editAgent(t, &ran, deny)
+	first, err := a.Execute(t.Context(), user("go"))
+	if err != nil || first.Interrupt == nil {
+		t.Fatalf("%s %v", first.FinishReason, err)
+	}
+	res, err := a.Execute(t.Context(), Input{ThreadID: first.ThreadID, Resume: answer(first.Interrupt, `{"approved":true,"arguments":{"id":"/etc/passwd"}}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertResult(t, res)
+	if got := ran.list(); !slices.Equal(got, []string{"c2"}) {
+		t.Fatalf("ran %v", got)
+	}
+	var denied *agui.ToolMessage
+	for _, m := range res.Messages {
+		if tm, ok := m.(*agui.ToolMessage); ok && tm.ToolCallID == "c1" {
+			denied = tm
+		}
+	}
+	if denied == nil || !strings.Contains(denied.Content.String(), `"denied"`) {
+		t.Fatalf("c1 result %+v", denied)
+	}
+}

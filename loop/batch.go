@@ -96,12 +96,14 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 		case ctx.Err() != nil:
 			// The tool's context is done: whatever it returned (ctx.Err(),
 			// the cause, its own wrapping), it stopped on the abort.
-			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: "+agui.ErrorText(c.err)))
+			// Its error's text goes to the log only (see toolerror.go).
+			r.logToolError(ctx, issued[c.i], c.err, "tool call cancelled")
+			record(c.i, r.errorResult(calls[c.i].ID, KindCancelled, "cancelled: the run was aborted"))
 		default:
 			if isPropagating(c.err) && fatal == nil {
 				fatal = runError(CodeTool, c.err)
 			}
-			record(c.i, r.errorResult(calls[c.i].ID, KindExecution, agui.ErrorText(c.err)))
+			record(c.i, r.failedResult(ctx, issued[c.i], c.err))
 		}
 	}
 	// await settles the next completion, renewing the run's lease while
@@ -238,6 +240,23 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 			r.cp.Pending = nil
 			r.emitCall(parentID, *call, r.clientCalls[call.ID])
 			return nil, res, false, err
+		}
+		if d := p.Decision; d.Approved && d.Args != nil && r.a.cfg.beforeToolCall != nil {
+			// Arguments the approver wrote are new arguments: they pass
+			// through BeforeToolCall like the model's, or an edit would
+			// bypass a hook that denies or rewrites them.
+			if tool, ok := r.lookupTool(call.Name); ok && tool.validate(call.Args) == nil {
+				before := string(call.Args)
+				res, err := r.before(ctx, parentID, call)
+				if err != nil {
+					r.cp.Pending = nil
+					return nil, nil, false, err
+				}
+				denied = res
+				if string(call.Args) != before && r.clientCalls[call.ID] {
+					r.emit(&agui.MessagesSnapshot{Messages: r.cp.Messages})
+				}
+			}
 		}
 	} else if r.a.cfg.beforeToolCall != nil {
 		// BeforeToolCall goes first, so that the client is shown the call

@@ -31,9 +31,16 @@ const (
 	// CodeApprovalExpired: a resume approved a call after its approval's
 	// deadline (ApprovalTimeout); the call got a rejected result instead.
 	CodeApprovalExpired agui.Code = "APPROVAL_EXPIRED"
-	// CodeToolNameClash: a frontend tool of the input has the name of an
-	// agent tool or of another frontend tool.
+	// CodeToolNameClash: a frontend tool of the input has the name of a
+	// tool the model is offered (an agent tool, or a tool of a tool set at
+	// the turn about to be asked) or of another frontend tool.
 	CodeToolNameClash agui.Code = "TOOL_NAME_CLASH"
+	// CodeToolFailed: not a run failure but the code of a call's error
+	// result when the tool returned an error that carries no code of its
+	// own: its text may hold internal details (addresses, paths, session
+	// ids), so the model and the client get this code and a fixed
+	// message, and the full error goes to the log ([WithLogger]).
+	CodeToolFailed agui.Code = "TOOL_FAILED"
 	// CodeUnsupportedContent: a message holds a content part (an image, a
 	// document, audio…) that the provider cannot take.
 	CodeUnsupportedContent agui.Code = "UNSUPPORTED_CONTENT"

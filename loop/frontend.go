@@ -18,7 +18,9 @@ import (
 
 // frontendTools checks the input's tools against the agent's and returns
 // them by name with their specs for the model. A name used twice, or the
-// name of an agent tool, fails with CodeToolNameClash.
+// name of an agent tool, fails with CodeToolNameClash. The tools of the
+// agent's tool sets change while it lives: [run.checkFrontend] checks them
+// before every model turn.
 func (a *Agent) frontendTools(in []agui.Tool) (map[string]agui.Tool, []ToolSpec, error) {
 	if len(in) == 0 {
 		return nil, nil, nil
@@ -39,6 +41,23 @@ func (a *Agent) frontendTools(in []agui.Tool) (map[string]agui.Tool, []ToolSpec,
 		specs = append(specs, ToolSpec{Name: t.Name, Description: t.Description, Schema: frontendSchema(t.Parameters)})
 	}
 	return byName, specs, nil
+}
+
+// checkFrontend takes the tools of this moment (the agent's own and those
+// of its tool sets) and fails with CodeToolNameClash when a frontend tool
+// has the name of one of them: a client must never replace a server tool,
+// or a call the model meant for the server would become a call the client
+// answers, with a result the client forges. It runs before the run claims
+// its thread and before every model turn, since a tool set's list can
+// grow between turns.
+func (r *run) checkFrontend() (*toolView, error) {
+	v := r.refreshTools()
+	for _, s := range r.frontSpecs {
+		if _, clash := v.byName[s.Name]; clash {
+			return v, agui.NewError(CodeToolNameClash, "frontend tool "+s.Name+" has the name of a server tool")
+		}
+	}
+	return v, nil
 }
 
 // frontendSchema is a frontend tool's parameters as JSON: an object

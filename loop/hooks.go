@@ -27,8 +27,11 @@ type CallVerdict struct {
 
 // BeforeToolCall is called for each call whose tool exists and whose
 // arguments are valid, one call at a time, before its events go out and
-// before OnToolCall, PreToolCall and NeedsApproval (default none); it is
-// not called again for a call answered by an approval. Its verdict may
+// before OnToolCall, PreToolCall and NeedsApproval (default none). It is
+// not called again for a call an approval answers as the model asked it,
+// but it is for one whose arguments the approver edited: edited arguments
+// pass through it (and are validated against the schema) like the
+// model's, so an edit cannot bypass a hook that denies them. Its verdict may
 // deny the call or rewrite its arguments; an error stops the batch like a
 // PreToolCall error, and the run fails with it. A run that takes a thread
 // over after a crash passes the calls without a result through it again,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/agui-go/agui"
@@ -58,6 +59,8 @@ type config struct {
 	maxTranscript int
 	// toolTimeout bounds each tool call (see ToolTimeout).
 	toolTimeout time.Duration
+	// logger receives the full text of tool errors (see WithLogger).
+	logger *slog.Logger
 }
 
 func defaults() config {

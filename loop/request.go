@@ -10,12 +10,15 @@ import (
 
 // toolSpecs are the tools offered to the model: the agent's, then the
 // input's frontend tools.
-func (r *run) toolSpecs() []ToolSpec {
-	specs := r.refreshTools().specs
-	if len(r.frontSpecs) == 0 {
-		return specs
+func (r *run) toolSpecs() ([]ToolSpec, error) {
+	v, err := r.checkFrontend()
+	if err != nil {
+		return nil, err
 	}
-	return slices.Concat(specs, r.frontSpecs)
+	if len(r.frontSpecs) == 0 {
+		return v.specs, nil
+	}
+	return slices.Concat(v.specs, r.frontSpecs), nil
 }
 
 // instructions is the system prompt of a model turn: the agent's

@@ -89,6 +89,13 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 	defer cancel(nil)
 	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, clientCalls: callIDs(in.Messages), cancel: cancel,
 		runID: runID, frontend: frontend, frontSpecs: frontSpecs, announce: map[string]bool{}, context: in.Context, st: st}
+	if len(frontend) > 0 {
+		if _, err := r.checkFrontend(); err != nil {
+			// A frontend tool named like a tool set's: refused before
+			// anything runs, like a clash with the agent's own tools.
+			return Result{ThreadID: thread, FinishReason: FinishError}, err
+		}
+	}
 	if err := r.claim(ctx, in); err != nil {
 		if ctx.Err() != nil {
 			return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil

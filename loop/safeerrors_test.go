@@ -3,6 +3,7 @@ package loop
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"strings"
@@ -95,5 +96,53 @@ func TestClientErrorsAreGeneric(t *testing.T) {
 				t.Fatalf("Execute error %v does not wrap the cause", err)
 			}
 		})
+	}
+}
+
+// A tool's plain error reaches the model and the client as TOOL_FAILED
+// with a fixed message, its text in the log only; an [*agui.Error] a tool
+// returns shows its code and the message its author wrote, not its cause;
+// what a tool returns as its result is shown as it is.
+func TestToolErrorTextIsSafe(t *testing.T) {
+	secret := errors.New("open /srv/secret/key.pem: permission denied (session 5f3c)")
+	tools := []Tool{}
+	for name, err := range map[string]error{
+		"plain": secret,
+		"coded": &agui.Error{Code: "QUOTA", Message: "the quota is used up", Err: secret},
+	} {
+		tool, terr := RawTool(name, "", []byte(`{"type":"object"}`), func(ctx context.Context, args json.RawMessage) (string, error) { return "", err })
+		if terr != nil {
+			t.Fatal(terr)
+		}
+		tools = append(tools, tool)
+	}
+	ok, _ := RawTool("ok", "", []byte(`{"type":"object"}`), func(ctx context.Context, args json.RawMessage) (string, error) { return "result /srv/x", nil })
+	tools = append(tools, ok)
+	var logs bytes.Buffer
+	p := Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "plain", Args: `{}`}, {ID: "c2", Name: "coded", Args: `{}`}, {ID: "c3", Name: "ok", Args: `{}`}}}, Turn{Text: "ok"})
+	a := mustNew(t, p, WithTools(tools...), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
+	rec := &recorder{}
+	res, err := a.Execute(t.Context(), Input{Messages: []agui.Message{UserText("go")}, OnEvent: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, evRes := argsAndResults(rec.events())
+	want := map[string]string{
+		"c1": `{"error":"execution","code":"TOOL_FAILED","message":"the tool failed"}`,
+		"c2": `{"error":"execution","code":"QUOTA","message":"the quota is used up"}`,
+		"c3": "result /srv/x",
+	}
+	for id, w := range want {
+		if evRes[id] != w {
+			t.Fatalf("%s: client got %q, want %q", id, evRes[id], w)
+		}
+	}
+	for _, m := range res.Messages {
+		if tm, ok := m.(*agui.ToolMessage); ok && (strings.Contains(tm.Content.String(), "secret") || strings.Contains(tm.Error, "secret")) {
+			t.Fatalf("the model reads the error text: %+v", tm)
+		}
+	}
+	if !strings.Contains(logs.String(), "key.pem") || !strings.Contains(logs.String(), "tool=plain") {
+		t.Fatalf("log %s", logs.String())
 	}
 }

@@ -2,10 +2,13 @@ package loop
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/agui-go/agui"
 )
 
 // swapSet is a ToolSet whose tools the test replaces.
@@ -86,4 +89,52 @@ func TestToolSetsNil(t *testing.T) {
 	if _, err := New(Script(), WithToolSets(nil)); err == nil {
 		t.Fatal("nil set accepted")
 	}
+}
+
+// A frontend tool whose name a tool set takes is TOOL_NAME_CLASH before
+// the model is asked: at the run's start, and at a later turn when the
+// set's list grew to take the name after the first turn. The client never
+// gets the call, so it cannot forge the server tool's result.
+func TestFrontendToolClashesWithToolSet(t *testing.T) {
+	t.Run("at the start", func(t *testing.T) {
+		set := &swapSet{}
+		set.set(namedTool(t, "theme", "server theme"))
+		p := Script(Turn{Calls: themeCalls("f1")}, Turn{Text: "done"})
+		store := NewMemoryStore()
+		a := mustNew(t, p, WithToolSets(set), WithCheckpoints(store))
+		res, err := a.Execute(t.Context(), Input{ThreadID: "t1", Messages: []agui.Message{UserText("hi")}, Tools: []agui.Tool{themeTool()}})
+		if agui.CodeOf(err) != CodeToolNameClash || res.FinishReason != FinishError {
+			t.Fatalf("%v %s", err, res.FinishReason)
+		}
+		if p.Calls() != 0 {
+			t.Fatal("the model was asked")
+		}
+		if _, _, err := store.Load(t.Context(), "t1"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("thread touched: %v", err)
+		}
+	})
+	t.Run("after the list grew", func(t *testing.T) {
+		set := &swapSet{}
+		grow, err := NewTool("grow", "adds theme to the set", func(ctx context.Context, in struct{}) (string, error) {
+			set.set(namedTool(t, "theme", "server theme"))
+			return "grown", nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := Script(Turn{Calls: []ScriptedCall{{ID: "g1", Name: "grow", Args: `{}`}}}, Turn{Calls: themeCalls("f1")}, Turn{Text: "done"})
+		a := mustNew(t, p, WithTools(grow), WithToolSets(set))
+		res, err := a.Execute(t.Context(), Input{Messages: []agui.Message{UserText("hi")}, Tools: []agui.Tool{themeTool()}})
+		if agui.CodeOf(err) != CodeToolNameClash || res.FinishReason != FinishError {
+			t.Fatalf("%v %s", err, res.FinishReason)
+		}
+		if p.Calls() != 1 {
+			t.Fatalf("the model was asked %d times, want 1 (the clash comes before the second turn's call)", p.Calls())
+		}
+		for _, m := range res.Messages {
+			if tm, ok := m.(*agui.ToolMessage); ok && tm.ToolCallID == "f1" {
+				t.Fatal("the clashing call was recorded")
+			}
+		}
+	})
 }

@@ -23,14 +23,18 @@ type turnCall struct {
 // just before the call starts, so that events follow the batch's order.
 // The streamed argument fragments are kept in r.argDeltas for that.
 func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
+	tools, err := r.toolSpecs()
+	if err != nil {
+		return nil, err
+	}
 	req := ModelRequest{
 		Instructions: r.instructions(),
 		Messages:     slices.Clip(r.cp.Messages),
-		Tools:        r.toolSpecs(),
+		Tools:        tools,
 		Settings:     r.settings(),
 		Output:       r.outputSpec(),
 	}
-	req, err := r.prepareRequest(ctx, req)
+	req, err = r.prepareRequest(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -184,6 +184,41 @@ func TestApprover(t *testing.T) {
 	}
 }
 
+// The approver acts on a resume only when it answers the interrupt it
+// raised on that thread: an unknown interrupt id, a resume on a thread it
+// never paused, or one with an extra foreign entry ends with RUN_ERROR
+// UNKNOWN_INTERRUPT and no reply. Before, a resume naming its interrupt
+// id was acted on, on any thread.
+func TestApproverRefusesForeignResume(t *testing.T) {
+	t.Parallel()
+	srv := newTestServer(t)
+	onThread := func(thread, resume string) string {
+		return `{"threadId":"` + thread + `","runId":"r","protocolVersion":"1.0","messages":[]` + resume + `}`
+	}
+	entry := func(id string) string { return `{"interruptId":"` + id + `","status":"resolved"}` }
+	if o := finished(t, stream(t, srv.URL+"/agents/approver", onThread("paused", ""))).Outcome; o == nil || o.Type != agui.OutcomeInterrupt {
+		t.Fatalf("outcome %+v", o)
+	}
+	for name, body := range map[string]string{
+		"unknown id":       onThread("paused", `,"resume":[`+entry("not-mine")+`]`),
+		"never paused":     onThread("other", `,"resume":[`+entry(approvalID)+`]`),
+		"an extra foreign": onThread("paused", `,"resume":[`+entry(approvalID)+`,`+entry("not-mine")+`]`),
+	} {
+		evs := stream(t, srv.URL+"/agents/approver", body)
+		e, ok := evs[len(evs)-1].(*agui.RunError)
+		if !ok || e.Code != string(codeUnknownInterrupt) {
+			t.Errorf("%s: last event %+v, want RUN_ERROR %s", name, evs[len(evs)-1], codeUnknownInterrupt)
+		}
+		if text(evs) != "" {
+			t.Errorf("%s: acted on: %q", name, text(evs))
+		}
+	}
+	// The interrupt it raised is still answered.
+	if got := text(stream(t, srv.URL+"/agents/approver", onThread("paused", `,"resume":[`+entry(approvalID)+`]`))); got != "Done." {
+		t.Fatalf("reply %q", got)
+	}
+}
+
 func TestSupervisorVisibilities(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t)

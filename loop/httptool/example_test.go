@@ -73,5 +73,5 @@ func ExampleNew_refused() {
 	tm := res.Messages[2].(*agui.ToolMessage)
 	fmt.Println(tm.Error)
 	// Output:
-	// Get "http://169.254.169.254/latest/meta-data/": dial tcp 169.254.169.254:80: HTTP_ADDRESS_BLOCKED: refused to connect to 169.254.169.254 (metadata address)
+	// HTTP_ADDRESS_BLOCKED: refused to connect to 169.254.169.254 (metadata address)
 }

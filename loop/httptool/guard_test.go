@@ -31,6 +31,33 @@ func TestPolicyRefusesBlockedRanges(t *testing.T) {
 		"224.0.0.1":        "multicast",
 		"ff02::1":          "multicast",
 		"255.255.255.255":  "reserved",
+		// One address per further range of the IANA special-purpose
+		// registries that is not globally reachable, and the forms that
+		// carry an IPv4 address.
+		"192.0.0.8":                   "IETF protocol assignments",
+		"192.0.2.1":                   "documentation",
+		"198.51.100.1":                "documentation",
+		"203.0.113.1":                 "documentation",
+		"198.19.0.1":                  "benchmarking",
+		"192.88.99.1":                 "6to4 relay anycast",
+		"::7f00:1":                    "IPv4-compatible", // ::127.0.0.1
+		"::808:808":                   "IPv4-compatible", // ::8.8.8.8, deprecated
+		"::ffff:0:7f00:1":             "IPv4-translated", // SIIT ::ffff:0:127.0.0.1
+		"64:ff9b:1::a00:1":            "local-use NAT64",
+		"64:ff9b::a9fe:a9fe":          "metadata", // NAT64 of 169.254.169.254
+		"100::1":                      "discard-only",
+		"100:0:0:1::1":                "dummy prefix",
+		"2001::1":                     "Teredo",
+		"2001:2::1":                   "benchmarking",
+		"2001:db8::1":                 "documentation",
+		"2001:10::1":                  "IETF protocol assignments", // ORCHID, deprecated
+		"3fff::1":                     "documentation",
+		"5f00::1":                     "segment routing SIDs",
+		"fec0::1":                     "site-local",
+		"2002:7f00:1::1":              "6to4 of loopback", // 6to4 of 127.0.0.1
+		"2002:a9fe:a9fe::1":           "6to4 of metadata",
+		"2002:c0a8:101:1::1":          "6to4 of private",
+		"2002:0a00:0001:0000::0a00:1": "6to4 of private",
 	}
 	for ip, want := range cases {
 		err := p.check(netip.MustParseAddr(ip))
@@ -43,7 +70,7 @@ func TestPolicyRefusesBlockedRanges(t *testing.T) {
 			t.Errorf("%s: refused as %s (%s), want %s", ip, be.Range, be.Code(), want)
 		}
 	}
-	for _, ip := range []string{"93.184.215.14", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"} {
+	for _, ip := range []string{"93.184.215.14", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1", "2620:4f:8000::1"} {
 		if err := p.check(netip.MustParseAddr(ip)); err != nil {
 			t.Errorf("%s: refused: %v", ip, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -47,7 +48,10 @@ type Response struct {
 // connects, after name resolution and for each redirect: an address in a
 // blocked range (see [WithAllow]) fails the call with a [*BlockedError].
 // Non-2xx statuses are results, not errors; a failed request (refused,
-// unreachable, timed out) is the call's error result.
+// unreachable, timed out) is the call's error result, code
+// [CodeRequestFailed], and a URL it will not follow is [CodeBadURL]: the
+// model and the client read the code and a message that names no
+// address, the loop's log the full error.
 //
 // The tool keeps no idle connection between calls, so it needs no Close.
 func New(opts ...Option) (loop.Tool, error) {
@@ -87,7 +91,10 @@ func (f *fetcher) checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > f.cfg.maxRedirects {
 		return http.ErrUseLastResponse
 	}
-	return f.checkURL(req.URL)
+	if err := f.checkURL(req.URL); err != nil {
+		return &agui.Error{Code: CodeBadURL, Message: "redirect: " + err.Error(), Err: err}
+	}
+	return nil
 }
 
 // checkURL refuses schemes other than http and https, and hosts outside
@@ -108,10 +115,10 @@ func (f *fetcher) checkURL(u *url.URL) error {
 func (f *fetcher) do(ctx context.Context, in Request) (Response, error) {
 	u, err := url.Parse(in.URL)
 	if err != nil {
-		return Response{}, fmt.Errorf("bad URL: %w", err)
+		return Response{}, &agui.Error{Code: CodeBadURL, Message: "the URL does not parse", Err: err}
 	}
 	if err := f.checkURL(u); err != nil {
-		return Response{}, err
+		return Response{}, &agui.Error{Code: CodeBadURL, Message: err.Error(), Err: err}
 	}
 	method := strings.ToUpper(in.Method)
 	if method == "" {
@@ -125,19 +132,19 @@ func (f *fetcher) do(ctx context.Context, in Request) (Response, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
-		return Response{}, err
+		return Response{}, &agui.Error{Code: CodeBadURL, Message: "the request cannot be made (bad method or URL)", Err: err}
 	}
 	for k, v := range in.Headers {
 		req.Header.Set(k, v)
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
-		return Response{}, err
+		return Response{}, requestFailed(err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, f.cfg.maxBody+1))
 	if err != nil {
-		return Response{}, fmt.Errorf("reading body: %w", err)
+		return Response{}, &agui.Error{Code: CodeRequestFailed, Message: "reading the response body failed", Err: err}
 	}
 	out := Response{Status: resp.StatusCode, Headers: make(map[string]string, len(resp.Header))}
 	for k, vs := range resp.Header {
@@ -152,6 +159,24 @@ func (f *fetcher) do(ctx context.Context, in Request) (Response, error) {
 		out.Body, out.BodyEncoding = base64.StdEncoding.EncodeToString(data), "base64"
 	}
 	return out, nil
+}
+
+// requestFailed is the error of a request that did not complete: a
+// refusal by the guard as it is, else CodeRequestFailed with the full
+// error as its cause.
+func requestFailed(err error) error {
+	var (
+		be *BlockedError
+		ae *agui.Error
+	)
+	if errors.As(err, &be) || errors.As(err, &ae) {
+		return err // a refusal, or a redirect's bad URL: coded already
+	}
+	msg := "the request failed"
+	if errors.Is(err, context.DeadlineExceeded) {
+		msg = "the request timed out"
+	}
+	return &agui.Error{Code: CodeRequestFailed, Message: msg, Err: err}
 }
 
 // utf8Text returns data as text when it is UTF-8; a truncated body may end

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -291,5 +292,45 @@ func TestAbortThroughLoop(t *testing.T) {
 	tm := res.Messages[2].(*agui.ToolMessage)
 	if !strings.Contains(tm.Content.String(), `"cancelled"`) {
 		t.Fatalf("result %s", tm.Content.String())
+	}
+}
+
+// A request that fails reaches the model and the client as a code and a
+// message naming no address: HTTP_REQUEST_FAILED for a refused
+// connection, HTTP_BAD_URL for a URL it will not follow. Before, the dial
+// error, with the address and port, was the call's result.
+func TestFailureResultNamesNoAddress(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now: the connection is refused
+	tool, err := New(WithAllow("127.0.0.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := loop.Script(loop.Turn{Calls: []loop.ScriptedCall{
+		{ID: "c1", Name: "http_request", Args: `{"url":"http://` + addr + `/x"}`},
+		{ID: "c2", Name: "http_request", Args: `{"url":"ftp://example.com/x"}`},
+	}}, loop.Turn{Text: "ok"})
+	agent, err := loop.New(model, loop.WithTools(tool), loop.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := agent.Execute(t.Context(), loop.Input{Messages: []agui.Message{loop.UserText("go")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"c1": string(CodeRequestFailed), "c2": string(CodeBadURL)}
+	for _, m := range res.Messages {
+		tm, ok := m.(*agui.ToolMessage)
+		if !ok {
+			continue
+		}
+		c := tm.Content.String()
+		if !strings.Contains(c, `"code":"`+want[tm.ToolCallID]+`"`) || strings.Contains(c, addr) || strings.Contains(c, "dial") {
+			t.Errorf("%s: result %s", tm.ToolCallID, c)
+		}
 	}
 }

@@ -31,5 +31,7 @@
 //     (notifications/tools/list_changed) the set reloads it, and the next
 //     model turn is offered the new list; a call to a tool that is gone
 //     fails with [CodeRemoved];
-//   - [WithCallTimeout] bounds a server that neither answers nor dies.
+//   - a call the server does not answer within the call timeout
+//     ([DefaultCallTimeout], 60 s; [WithCallTimeout] changes it) is
+//     cancelled and fails with [CodeTimeout].
 package mcptool

@@ -21,9 +21,16 @@ func WithPrefix(p string) Option {
 	return func(c *config) error { c.prefix = p; return nil }
 }
 
+// DefaultCallTimeout is how long a tool call waits for the server's
+// answer unless [WithCallTimeout] says otherwise: long enough for a tool
+// that does real work, short enough that a server which neither answers
+// nor dies does not hold a run (and its thread) for good.
+const DefaultCallTimeout = 60 * time.Second
+
 // WithCallTimeout bounds each tool call, so that a server that neither answers
-// nor dies cannot hold a run (default none: the run's context alone bounds
-// a call).
+// nor dies cannot hold a run (default [DefaultCallTimeout], 60 s). A call
+// that outlives it fails with [CodeTimeout]; the run's context bounds it
+// too.
 func WithCallTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {

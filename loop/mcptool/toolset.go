@@ -47,7 +47,7 @@ var _ loop.ToolSet = (*Toolset)(nil)
 // arguments with fails it with [CodeSchema] (naming the tool), rather than
 // being offered unchecked.
 func Connect(ctx context.Context, t mcp.Transport, opts ...Option) (*Toolset, error) {
-	var cfg config
+	cfg := config{callTimeout: DefaultCallTimeout}
 	for _, o := range opts {
 		if err := o(&cfg); err != nil {
 			return nil, err
@@ -167,18 +167,20 @@ func (s *Toolset) call(ctx context.Context, name string, args json.RawMessage) (
 	gone, offered := s.gone, s.names[name]
 	s.mu.Unlock()
 	if gone != nil {
-		return "", &agui.Error{Code: CodeUnavailable, Message: fmt.Sprintf("%s is unavailable: %v", s.server, gone), Err: gone}
+		// The SDK's error (it may name the session) is the cause, for the
+		// log: the message is what the model and the client read.
+		return "", &agui.Error{Code: CodeUnavailable, Message: s.server + " is unavailable", Err: gone}
 	}
 	if !offered {
 		return "", agui.NewError(CodeRemoved, fmt.Sprintf("%s no longer offers the tool %s", s.server, name))
 	}
-	if d := s.cfg.callTimeout; d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
-	res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	callCtx, cancel := context.WithTimeout(ctx, s.cfg.callTimeout)
+	defer cancel()
+	res, err := s.session.CallTool(callCtx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
+		if ctx.Err() == nil && callCtx.Err() != nil {
+			return "", &agui.Error{Code: CodeTimeout, Message: fmt.Sprintf("%s did not answer %s within %v", s.server, name, s.cfg.callTimeout), Err: err}
+		}
 		return "", s.unavailable(ctx, "calling "+name, err)
 	}
 	text, err := render(res)
@@ -197,7 +199,7 @@ func (s *Toolset) unavailable(ctx context.Context, what string, err error) error
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s: %s: %w", s.server, what, context.Cause(ctx))
 	}
-	return &agui.Error{Code: CodeUnavailable, Message: fmt.Sprintf("%s is unavailable: %s: %v", s.server, what, err), Err: err}
+	return &agui.Error{Code: CodeUnavailable, Message: fmt.Sprintf("%s is unavailable: %s failed", s.server, what), Err: err}
 }
 
 // render turns a tool result into the text the model reads: the text
