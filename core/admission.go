@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // CodeTooManyRuns is the code of the 429 a [Handler] answers when its
@@ -68,10 +70,47 @@ func (t *transport) admitRun(w http.ResponseWriter) (release func(), refused *Re
 		if ra == 0 {
 			ra = DefaultRetryAfter
 		}
-		secs := int64((ra + time.Second - 1) / time.Second)
-		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		w.Header().Set("Retry-After", retryAfterSeconds(ra))
 		return nil, &RequestError{Status: http.StatusTooManyRequests, Code: CodeTooManyRuns,
 			Message: "too many runs on this route; retry later"}
 	}
 	return func() { t.running.Add(-1) }, nil
+}
+
+// Admitter is implemented by an [Agent] that can tell, before a run's
+// stream starts, that it will not take the run now: the loop's agent, when
+// its checkpoint store is full. A [Handler] and a [ResumableHandler] call
+// AdmitRun once per new run, after reading the input and before anything
+// is written, on the request's goroutine; ctx carries the route and the
+// input ([InputFrom]). A [*RequestError] it returns is answered as it is
+// (its RetryAfter as a Retry-After header), any other error as a 503
+// (UNAVAILABLE); the run does not start. A client thus gets a status it
+// can retry on, not a stream that ends at once in a RUN_ERROR.
+type Admitter interface {
+	AdmitRun(ctx context.Context, in *agui.RunAgentInput) error
+}
+
+// admitAgent asks a an [Admitter] whether it takes the run of in; nil
+// when it does or is no Admitter.
+func admitAgent(ctx context.Context, a any, in *agui.RunAgentInput) *RequestError {
+	ad, ok := a.(Admitter)
+	if !ok {
+		return nil
+	}
+	err := ad.AdmitRun(ctx, in)
+	if err == nil {
+		return nil
+	}
+	var re *RequestError
+	if errors.As(err, &re) {
+		return re
+	}
+	return &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+		Message: "the agent cannot take the run now; retry later"}
+}
+
+// retryAfterSeconds is d rounded up to whole seconds, as Retry-After
+// takes them.
+func retryAfterSeconds(d time.Duration) string {
+	return strconv.FormatInt(int64((d+time.Second-1)/time.Second), 10)
 }

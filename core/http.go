@@ -161,6 +161,10 @@ func (h *Handler[S]) prepare(w http.ResponseWriter, r *http.Request, opts []Opti
 		}
 		ctx = ContextWithInput(ctx, in)
 	}
+	if re := admitAgent(ctx, h.agent, in); re != nil {
+		h.t.refuse(ctx, w, re)
+		return nil, nil, nil
+	}
 	var run *Runner[S]
 	var err error
 	if len(opts) == 0 && in.ThreadID != "" && in.RunID != "" {

@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/agui-go/agui"
 )
@@ -22,6 +23,10 @@ type RequestError struct {
 	Message string
 	// Field is the JSON path of the offending input value, if any.
 	Field string
+	// RetryAfter, when positive, is sent as a Retry-After header, rounded
+	// up to whole seconds: how soon a refusal for want of capacity (a 429
+	// or 503) is worth retrying (default 0: no header).
+	RetryAfter time.Duration
 	// cause is the I/O error behind a failed body read, for Unwrap.
 	cause error
 }
@@ -63,6 +68,9 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 	h.Set("Cache-Control", "no-store")
 	if e.Status == http.StatusMethodNotAllowed {
 		h.Set("Allow", http.MethodPost)
+	}
+	if e.RetryAfter > 0 {
+		h.Set("Retry-After", retryAfterSeconds(e.RetryAfter))
 	}
 	w.WriteHeader(e.Status)
 	_, _ = w.Write(append(body, '\n'))

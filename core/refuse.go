@@ -8,8 +8,8 @@ import (
 
 // Refusal is a run request a [Handler] answered with an error before any
 // event: a 4xx for a request it will not run (see [ReadInput]), a 429 over
-// the concurrent-run cap (see [WithMaxConcurrentRuns]) or a 503 from a shut
-// [Gate]. It is what the handler logs and passes to [WithRefusalHook].
+// the concurrent-run cap (see [WithMaxConcurrentRuns]), a 503 from a shut
+// [Gate], or an [Admitter]'s refusal. It is what the handler logs and passes to [WithRefusalHook].
 //
 // A Refusal is a plain value, safe to copy and share.
 type Refusal struct {

@@ -191,6 +191,10 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		return
 	}
 
+	if re := admitAgent(ctx, rh.h.agent, in); re != nil {
+		rh.h.Refuse(w, r, re)
+		return
+	}
 	runOpts := make([]Option, 0, 1+len(rh.runOptions())+len(opts))
 	runOpts = append(runOpts, WithLogger(rh.logger()))
 	runOpts = append(append(runOpts, rh.runOptions()...), opts...)

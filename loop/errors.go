@@ -26,6 +26,11 @@ const (
 	CodeProvider agui.Code = "PROVIDER_ERROR"
 	// CodeCheckpoint: the checkpoint store failed.
 	CodeCheckpoint agui.Code = "CHECKPOINT_ERROR"
+	// CodeStoreFull: the checkpoint store has no room for a new thread
+	// (every thread it keeps is held by a run within its lease); the
+	// code of the JSON 503 a route answers before the stream, with a
+	// Retry-After (see [Agent.AdmitRun]).
+	CodeStoreFull agui.Code = "CHECKPOINT_STORE_FULL"
 	// CodeTool: a hook or tool stopped the run with a propagating error.
 	CodeTool agui.Code = "TOOL_ERROR"
 	// CodeApprovalExpired: a resume approved a call after its approval's

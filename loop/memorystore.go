@@ -12,7 +12,9 @@ import (
 
 // ErrStoreFull: a [MemoryStore] at its cap has no thread it may evict to
 // make room for a new thread, or a checkpoint alone is over the byte cap.
-// The run fails with CHECKPOINT_ERROR before anything runs.
+// The run fails with CHECKPOINT_ERROR before anything runs, and an HTTP
+// route answers a new thread with a 503 (CHECKPOINT_STORE_FULL) before its
+// stream (see [RoomChecker]).
 var ErrStoreFull = errors.New("loop: checkpoint store full")
 
 // MemoryOption configures a [MemoryStore]. A limit of zero or less turns
@@ -22,6 +24,7 @@ type MemoryOption func(*memoryConfig)
 type memoryConfig struct {
 	maxThreads  int
 	maxBytes    int64
+	maxAwaiting int
 	idleTTL     time.Duration
 	awaitingTTL time.Duration
 }
@@ -30,11 +33,21 @@ type memoryConfig struct {
 // cap).
 func WithMemoryMaxThreads(n int) MemoryOption { return func(c *memoryConfig) { c.maxThreads = n } }
 
-// WithMemoryMaxBytes caps the estimated size of the checkpoints kept: the
-// text of their messages, arguments and metadata plus a fixed overhead
-// per message (default 256 MiB; 0 or less: no cap). A single checkpoint
-// over it is refused with [ErrStoreFull].
+// WithMemoryMaxBytes caps the estimated size of the checkpoints kept:
+// everything a checkpoint holds (its messages, arguments and metadata, its
+// shared state, parked and pending calls, ids and owner) plus a fixed
+// overhead per message and call (default 256 MiB; 0 or less: no cap). A
+// single checkpoint over it is refused with [ErrStoreFull].
 func WithMemoryMaxBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.maxBytes = n } }
+
+// WithMemoryMaxAwaitingPerOwner caps the threads waiting for an approval
+// that one principal (a checkpoint's Owner, "" included) keeps (default
+// 1,000; 0 or less: no cap). Past it, the principal's least recently saved
+// waiting thread is evicted: a client that opens approvals and never
+// answers them pushes out its own, never another principal's.
+func WithMemoryMaxAwaitingPerOwner(n int) MemoryOption {
+	return func(c *memoryConfig) { c.maxAwaiting = n }
+}
 
 // WithMemoryIdleTTL is how long a thread no run holds is kept after its last
 // save (default 1 hour; 0 or less: forever). It covers finished threads,
@@ -57,21 +70,35 @@ func WithMemoryAwaitingTTL(d time.Duration) MemoryOption {
 //
 // To make room for a new thread it evicts the least recently saved
 // threads no run holds: finished ones, and running ones whose lease ran
-// out. It never evicts a thread a run holds within its lease (the run
-// would lose it mid-turn), nor one waiting for an approval before its
-// TTL; when only those are left, a new thread is refused with
-// [ErrStoreFull]. A thread that is kept may grow past the byte cap: each
-// run appends its input, every model turn and every tool result to the
-// transcript, so a thread grows with every run (bounded per run by
-// [WithMaxSteps]) unless [WithMaxTranscript] drops its oldest exchanges.
+// out. When none is left it evicts threads waiting for an approval, the
+// least recently saved one of the principal (the checkpoint's Owner) that
+// keeps the most of them (by count at the thread cap, by bytes at the byte
+// cap): that principal is over its fair share, so one that floods the
+// store with approvals it never answers loses its own, and every other
+// principal's new thread still fits. [WithMemoryMaxAwaitingPerOwner]
+// bounds one principal's waiting threads even below the caps. An evicted
+// approval can no longer be answered (BAD_RESUME). It never evicts a
+// thread a run holds within its lease (the run would lose it mid-turn);
+// when only those are left, a new thread is refused with [ErrStoreFull].
+// A thread that is kept may grow past the byte cap: each run appends its
+// input, every model turn and every tool result to the transcript, so a
+// thread grows with every run (bounded per run by [WithMaxSteps]) unless
+// [WithMaxTranscript] drops its oldest exchanges.
+//
+// Versions are drawn from one counter for the whole store, so a thread
+// deleted or expired and created again never repeats a version a writer
+// may still hold.
 type MemoryStore struct {
 	cfg memoryConfig
 
 	mu      sync.Mutex
 	entries map[string]*memoryEntry
 	// lru orders the entries by last save, most recent first.
-	lru       list.List
-	bytes     int64
+	lru   list.List
+	bytes int64
+	// awaiting holds, per owner, its threads waiting for an approval.
+	awaiting  map[string]*ownerAwaiting
+	seq       int64 // the last version handed out
 	nextSweep time.Time
 }
 
@@ -81,19 +108,29 @@ type memoryEntry struct {
 	size    int64
 	saved   time.Time
 	elem    *list.Element
+	// await is the entry's place in awaiting[cp.Owner] while cp waits
+	// for an approval, nil otherwise.
+	await *list.Element
+}
+
+// ownerAwaiting is one owner's threads waiting for an approval, most
+// recently saved first, and their size.
+type ownerAwaiting struct {
+	threads list.List
+	bytes   int64
 }
 
 // NewMemoryStore returns an empty store.
 func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
-	cfg := memoryConfig{maxThreads: 10_000, maxBytes: 256 << 20, idleTTL: time.Hour, awaitingTTL: 24 * time.Hour}
+	cfg := memoryConfig{maxThreads: 10_000, maxBytes: 256 << 20, maxAwaiting: 1_000, idleTTL: time.Hour, awaitingTTL: 24 * time.Hour}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	return &MemoryStore{cfg: cfg, entries: map[string]*memoryEntry{}}
+	return &MemoryStore{cfg: cfg, entries: map[string]*memoryEntry{}, awaiting: map[string]*ownerAwaiting{}}
 }
 
 // Len returns the number of threads kept and their estimated size in
-// bytes (see MemoryMaxBytes).
+// bytes (see [WithMemoryMaxBytes]).
 func (s *MemoryStore) Len() (threads int, bytes int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -113,6 +150,41 @@ func (s *MemoryStore) Load(ctx context.Context, threadID string) (*Checkpoint, i
 	}
 	cp := e.cp.clone()
 	return &cp, e.version, nil
+}
+
+// CheckRoom implements [RoomChecker]: it reports [ErrStoreFull] when a new
+// checkpoint for threadID would be refused now, because every thread kept
+// is held by a run within its lease.
+func (s *MemoryStore) CheckRoom(ctx context.Context, threadID string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := time.Now()
+	if s.live(threadID, now) != nil {
+		return nil
+	}
+	// The smallest checkpoint a new run saves: an id and one message.
+	need := checkpointOverhead + messageOverhead + int64(len(threadID))
+	threadsFull := s.cfg.maxThreads > 0 && len(s.entries)+1 > s.cfg.maxThreads
+	bytesFull := s.cfg.maxBytes > 0 && s.bytes+need > s.cfg.maxBytes
+	if !threadsFull && !bytesFull {
+		return nil
+	}
+	// Only threads held within their lease stay.
+	var pinned int
+	var pinnedBytes int64
+	for _, e := range s.entries {
+		if !s.expired(e, now) && e.cp.Status == StatusRunning && !now.After(e.cp.LeaseUntil) {
+			pinned++
+			pinnedBytes += e.size
+		}
+	}
+	if (s.cfg.maxThreads > 0 && pinned+1 > s.cfg.maxThreads) || (s.cfg.maxBytes > 0 && pinnedBytes+need > s.cfg.maxBytes) {
+		return ErrStoreFull
+	}
+	return nil
 }
 
 // Save implements [Store].
@@ -145,10 +217,25 @@ func (s *MemoryStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (i
 		s.entries[cp.ThreadID] = e
 	} else {
 		s.lru.MoveToFront(e.elem)
+		s.unawait(e)
 	}
-	e.cp, e.version, e.saved = cp.clone(), expect+1, now
+	s.seq++
+	e.cp, e.version, e.saved = cp.clone(), s.seq, now
 	s.bytes += size - e.size
 	e.size = size
+	if e.cp.Status == StatusAwaitingApproval {
+		o := s.awaiting[e.cp.Owner]
+		if o == nil {
+			o = &ownerAwaiting{}
+			s.awaiting[e.cp.Owner] = o
+		}
+		e.await = o.threads.PushFront(cp.ThreadID)
+		o.bytes += e.size
+		for s.cfg.maxAwaiting > 0 && o.threads.Len() > s.cfg.maxAwaiting {
+			id := o.threads.Back().Value.(string)
+			s.remove(id, s.entries[id])
+		}
+	}
 	return e.version, nil
 }
 
@@ -179,6 +266,21 @@ func (s *MemoryStore) remove(threadID string, e *memoryEntry) {
 	delete(s.entries, threadID)
 	s.lru.Remove(e.elem)
 	s.bytes -= e.size
+	s.unawait(e)
+}
+
+// unawait takes e out of its owner's waiting threads.
+func (s *MemoryStore) unawait(e *memoryEntry) {
+	if e.await == nil {
+		return
+	}
+	o := s.awaiting[e.cp.Owner]
+	o.threads.Remove(e.await)
+	o.bytes -= e.size
+	e.await = nil
+	if o.threads.Len() == 0 {
+		delete(s.awaiting, e.cp.Owner)
+	}
 }
 
 // expired reports whether e outlived its TTL.
@@ -193,8 +295,8 @@ func (s *MemoryStore) expired(e *memoryEntry, now time.Time) bool {
 	}
 }
 
-// evictable reports whether e may go to make room: no run holds it and
-// it waits for no approval.
+// evictable reports whether e may go first to make room: no run holds it
+// and it waits for no approval.
 func evictable(e *memoryEntry, now time.Time) bool {
 	switch e.cp.Status {
 	case StatusAwaitingApproval:
@@ -224,16 +326,16 @@ func (s *MemoryStore) sweep(now time.Time) {
 	}
 }
 
-// makeRoom evicts least recently saved evictable threads other than
-// keep until one more thread (when adding) and grow more bytes fit. It
-// reports whether they fit.
+// makeRoom evicts threads other than keep until one more thread (when
+// adding) and grow more bytes fit: first the least recently saved
+// evictable ones, then waiting ones of the principal keeping the most
+// (see [MemoryStore]). It reports whether they fit.
 func (s *MemoryStore) makeRoom(keep string, adding bool, grow int64, now time.Time) bool {
-	fits := func() bool {
-		if adding && s.cfg.maxThreads > 0 && len(s.entries)+1 > s.cfg.maxThreads {
-			return false
-		}
-		return s.cfg.maxBytes <= 0 || s.bytes+grow <= s.cfg.maxBytes
+	threadsFull := func() bool {
+		return adding && s.cfg.maxThreads > 0 && len(s.entries)+1 > s.cfg.maxThreads
 	}
+	bytesFull := func() bool { return s.cfg.maxBytes > 0 && s.bytes+grow > s.cfg.maxBytes }
+	fits := func() bool { return !threadsFull() && !bytesFull() }
 	for el := s.lru.Back(); el != nil && !fits(); {
 		prev := el.Prev()
 		id := el.Value.(string)
@@ -242,7 +344,49 @@ func (s *MemoryStore) makeRoom(keep string, adding bool, grow int64, now time.Ti
 		}
 		el = prev
 	}
-	return fits()
+	for !fits() {
+		id := s.awaitingVictim(keep, bytesFull() && !threadsFull())
+		if id == "" {
+			return false
+		}
+		s.remove(id, s.entries[id])
+	}
+	return true
+}
+
+// awaitingVictim returns the least recently saved waiting thread other
+// than keep of the owner keeping the most waiting threads (byBytes: the
+// most bytes of them), "" when there is none.
+func (s *MemoryStore) awaitingVictim(keep string, byBytes bool) string {
+	var top *ownerAwaiting
+	var topOwner string
+	for owner, o := range s.awaiting {
+		if o.threads.Len() == 1 && o.threads.Front().Value.(string) == keep {
+			continue
+		}
+		more := top == nil
+		if !more {
+			a, b := int64(o.threads.Len()), int64(top.threads.Len())
+			if byBytes {
+				a, b = o.bytes, top.bytes
+			}
+			// Ties go to the lesser owner name, so that the choice does
+			// not depend on map order.
+			more = a > b || (a == b && owner < topOwner)
+		}
+		if more {
+			top, topOwner = o, owner
+		}
+	}
+	if top == nil {
+		return ""
+	}
+	for el := top.threads.Back(); el != nil; el = el.Prev() {
+		if id := el.Value.(string); id != keep {
+			return id
+		}
+	}
+	return ""
 }
 
 func later(a, b time.Time) time.Time {
@@ -256,12 +400,36 @@ func later(a, b time.Time) time.Time {
 // text: the Go values and the map entry that hold it.
 const messageOverhead = 256
 
-// checkpointSize estimates the memory a checkpoint holds: what its
-// messages carry, plus a fixed overhead per message.
+// checkpointOverhead is the estimated size of a checkpoint apart from
+// what its fields hold: the entry, its list element and map slot.
+const checkpointOverhead = 512
+
+// checkpointSize estimates the memory a checkpoint holds: everything its
+// fields carry (a stranger chooses most of it: the input's messages and
+// state, a tool's results, a call's arguments), plus a fixed overhead per
+// message and per entry.
 func checkpointSize(cp *Checkpoint) int64 {
-	n := int64(messageOverhead + len(cp.ThreadID))
+	n := checkpointOverhead + strs(cp.ThreadID, cp.Owner) + int64(len(cp.State))
 	for _, m := range cp.Messages {
 		n += messageOverhead + messageSize(m)
+	}
+	for _, m := range cp.Parked {
+		n += messageOverhead
+		if m != nil {
+			n += messageSize(m)
+		}
+	}
+	for _, id := range cp.ClientCalls {
+		n += 16 + int64(len(id))
+	}
+	for id := range cp.Attempts {
+		n += 32 + int64(len(id))
+	}
+	if p := cp.Pending; p != nil {
+		n += 128 + strs(p.InterruptID, p.ToolCallID)
+		if d := p.Decision; d != nil {
+			n += 64 + int64(len(d.Reason)+len(d.Args))
+		}
 	}
 	return n
 }

@@ -62,13 +62,29 @@ func (s *Store) Key(threadID string) string { return s.cfg.prefix + "{" + thread
 // ARGV: expected version, encoded checkpoint, expiry in milliseconds (0:
 // none). It returns the new version, or -1 when the stored version is
 // not the expected one (a missing hash has version 0).
+//
+// The new version is the stored one plus one, or Redis's clock in
+// microseconds when that is later: a thread deleted or expired and
+// created again starts past every version of its earlier life (each of
+// which was at most the clock of its save, as no two saves of a key run
+// within one microsecond), so a writer still holding one cannot
+// overwrite the new thread (no ABA), and no key outlives its thread to
+// remember a counter. Redis's clock going back by more than the time
+// between a thread's end and its re-creation would break this.
 var saveScript = redis.NewScript(`
 local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if cur ~= tonumber(ARGV[1]) then
   return -1
 end
-local v = redis.call('HINCRBY', KEYS[1], 'v', 1)
-redis.call('HSET', KEYS[1], 'cp', ARGV[2])
+if redis.replicate_commands then
+  redis.replicate_commands()
+end
+local t = redis.call('TIME')
+local v = tonumber(t[1]) * 1000000 + tonumber(t[2])
+if v <= cur then
+  v = cur + 1
+end
+redis.call('HSET', KEYS[1], 'v', string.format('%.0f', v), 'cp', ARGV[2])
 local ttl = tonumber(ARGV[3])
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)

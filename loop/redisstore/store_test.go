@@ -69,14 +69,14 @@ func TestKeysAndExpiry(t *testing.T) {
 	if d := ttl("t"); !near(d, 48*time.Hour) {
 		t.Fatalf("awaiting thread expires in %v, want 48h", d)
 	}
-	if _, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v); err != nil {
+	if v, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v); err != nil {
 		t.Fatal(err)
 	}
 	if d := ttl("t"); !near(d, time.Hour) {
 		t.Fatalf("idle thread expires in %v, want 1h", d)
 	}
 	forever := newStore(t, c, redisstore.WithKeyPrefix("app:"), redisstore.WithIdleTTL(0))
-	if _, err = forever.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v+1); err != nil {
+	if _, err = forever.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v); err != nil {
 		t.Fatal(err)
 	}
 	if d := ttl("t"); d != -1 {
@@ -220,5 +220,82 @@ func TestConformanceCluster(t *testing.T) {
 	})
 	if err != nil || masters.Load() < 2 {
 		t.Fatalf("threads on %d masters (%v), want them spread", masters.Load(), err)
+	}
+}
+
+// After runs, approvals, resumes and deletes with the default options,
+// every key the store wrote has a TTL: a client that never comes back
+// pins nothing in Redis forever.
+func TestEveryKeyHasTTL(t *testing.T) {
+	c := client(t, redistest.Start(t))
+	s := newStore(t, c)
+	tool, err := loop.NewTool("book", "", func(ctx context.Context, in struct{}) (string, error) { return "booked", nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	agent, err := loop.New(loop.Script(loop.Turn{Calls: []loop.ScriptedCall{{ID: "c1", Name: "book", Args: `{}`}}}, loop.Turn{Text: "ok"}),
+		loop.WithTools(tool), loop.WithCheckpoints(s), loop.WithNeedsApproval(func(loop.Call) bool { return true }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	for i := range 5 {
+		thread := fmt.Sprint("t", i)
+		res, err := agent.Execute(ctx, loop.Input{ThreadID: thread, Messages: []agui.Message{loop.UserText("book")}})
+		if err != nil || res.FinishReason != loop.FinishAwaitingApproval {
+			t.Fatalf("run %d: %v %v", i, res.FinishReason, err)
+		}
+		if i%2 == 0 { // some answered, some left waiting
+			answer := agui.ResumeEntry{InterruptID: res.Interrupt.ID, Status: agui.ResumeResolved, Payload: map[string]any{"approved": true}}
+			if _, err := agent.Execute(ctx, loop.Input{ThreadID: thread, Resume: []agui.ResumeEntry{answer}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "running", Status: loop.StatusRunning, LeaseUntil: time.Now().Add(-time.Hour)}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := c.Keys(ctx, "*").Result()
+	if err != nil || len(keys) != 5 {
+		t.Fatalf("keys %v %v, want the 5 threads kept", keys, err)
+	}
+	for _, k := range keys {
+		if d, err := c.PTTL(ctx, k).Result(); err != nil || d <= 0 {
+			t.Fatalf("key %s has TTL %v (%v), want one", k, d, err)
+		}
+	}
+}
+
+// Versions never repeat after an expiry either: a writer holding the
+// expired thread's version cannot overwrite the thread created again.
+func TestVersionsNeverRepeatAfterExpiry(t *testing.T) {
+	c := client(t, redistest.Start(t))
+	s := newStore(t, c)
+	ctx := t.Context()
+	var v int64
+	for range 3 {
+		var err error
+		if v, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.PExpireAt(ctx, s.Key("t"), time.Unix(1, 0)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	nv := int64(0)
+	for range 5 {
+		var err error
+		if nv, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle, Steps: 1}, nv); err != nil {
+			t.Fatal(err)
+		}
+		if nv <= v {
+			t.Fatalf("version %d after expiry, not past the expired thread's %d", nv, v)
+		}
+		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t"}, v); !errors.Is(err, loop.ErrConflict) {
+			t.Fatalf("stale writer over the expired version %d: %v, want ErrConflict", v, err)
+		}
 	}
 }

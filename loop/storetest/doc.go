@@ -12,7 +12,8 @@
 // is the saved one (every field and message), that of 100 goroutines
 // claiming one thread exactly one wins, lease expiry and renewal as the
 // loop does them (a store keeps LeaseUntil; the version check makes
-// takeovers exclusive), delete, a 1 MB checkpoint, that a cancelled
+// takeovers exclusive), delete, that a thread deleted and created again
+// never repeats a version of its earlier life (no ABA overwrite), a 1 MB checkpoint, that a cancelled
 // context fails every call with no effect, and finally the loop itself on
 // the store: an approval paused by one agent and resumed by another on the
 // same store, and concurrent resumes that run the tool exactly once.

@@ -19,6 +19,7 @@ func ExampleNames() {
 	// LeaseRenewal
 	// LeaseExpiry
 	// Delete
+	// VersionsNeverRepeat
 	// LargeCheckpoint
 	// CancelledContext
 	// AgentApprovalAcrossAgents

@@ -29,6 +29,7 @@ func checks() []check {
 		{"LeaseRenewal", leaseRenewal},
 		{"LeaseExpiry", leaseExpiry},
 		{"Delete", deleteThread},
+		{"VersionsNeverRepeat", versionsNeverRepeat},
 		{"LargeCheckpoint", largeCheckpoint},
 		{"CancelledContext", cancelledContext},
 		{"AgentApprovalAcrossAgents", agentApprovalAcrossAgents},
@@ -332,6 +333,47 @@ func deleteThread(t *testing.T, s loop.Store) {
 		t.Fatalf("recreated thread: steps %d", cp.Steps)
 	}
 	mustLoad(t, s, "other")
+}
+
+// versionsNeverRepeat: a thread deleted and created again never repeats a
+// version of its earlier life, so a writer still holding one (a run that
+// lost the thread) cannot overwrite the new thread once it has been saved
+// as often (an ABA overwrite).
+func versionsNeverRepeat(t *testing.T, s loop.Store) {
+	ctx := t.Context()
+	old := map[int64]bool{}
+	var v int64
+	for i := range 3 {
+		v = mustSave(t, s, &loop.Checkpoint{ThreadID: "aba", Steps: i}, v)
+		old[v] = true
+	}
+	stale := v
+	for round := range 2 {
+		if err := s.Delete(ctx, "aba"); err != nil {
+			t.Fatal(err)
+		}
+		v = 0
+		var life []int64
+		for i := range len(old) + 2 {
+			v = mustSave(t, s, &loop.Checkpoint{ThreadID: "aba", Steps: 100 + i}, v)
+			life = append(life, v)
+			if old[v] {
+				t.Fatalf("round %d: the recreated thread's version %d repeats one of its earlier life", round, v)
+			}
+			if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "aba", Steps: -1}, stale); !errors.Is(err, loop.ErrConflict) {
+				t.Fatalf("round %d: a writer holding the deleted thread's version %d: %v, want ErrConflict", round, stale, err)
+			}
+		}
+		cp, _ := mustLoad(t, s, "aba")
+		if cp.Steps < 100 {
+			t.Fatalf("round %d: the stale writer overwrote the new thread (steps %d)", round, cp.Steps)
+		}
+		// Every version of this life is old for the next.
+		for _, lv := range life {
+			old[lv] = true
+		}
+		stale = v
+	}
 }
 
 func largeCheckpoint(t *testing.T, s loop.Store) {
