@@ -22,7 +22,7 @@ func logFailure(ctx context.Context, l *slog.Logger, in *agui.RunAgentInput, err
 		slog.String("thread_id", LogID(in.ThreadID)),
 		slog.String("run_id", LogID(in.RunID)),
 		slog.String("code", code),
-		slog.String("error", fullText(err)))
+		slog.String("error", logText(fullText(err))))
 }
 
 // fullText is err's text followed by the causes an *agui.Error keeps out

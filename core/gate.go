@@ -32,6 +32,8 @@ type Gate struct {
 	// forced is closed when Shutdown's deadline passes with runs left:
 	// their writers then end the streams themselves (see Shutdown).
 	forced chan struct{}
+	// reads are the bodies being read on the gate's routes (gate_read.go).
+	reads gateReads
 }
 
 // ForceGrace is how long [Gate.Shutdown] waits, after its deadline, for the
@@ -66,7 +68,9 @@ func (g *Gate) admit(cancel func(error)) (release func(), forced <-chan struct{}
 	}, g.forced, true
 }
 
-// Shutdown stops admitting runs, cancels every in-flight one with
+// Shutdown stops admitting runs, cuts the request bodies being read on
+// the gate's routes (their clients get 503 at once: a stalled upload
+// must not hold the server past the deadline), cancels every in-flight one with
 // [ErrShuttingDown] and waits until their streams have ended or ctx is done.
 // When ctx is done first, the runs left have agents that ignore their
 // context: their writers are told to end each stream with RUN_ERROR
@@ -75,6 +79,7 @@ func (g *Gate) admit(cancel func(error)) (release func(), forced <-chan struct{}
 // for those streams and returns nil if every one ended, ctx's error
 // otherwise. Calling it again waits again.
 func (g *Gate) Shutdown(ctx context.Context) error {
+	g.reads.cutAll() // a stalled upload is answered 503 now, not at its read timeout
 	g.mu.Lock()
 	g.closed = true
 	if len(g.runs) == 0 {

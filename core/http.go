@@ -102,18 +102,28 @@ func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve
 
 // ReadInput checks r and decodes its body with the handler's body limit,
 // read timeout (see [WithReadTimeout]) and input limits (see
-// [WithInputLimits]); see the package function ReadInput. Before reading, it moves the
+// [WithInputLimits]); see the package function ReadInput. On a route with
+// a [Gate], the gate's Shutdown cuts the read and the request gets 503. Before reading, it moves the
 // connection's write deadline as every write of a stream does (see
 // [WithWriteTimeout]): a server's WriteTimeout runs from the request's
 // headers, and a slow upload must not use it up before the answer starts.
 func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.RunAgentInput, error) {
 	h.t.extendDeadline(w)
 	clear := h.t.readDeadline(w)
+	done := h.t.cutOnShutdown(w)
 	in, err := ReadInput(w, r, h.t.cfg.maxBodyBytes, h.t.cfg.decode...)
+	done()
 	if err != nil {
 		// The deadline stays: net/http drains an unread body after the
 		// handler, and a stalled client must not hold that drain either.
-		return nil, timeoutError(err)
+		err = timeoutError(err)
+		if re := (*RequestError)(nil); errors.As(err, &re) && re.Code == CodeRequestTimeout {
+			if g := h.t.cfg.gate; g != nil && g.reads.shut() {
+				return nil, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+					Message: "the server is shutting down"}
+			}
+		}
+		return nil, err
 	}
 	clear()
 	if err := h.t.cfg.limits.check(in); err != nil {

@@ -113,13 +113,20 @@ func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...a
 	return in, nil
 }
 
+// maxInitialBody caps the buffer readBody allocates before any byte has
+// arrived: a declared Content-Length is a claim, not bytes, and 300
+// requests each declaring 8 MiB and sending one byte must not reserve
+// 2.4 GB. A larger body grows the buffer as its bytes come in.
+const maxInitialBody = 64 << 10
+
 // readBody reads rd to its end as io.ReadAll does, into a buffer sized
 // from the request's Content-Length when it is known (length < 0 when it
-// is not), so a small body costs a small buffer.
+// is not) up to [maxInitialBody], so a small body costs a small buffer and
+// a large one only what has arrived (at most twice that, as append grows).
 func readBody(rd io.Reader, length, maxBytes int64) ([]byte, error) {
 	size := 512
 	if length >= 0 && length < maxBytes {
-		size = int(length) + 1 // room for the read that returns io.EOF
+		size = int(min(length, maxInitialBody)) + 1 // room for the read that returns io.EOF
 	}
 	buf := make([]byte, 0, size)
 	for {

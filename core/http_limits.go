@@ -14,6 +14,11 @@ const (
 	DefaultMaxMessages = 4096
 	DefaultMaxTools    = 256
 	DefaultMaxResume   = 64
+	// DefaultMaxIDBytes bounds each id of an input. Ids are UUIDs, ULIDs
+	// or provider call ids (36 bytes, 26, about 40): 256 bytes leaves room
+	// for prefixed or composite ids, while an id, which every event of the
+	// run, every log line and every stored record repeats, stays small.
+	DefaultMaxIDBytes = 256
 )
 
 // CodeInputTooLarge is the code of the 413 for a request over an
@@ -22,25 +27,32 @@ const CodeInputTooLarge = "INPUT_TOO_LARGE"
 
 // InputLimits bounds the work one request can ask for, beyond its byte
 // size ([WithMaxBodyBytes]): the number of messages, tools and resume
-// entries. A zero field keeps its default ([DefaultMaxMessages],
-// [DefaultMaxTools], [DefaultMaxResume]). It is a plain value.
+// entries, and the length of each id. A zero field keeps its default
+// ([DefaultMaxMessages], [DefaultMaxTools], [DefaultMaxResume],
+// [DefaultMaxIDBytes]). It is a plain value.
 type InputLimits struct {
 	Messages int
 	Tools    int
 	Resume   int
+	// IDBytes bounds, in bytes, each id the input carries: threadId, runId,
+	// parentRunId, and each message's id, subagentRunId, toolCallId, tool
+	// call id and resume interruptId.
+	IDBytes int
 }
 
 // WithInputLimits sets the handler's input limits (see [InputLimits] for the
-// defaults). A request over one is refused with 413 and code
-// INPUT_TOO_LARGE, naming the field, before any run starts. [NewHandler]
-// fails on a negative limit.
+// defaults). A request over a count is refused with 413 and code
+// INPUT_TOO_LARGE, naming the field; an id over IDBytes is an invalid
+// input, 422 and code INVALID_INPUT with the id's JSON path (such as
+// messages[2].toolCalls[0].id). Both are answered before any run starts.
+// [NewHandler] fails on a negative limit.
 func WithInputLimits(l InputLimits) Option {
 	return optionFunc(func(s *settings) { s.handler.limits = l })
 }
 
 // withDefaults fills the zero fields with the defaults.
 func (l InputLimits) withDefaults() (InputLimits, error) {
-	if l.Messages < 0 || l.Tools < 0 || l.Resume < 0 {
+	if l.Messages < 0 || l.Tools < 0 || l.Resume < 0 || l.IDBytes < 0 {
 		return l, errors.New("core: WithInputLimits needs non-negative limits")
 	}
 	if l.Messages == 0 {
@@ -51,6 +63,9 @@ func (l InputLimits) withDefaults() (InputLimits, error) {
 	}
 	if l.Resume == 0 {
 		l.Resume = DefaultMaxResume
+	}
+	if l.IDBytes == 0 {
+		l.IDBytes = DefaultMaxIDBytes
 	}
 	return l, nil
 }
@@ -65,6 +80,48 @@ func (l InputLimits) check(in *agui.RunAgentInput) error {
 		if c.n > c.max {
 			return &RequestError{Status: http.StatusRequestEntityTooLarge, Code: CodeInputTooLarge, Field: c.field,
 				Message: "the input has more than " + strconv.Itoa(c.max) + " " + c.field}
+		}
+	}
+	return l.checkIDs(in)
+}
+
+// checkIDs refuses an input carrying an id over l.IDBytes, naming the
+// first one's path.
+func (l InputLimits) checkIDs(in *agui.RunAgentInput) error {
+	long := func(id string) bool { return len(id) > l.IDBytes }
+	refuse := func(field string) error {
+		return &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput, Field: field,
+			Message: field + ": longer than " + strconv.Itoa(l.IDBytes) + " bytes"}
+	}
+	for _, c := range []struct{ field, id string }{{"threadId", in.ThreadID}, {"runId", in.RunID}, {"parentRunId", in.ParentRunID}} {
+		if long(c.id) {
+			return refuse(c.field)
+		}
+	}
+	for i, m := range in.Messages {
+		at := func(field string) string { return "messages[" + strconv.Itoa(i) + "]." + field }
+		if long(m.MessageID()) {
+			return refuse(at("id"))
+		}
+		if long(m.Subagent()) {
+			return refuse(at("subagentRunId"))
+		}
+		switch m := m.(type) {
+		case *agui.ToolMessage:
+			if long(m.ToolCallID) {
+				return refuse(at("toolCallId"))
+			}
+		case *agui.AssistantMessage:
+			for j, tc := range m.ToolCalls {
+				if long(tc.ID) {
+					return refuse(at("toolCalls[" + strconv.Itoa(j) + "].id"))
+				}
+			}
+		}
+	}
+	for i, r := range in.Resume {
+		if long(r.InterruptID) {
+			return refuse("resume[" + strconv.Itoa(i) + "].interruptId")
 		}
 	}
 	return nil

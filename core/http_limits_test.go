@@ -69,3 +69,62 @@ func TestHandlerInputLimitDefaults(t *testing.T) {
 		t.Fatal("a negative limit was accepted")
 	}
 }
+
+// An id over the limit is refused with 422 INVALID_INPUT naming its path,
+// before any run starts, wherever in the input it is; at the limit it
+// runs. The default holds without options: a 4 MiB threadId is refused.
+func TestHandlerIDLimit(t *testing.T) {
+	h, err := NewHandler[NoState](sayHi(), WithInputLimits(InputLimits{IDBytes: 8}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, long := strings.Repeat("i", 8), strings.Repeat("i", 9)
+	serve := func(h http.Handler, body string) *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	input := func(thread, run, parent, msg, sub, callID, toolCallID, interrupt string) string {
+		return `{"threadId":"` + thread + `","runId":"` + run + `","parentRunId":"` + parent + `","messages":[` +
+			`{"id":"` + msg + `","role":"user","content":"hi","subagentRunId":"` + sub + `"},` +
+			`{"id":"a","role":"assistant","toolCalls":[{"id":"` + callID + `","type":"function","function":{"name":"f","arguments":"{}"}}]},` +
+			`{"id":"t","role":"tool","toolCallId":"` + toolCallID + `","content":"ok"}],` +
+			`"resume":[{"interruptId":"` + interrupt + `","status":"cancelled"}]}`
+	}
+	if rec := serve(h, input(id, id, id, id, id, id, id, id)); rec.Code != http.StatusOK {
+		t.Fatalf("ids at the limit: %d %s", rec.Code, rec.Body.String())
+	}
+	for field, body := range map[string]string{
+		"threadId":                    input(long, id, id, id, id, id, id, id),
+		"runId":                       input(id, long, id, id, id, id, id, id),
+		"parentRunId":                 input(id, id, long, id, id, id, id, id),
+		"messages[0].id":              input(id, id, id, long, id, id, id, id),
+		"messages[0].subagentRunId":   input(id, id, id, id, long, id, id, id),
+		"messages[1].toolCalls[0].id": input(id, id, id, id, id, long, id, id),
+		"messages[2].toolCallId":      input(id, id, id, id, id, id, long, id),
+		"resume[0].interruptId":       input(id, id, id, id, id, id, id, long),
+	} {
+		rec := serve(h, body)
+		var e struct{ Code, Field string }
+		if rec.Code != http.StatusUnprocessableEntity || json.Unmarshal(rec.Body.Bytes(), &e) != nil ||
+			e.Code != string(CodeInvalidInput) || e.Field != field || strings.Contains(rec.Body.String(), "event:") {
+			t.Errorf("%s over the limit: %d %s", field, rec.Code, rec.Body.String())
+		}
+	}
+	def, err := NewHandler[NoState](sayHi())
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := strings.Repeat("t", 4<<20)
+	if rec := serve(def, `{"threadId":"`+huge+`","runId":"r","messages":[]}`); rec.Code != http.StatusUnprocessableEntity || rec.Body.Len() > 1024 {
+		t.Fatalf("a 4 MiB threadId with the default limit: %d, %d-byte body", rec.Code, rec.Body.Len())
+	}
+	if rec := serve(def, `{"threadId":"`+strings.Repeat("t", DefaultMaxIDBytes)+`","runId":"r","messages":[]}`); rec.Code != http.StatusOK {
+		t.Fatalf("a threadId of DefaultMaxIDBytes: %d", rec.Code)
+	}
+	if _, err := NewHandler[NoState](sayHi(), WithInputLimits(InputLimits{IDBytes: -1})); err == nil {
+		t.Fatal("a negative id limit was accepted")
+	}
+}

@@ -48,3 +48,15 @@ func timeoutError(err error) error {
 	}
 	return err
 }
+
+// cutOnShutdown registers w's body read with the handler's gate, if any,
+// so that the gate's Shutdown ends it by moving the read deadline to
+// now; the returned function unregisters it.
+func (t *transport) cutOnShutdown(w http.ResponseWriter) (done func()) {
+	g := t.cfg.gate
+	if g == nil {
+		return func() {}
+	}
+	rc := http.NewResponseController(w)
+	return g.reads.add(func() { _ = rc.SetReadDeadline(time.Now()) })
+}

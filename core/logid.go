@@ -1,6 +1,9 @@
 package core
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // MaxLogIDLen is how many bytes of a client-supplied id (thread, run,
 // message) a log line keeps.
@@ -19,4 +22,14 @@ func LogID(id string) string {
 		cut--
 	}
 	return id[:cut] + "…"
+}
+
+// logText returns s cut to maxErrorDetail bytes at a character boundary
+// and marked with "…": for text a log line carries that may quote a
+// client's input.
+func logText(s string) string {
+	if len(s) <= maxErrorDetail {
+		return s
+	}
+	return strings.ToValidUTF8(s[:maxErrorDetail], "") + "…"
 }

@@ -58,10 +58,12 @@ func (t *transport) refuse(ctx context.Context, w http.ResponseWriter, re *Reque
 		slog.String("agent", rf.Agent),
 		slog.Int("status", rf.Status),
 		slog.String("code", string(rf.Code)),
-		slog.String("error", rf.Message),
+		// The message can quote the client's input (a protocol version,
+		// a role): bounded, as ids are.
+		slog.String("error", logText(rf.Message)),
 	}
 	if rf.RunID != "" {
-		attrs = append(attrs, slog.String("thread_id", rf.ThreadID), slog.String("run_id", rf.RunID))
+		attrs = append(attrs, slog.String("thread_id", LogID(rf.ThreadID)), slog.String("run_id", LogID(rf.RunID)))
 	}
 	t.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui refused", attrs...)
 	if f := t.cfg.ops.refused; f != nil {

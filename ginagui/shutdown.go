@@ -11,7 +11,9 @@ import (
 // Shutdown stops srv gracefully when it serves agent routes that share
 // gate ([core.WithGate]): the gate refuses new runs with 503 and cancels the
 // in-flight ones, whose clients each get a terminal RUN_ERROR (CANCELLED),
-// while srv stops listening; then srv waits for the finished streams'
+// and answers requests still uploading their body 503 at once (a stalled
+// upload would otherwise hold its connection past ctx), while srv stops
+// listening; then srv waits for the finished streams'
 // connections. [http.Server.Shutdown] alone would wait for open streams
 // forever. Both are bounded by ctx. A nil gate means there are no runs
 // to end: Shutdown is then srv.Shutdown.

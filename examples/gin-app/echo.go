@@ -8,7 +8,18 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// echoAgent streams the last user message back word by word.
+// What one echo run sends is bounded, whatever the request: at most
+// maxEchoBytes of the message (cut at a character boundary, marked "…"),
+// in at most maxEchoDeltas deltas (the rest of the text goes in the
+// last). Without both, 8 MiB of one-letter words came back as 4 million
+// events, 449 MB.
+const (
+	maxEchoBytes  = 4 << 10
+	maxEchoDeltas = 256
+)
+
+// echoAgent streams the last user message back word by word, within
+// maxEchoBytes and maxEchoDeltas.
 func echoAgent() core.Agent[core.NoState] {
 	return core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		text := lastUserText(rc.Input())
@@ -19,8 +30,11 @@ func echoAgent() core.Agent[core.NoState] {
 		if err != nil {
 			return agui.Outcome{}, err
 		}
-		// SplitAfter keeps the spaces, so the deltas add up to the text.
-		for _, word := range strings.SplitAfter(text, " ") {
+		if len(text) > maxEchoBytes {
+			text = strings.ToValidUTF8(text[:maxEchoBytes], "") + "…"
+		}
+		// SplitAfterN keeps the spaces, so the deltas add up to the text.
+		for _, word := range strings.SplitAfterN(text, " ", maxEchoDeltas) {
 			if err := m.Delta(word); err != nil {
 				return agui.Outcome{}, err
 			}

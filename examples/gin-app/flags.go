@@ -7,7 +7,8 @@ import (
 )
 
 // flags are the command line's settings of the slow agent's pace and the
-// resumable routes (grace period, replica name, lease); main reads the
+// resumable routes (grace period, replica name, lease) and whether
+// /metrics is served; main reads the
 // others (-addr, -redis, -lease, ...) itself.
 type flags struct {
 	slowInterval time.Duration
@@ -15,6 +16,7 @@ type flags struct {
 	grace        time.Duration
 	replica      string
 	runLease     time.Duration
+	metrics      bool
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
@@ -22,6 +24,7 @@ func (f *flags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.slowTotal, "slow-total", 60*time.Second, "how long the slow agent streams")
 	fs.DurationVar(&f.grace, "detach-grace", 30*time.Second, "how long a detached run waits for a client to come back (negative: until it ends)")
 	fs.StringVar(&f.replica, "replica", "", "this replica's name in the run logs (default: random)")
+	fs.BoolVar(&f.metrics, "metrics", false, "serve Prometheus metrics at GET /metrics (default off: they are for operators)")
 	fs.DurationVar(&f.runLease, "run-lease", 0, "how long a replica holds a resumable run without renewing it (default 10s)")
 }
 
@@ -32,5 +35,6 @@ func (f *flags) apply(cfg *config) error {
 	}
 	cfg.slowInterval, cfg.slowTotal = f.slowInterval, f.slowTotal
 	cfg.detachGrace, cfg.replica, cfg.leaseTTL = f.grace, f.replica, f.runLease
+	cfg.metrics = f.metrics
 	return nil
 }

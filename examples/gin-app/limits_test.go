@@ -54,3 +54,25 @@ func TestRouterSlowRouteCapsRuns(t *testing.T) {
 	}
 	cancel() // the client leaves; the run is cancelled at once
 }
+
+// Ids over the default limit are refused before any stream on every kind
+// of route: the plain echo route, the loop route (read by ginagui.Input
+// ahead of its owner guard) and the frontend-tools loop.
+func TestRouterRefusesLongIDs(t *testing.T) {
+	srv := newTestServer(t)
+	long := strings.Repeat("x", 257)
+	for _, route := range []string{"/agents/echo", "/agents/loop", "/agents/frontend"} {
+		for field, body := range map[string]string{
+			"threadId":       `{"threadId":"` + long + `","runId":"r","protocolVersion":"1.0","messages":[]}`,
+			"messages[0].id": `{"threadId":"t","runId":"r","protocolVersion":"1.0","messages":[{"id":"` + long + `","role":"user","content":"hi"}]}`,
+		} {
+			resp := do(t, srv.URL+route, body)
+			var e struct{ Code, Field string }
+			err := json.NewDecoder(resp.Body).Decode(&e)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusUnprocessableEntity || err != nil || e.Code != "INVALID_INPUT" || e.Field != field {
+				t.Errorf("%s, long %s: %d %+v %v", route, field, resp.StatusCode, e, err)
+			}
+		}
+	}
+}

@@ -37,6 +37,10 @@ type config struct {
 	loopOptions []loop.Option
 	// slowMaxRuns caps the slow agent's concurrent runs.
 	slowMaxRuns int
+	// metrics serves GET /metrics (-metrics). Off by default: the
+	// counters name every route and agent and their traffic, which is
+	// for operators, not for whoever can reach the app.
+	metrics bool
 }
 
 // defaultConfig is the app's configuration as served by main.
@@ -79,7 +83,9 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	named := func(name string, more ...core.Option) []core.Option {
 		return append(append(slices.Clip(opts), more...), core.WithAgentName(name))
 	}
-	r.GET("/metrics", metrics)
+	if cfg.metrics {
+		r.GET("/metrics", metrics)
+	}
 	// Metrics is the outermost transformer, so it counts the events after
 	// every inner group's transformers have rewritten them; for a pre-1.0
 	// client it also counts events the downgrade then drops.

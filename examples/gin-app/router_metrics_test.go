@@ -1,8 +1,11 @@
 package main
 
 import (
+	"flag"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -12,7 +15,17 @@ import (
 // labelled with each route and agent, and that refused requests are
 // counted too.
 func TestRouterServesMetrics(t *testing.T) {
-	srv := newTestServer(t)
+	cfg := defaultConfig(slog.New(slog.DiscardHandler))
+	cfg.metrics = true
+	r, err := newRouter(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(r)
+	t.Cleanup(func() {
+		srv.Close()
+		http.DefaultClient.CloseIdleConnections()
+	})
 	stream(t, srv.URL+"/agents/echo", input("count me", ""))
 	stream(t, srv.URL+"/agents/flaky", input("weather?", ""))
 	refused, err := http.Post(srv.URL+"/agents/echo", "text/plain", strings.NewReader("{}"))
@@ -44,6 +57,32 @@ func TestRouterServesMetrics(t *testing.T) {
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("/metrics lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+// /metrics is opt-in: without -metrics it is not served (404), and the
+// flag turns it on.
+func TestMetricsAreOptIn(t *testing.T) {
+	srv := newTestServer(t)
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("GET /metrics without -metrics: %d, want 404", resp.StatusCode)
+	}
+	for args, want := range map[string]bool{"": false, "-metrics": true} {
+		var f flags
+		fs := flag.NewFlagSet("gin-app", flag.ContinueOnError)
+		f.register(fs)
+		if err := fs.Parse(strings.Fields(args)); err != nil {
+			t.Fatal(err)
+		}
+		cfg := defaultConfig(slog.New(slog.DiscardHandler))
+		if err := f.apply(&cfg); err != nil || cfg.metrics != want {
+			t.Fatalf("%q: metrics %v, %v; want %v", args, cfg.metrics, err, want)
 		}
 	}
 }

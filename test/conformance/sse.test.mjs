@@ -21,7 +21,7 @@ import {
 
 let app;
 before(async () => {
-  app = await startApp();
+  app = await startApp(["-metrics"]);
 });
 after(async () => {
   await app?.stop();
