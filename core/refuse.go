@@ -61,7 +61,7 @@ func (t *transport) refuse(ctx context.Context, w http.ResponseWriter, re *Reque
 		slog.String("error", rf.Message),
 	}
 	if rf.RunID != "" {
-		attrs = append(attrs, slog.String("thread_id", rf.ThreadID), slog.String("run_id", rf.RunID))
+		attrs = append(attrs, slog.String("thread_id", LogID(rf.ThreadID)), slog.String("run_id", LogID(rf.RunID)))
 	}
 	t.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui refused", attrs...)
 	if f := t.cfg.ops.refused; f != nil {

@@ -176,6 +176,14 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	}
 	principal := rh.cfg.owner(r)
 	base := routeBase(r)
+	if len(runURL(base, in.RunID)) > MaxRunURLLen {
+		// Its URL could not be sent in a header, so it could not be
+		// rejoined: refused before anything is stored.
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput,
+			Message: "the runId is too long for the run's URL on a resumable route"})
+		return
+	}
+	legacy := in.ProtocolVersion == ""
 	if after > 0 {
 		// A client that has seen events of this run resumes it; it never
 		// starts it again.
@@ -183,7 +191,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 			rh.refuse(w, r, err, after)
 			return
 		}
-		rh.follow(w, r, in.RunID, after, principal, base, rh.watch(in.RunID))
+		rh.follow(w, r, in.RunID, after, legacy, principal, base, rh.watch(in.RunID))
 		return
 	}
 
@@ -199,6 +207,9 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	// run until it ends, watched or detached.
 	release, refused := rh.h.t.admitRun(w)
 	if refused != nil {
+		if rh.joined(w, r, in.RunID, legacy, principal, base) {
+			return
+		}
 		rh.h.Refuse(w, r, refused)
 		return
 	}
@@ -209,6 +220,9 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		releaseGate, _, ok := g.admit(run.Cancel)
 		if !ok {
 			release()
+			if rh.joined(w, r, in.RunID, legacy, principal, base) {
+				return
+			}
 			rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
 				Message: "the server is shutting down"})
 			return
@@ -221,17 +235,29 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	switch {
 	case errors.Is(err, ErrRunExists):
 		release()
-		rh.follow(w, r, in.RunID, 0, principal, base, rh.watch(in.RunID))
+		rh.follow(w, r, in.RunID, 0, legacy, principal, base, rh.watch(in.RunID))
 		return
 	case err != nil:
 		release()
 		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: the run log refused a run; serving it without resume",
-			slog.String("run_id", in.RunID), slog.Any("error", err))
+			slog.String("run_id", LogID(in.RunID)), slog.Any("error", err))
 		rh.h.Serve(w, r, opts...)
 		return
 	}
 	o := rh.launch(ctx, run, in, lease, release)
-	rh.follow(w, r, in.RunID, 0, principal, base, o.leave)
+	rh.follow(w, r, in.RunID, 0, legacy, principal, base, o.leave)
+}
+
+// joined follows runID when a POST that the route could not admit (the
+// concurrent-run cap, or a shutdown) only retries a run that exists: a
+// join runs nothing, so it takes no slot. It reports whether it did.
+func (rh *ResumableHandler[S]) joined(w http.ResponseWriter, r *http.Request, runID string, legacy bool, principal, base string) bool {
+	if _, err := rh.log.Status(r.Context(), runID); err != nil {
+		return false
+	}
+	w.Header().Del("Retry-After") // set by the refusal that is not sent
+	rh.follow(w, r, runID, 0, legacy, principal, base, rh.watch(runID))
+	return true
 }
 
 // launch starts the goroutines of a run this process owns. The caller is
@@ -283,7 +309,7 @@ func (rh *ResumableHandler[S]) Rejoin(w http.ResponseWriter, r *http.Request, ru
 	if !ok {
 		return
 	}
-	rh.follow(w, r, runID, after, rh.cfg.owner(r), routeBase(r), rh.watch(runID))
+	rh.follow(w, r, runID, after, downgradeQuery(r), rh.cfg.owner(r), routeBase(r), rh.watch(runID))
 }
 
 // Active follows the thread's active run from the request's cursor, or
@@ -303,7 +329,7 @@ func (rh *ResumableHandler[S]) Active(w http.ResponseWriter, r *http.Request, th
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	rh.follow(w, r, id, after, rh.cfg.owner(r), routeBase(r), rh.watch(id))
+	rh.follow(w, r, id, after, downgradeQuery(r), rh.cfg.owner(r), routeBase(r), rh.watch(id))
 }
 
 // Stop stops the run runID, wherever it runs, and answers 202 Accepted.
@@ -401,10 +427,29 @@ func (rh *ResumableHandler[S]) cursorOf(w http.ResponseWriter, r *http.Request) 
 	return n, true
 }
 
-// routeBase returns the path of the resumable route a request was made
-// on: a POST's own path, or the part before /runs/ or /threads/.
+// MaxRunURLLen is the longest run URL (see [ResumableHandler]) a
+// resumable route sends in its Content-Location header: a run id comes
+// from the client, and a header carrying megabytes of it breaks proxies
+// and clients. A POST whose run's URL would be longer is refused (422
+// INVALID_INPUT); a rejoin of such a run gets no Content-Location.
+const MaxRunURLLen = 4096
+
+// downgradeQueryKey is the query parameter that asks a GET rejoin for the
+// stream downgraded for a pre-1.0 client: a GET has no body, hence no
+// protocolVersion to tell. The run URL answered to a pre-1.0 POST carries
+// it, so a client that rejoins where it was told keeps its dialect.
+const downgradeQueryKey = "downgrade"
+
+// downgradeQuery reports whether a GET asked for the pre-1.0 stream.
+func downgradeQuery(r *http.Request) bool {
+	return r.URL.Query().Get(downgradeQueryKey) == "1"
+}
+
+// routeBase returns the escaped path of the resumable route a request was
+// made on: a POST's own path, or the part before /runs/ or /threads/. The
+// escaped path keeps a run id's own "/" (sent as %2F) out of the search.
 func routeBase(r *http.Request) string {
-	p := r.URL.Path
+	p := r.URL.EscapedPath()
 	if r.Method != http.MethodPost {
 		if i := strings.LastIndex(p, "/runs/"); i >= 0 {
 			p = p[:i]
@@ -415,9 +460,23 @@ func routeBase(r *http.Request) string {
 	return strings.TrimSuffix(p, "/")
 }
 
-// runURL is the URL a run is rejoined and stopped at.
+// runURL is the URL a run is rejoined and stopped at: the run id is one
+// escaped path segment, so an id with "/", " " or "%" comes back whole.
 func runURL(base, runID string) string {
 	return base + "/runs/" + url.PathEscape(runID)
+}
+
+// location is the Content-Location of a run's stream for a client of
+// that dialect, "" when it would be over [MaxRunURLLen].
+func location(base, runID string, legacy bool) string {
+	u := runURL(base, runID)
+	if legacy {
+		u += "?" + downgradeQueryKey + "=1"
+	}
+	if len(u) > MaxRunURLLen {
+		return ""
+	}
+	return u
 }
 
 // The settings of the wrapped Handler the resumable layer uses, in one

@@ -12,9 +12,11 @@ import (
 )
 
 // follow writes the run's log after the cursor to w and follows it to
-// its terminal event, until the client goes away. leave, when not nil, is
-// called when it returns.
-func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, principal, base string, leave func()) {
+// its terminal event, until the client goes away. The log holds the 1.0
+// events: legacy downgrades them for this connection's pre-1.0 client
+// ([agui.Downgrade]), so clients of both dialects may follow one run. leave,
+// when not nil, is called when it returns.
+func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, legacy bool, principal, base string, leave func()) {
 	if leave != nil {
 		defer leave()
 	}
@@ -28,12 +30,14 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		rh.h.Refuse(w, r, forbidden())
 		return
 	}
-	f := &follower{w: w, rc: http.NewResponseController(w), writeTimeout: rh.writeTimeout()}
+	f := &follower{w: w, rc: http.NewResponseController(w), writeTimeout: rh.writeTimeout(), legacy: legacy}
 	h := w.Header()
 	h.Set("Content-Type", agui.SSEContentType)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-	h.Set("Content-Location", runURL(base, runID))
+	if loc := location(base, runID, legacy); loc != "" {
+		h.Set("Content-Location", loc)
+	}
 	w.WriteHeader(http.StatusOK)
 	if rh.cfg.retry > 0 {
 		f.buf = append(f.buf, "retry: "...)
@@ -48,7 +52,10 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 	cursor := after
 	for {
 		for _, e := range entries {
-			f.frame(e)
+			if f.frame(e) {
+				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: lossy downgrade for a pre-1.0 client",
+					slog.String("run_id", LogID(runID)), slog.Uint64("seq", e.Seq))
+			}
 			cursor = e.Seq
 			if e.Terminal {
 				f.send()
@@ -64,7 +71,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 				// The connection ends; the client reconnects with its
 				// cursor.
 				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: reading a run's log failed",
-					slog.String("run_id", runID), slog.Any("error", err))
+					slog.String("run_id", LogID(runID)), slog.Any("error", err))
 			}
 			return
 		}
@@ -95,19 +102,19 @@ func (rh *ResumableHandler[S]) rescue(ctx context.Context, runID string) {
 	if err != nil {
 		if !errors.Is(err, ErrLeaseHeld) && !errors.Is(err, ErrFenced) {
 			rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: taking over a run failed",
-				slog.String("run_id", runID), slog.Any("error", err))
+				slog.String("run_id", LogID(runID)), slog.Any("error", err))
 		}
 		return
 	}
 	lost := &agui.RunError{Code: string(CodeRunLost), Message: "the process running this run stopped"}
 	if err := rh.log.Append(ctx, l, []LogEntry{{Seq: st.Last + 1, Data: mustJSON(lost), Terminal: true}}); err != nil {
 		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: ending a lost run failed",
-			slog.String("run_id", runID), slog.Any("error", err))
+			slog.String("run_id", LogID(runID)), slog.Any("error", err))
 		return
 	}
 	_ = rh.log.Seal(ctx, l)
 	rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: a run's owner stopped; the run was ended",
-		slog.String("run_id", runID), slog.String("owner", prev.Owner))
+		slog.String("run_id", LogID(runID)), slog.String("owner", prev.Owner))
 }
 
 // follower writes SSE frames of log entries to one connection.
@@ -115,17 +122,40 @@ type follower struct {
 	w            http.ResponseWriter
 	rc           *http.ResponseController
 	writeTimeout time.Duration
+	legacy       bool // downgrade for a pre-1.0 client
+	lossyWarned  bool
 	buf          []byte
 	lastWrite    time.Time
 }
 
-// frame appends e as "id: <seq>\ndata: <json>\n\n".
-func (f *follower) frame(e LogEntry) {
+// frame appends e as "id: <seq>\ndata: <json>\n\n", downgraded for a
+// pre-1.0 client; an event Downgrade drops is not sent, so such a stream's
+// ids have gaps, which a cursor does not mind. It reports the first lossy
+// downgrade of the stream, which the caller logs as the protocol asks.
+func (f *follower) frame(e LogEntry) (lossy bool) {
+	data := e.Data
+	if f.legacy {
+		if ev, err := agui.DecodeEvent(data); err == nil {
+			if !f.lossyWarned && agui.DowngradeLossy(ev) {
+				f.lossyWarned, lossy = true, true
+			}
+			out, keep := agui.Downgrade(ev)
+			if !keep {
+				return lossy
+			}
+			if out != ev {
+				if d, err := out.AppendJSON(nil); err == nil {
+					data = d
+				}
+			}
+		}
+	}
 	f.buf = append(f.buf, "id: "...)
 	f.buf = strconv.AppendUint(f.buf, e.Seq, 10)
 	f.buf = append(f.buf, "\ndata: "...)
-	f.buf = append(f.buf, e.Data...)
+	f.buf = append(f.buf, data...)
 	f.buf = append(f.buf, '\n', '\n')
+	return lossy
 }
 
 // send writes what was framed, flushes, and reports whether the
