@@ -72,6 +72,31 @@ type ownedRun struct {
 	viewers int       // local connections following the run
 	leftAt  time.Time // when viewers last dropped to 0
 	changed chan struct{}
+
+	// gateForced (the gate's, nil without one) and force (closed by
+	// Close) ask the committer to store the terminal event now, for an
+	// agent that ignores its cancellation.
+	gateForced <-chan struct{}
+	force      chan struct{}
+	forceOnce  sync.Once
+	// ended is closed once the run's log holds its terminal event, or the
+	// run is over without one; onEnd is called then, once.
+	ended   chan struct{}
+	endOnce sync.Once
+	onEnd   func()
+}
+
+// forceEnd asks the committer to end the run's log at once.
+func (o *ownedRun) forceEnd() { o.forceOnce.Do(func() { close(o.force) }) }
+
+// end marks the run ended (see ended).
+func (o *ownedRun) end() {
+	o.endOnce.Do(func() {
+		close(o.ended)
+		if o.onEnd != nil {
+			o.onEnd()
+		}
+	})
 }
 
 func (o *ownedRun) enter() {
@@ -213,11 +238,13 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		rh.h.Refuse(w, r, refused)
 		return
 	}
+	releaseGate := func() {}
+	var forced <-chan struct{}
 	if g := rh.gate(); g != nil {
-		// The gate's forced end (which ends a writer's stream at once) is
-		// not used: a run's connections follow its log, which the run
-		// seals when its agent returns.
-		releaseGate, _, ok := g.admit(run.Cancel)
+		// A run's connections follow its log, which the run seals when
+		// its agent returns; at the gate's forced end (its shutdown
+		// deadline) the committer stores the terminal event itself.
+		rg, fc, ok := g.admit(run.Cancel)
 		if !ok {
 			release()
 			if rh.joined(w, r, in.RunID, legacy, principal, base) {
@@ -227,24 +254,25 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 				Message: "the server is shutting down"})
 			return
 		}
-		releaseRun := release
-		release = func() { releaseGate(); releaseRun() }
+		releaseGate, forced = rg, fc
 	}
 	meta := RunMeta{RunID: in.RunID, ThreadID: in.ThreadID, Principal: principal, Owner: rh.cfg.replica}
 	lease, _, err := rh.log.Begin(ctx, meta, rh.cfg.leaseTTL)
 	switch {
 	case errors.Is(err, ErrRunExists):
 		release()
+		releaseGate()
 		rh.follow(w, r, in.RunID, 0, legacy, principal, base, rh.watch(in.RunID))
 		return
 	case err != nil:
 		release()
+		releaseGate()
 		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: the run log refused a run; serving it without resume",
 			slog.String("run_id", LogID(in.RunID)), slog.Any("error", err))
 		rh.h.Serve(w, r, opts...)
 		return
 	}
-	o := rh.launch(ctx, run, in, lease, release)
+	o := rh.launch(ctx, run, in, lease, release, releaseGate, forced)
 	rh.follow(w, r, in.RunID, 0, legacy, principal, base, o.leave)
 }
 
@@ -261,9 +289,14 @@ func (rh *ResumableHandler[S]) joined(w http.ResponseWriter, r *http.Request, ru
 }
 
 // launch starts the goroutines of a run this process owns. The caller is
-// counted as the run's first viewer.
-func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *agui.RunAgentInput, lease Lease, release func()) *ownedRun {
-	o := &ownedRun{lease: lease, cancel: run.Cancel, viewers: 1, changed: make(chan struct{}, 1)}
+// counted as the run's first viewer. release frees the run's slot when its
+// agent returns; releaseGate frees its gate entry once its log holds its
+// terminal event (or its agent returned), which forced, when closed, asks
+// for at once.
+func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *agui.RunAgentInput, lease Lease, release, releaseGate func(), forced <-chan struct{}) *ownedRun {
+	o := &ownedRun{lease: lease, cancel: run.Cancel, viewers: 1, changed: make(chan struct{}, 1),
+		gateForced: forced, force: make(chan struct{}), ended: make(chan struct{})}
+	o.onEnd = releaseGate
 	rh.mu.Lock()
 	if rh.closed {
 		run.Cancel(errClosing)
@@ -278,6 +311,7 @@ func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *a
 	rh.wg.Add(2)
 	go func() {
 		defer rh.wg.Done()
+		defer o.end()
 		defer release()
 		defer stop()
 		rh.produce(runCtx, run, in, entries)
@@ -362,8 +396,14 @@ func (rh *ResumableHandler[S]) Stop(w http.ResponseWriter, r *http.Request, runI
 }
 
 // Close cancels the runs this handler runs and waits until their
-// goroutines have ended, or ctx ends. Requests after Close are served,
-// but their new runs start cancelled.
+// goroutines have ended, or ctx ends. When ctx ends first, the runs left
+// have agents that ignore their context: each one's log gets its terminal
+// RUN_ERROR (CANCELLED) at once, so that every connection following it
+// ends, and the agent's goroutine is abandoned to return on its own (a
+// later Close waits for it again), as [Gate.Shutdown] does. Close then
+// waits up to [ForceGrace] for those logs and returns nil if every run got
+// its terminal event, ctx's error otherwise. Requests after Close are
+// served, but their new runs start cancelled.
 func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
 	rh.mu.Lock()
 	rh.closed = true
@@ -380,8 +420,26 @@ func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
 	}
+	rh.mu.Lock()
+	left := make([]*ownedRun, 0, len(rh.runs))
+	for _, o := range rh.runs {
+		o.forceEnd()
+		left = append(left, o)
+	}
+	rh.mu.Unlock()
+	grace := time.NewTimer(ForceGrace)
+	defer grace.Stop()
+	for _, o := range left {
+		select {
+		case <-o.ended:
+		case <-done:
+			return nil
+		case <-grace.C:
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 // refuse answers a request the log could not serve.

@@ -230,3 +230,141 @@ func TestResumableJoinsGetTheirOwnDialect(t *testing.T) {
 	_, fs = read(http.MethodGet, "/chat/runs/new?downgrade=1", "")
 	check("0.x GET join of a 1.0 run", fs, false)
 }
+
+// lastData reads an SSE body to its end and returns its last data: line
+// and whether that frame had an id.
+func lastData(t *testing.T, body io.Reader) (data string, hasID bool) {
+	t.Helper()
+	b, _ := io.ReadAll(body)
+	for _, fr := range strings.Split(string(b), "\n\n") {
+		var d string
+		var id bool
+		for _, line := range strings.Split(fr, "\n") {
+			if v, ok := strings.CutPrefix(line, "data: "); ok {
+				d = v
+			}
+			id = id || strings.HasPrefix(line, "id: ")
+		}
+		if d != "" {
+			data, hasID = d, id
+		}
+	}
+	return data, hasID
+}
+
+// At shutdown every stream of a resumable route ends with a terminal
+// event, even when the agent ignores its context: the run's first stream
+// and a follower on its own process get RUN_ERROR (CANCELLED) from the log
+// at the gate's deadline, a follower on another process gets one from
+// that process's gate, and both gates and Close return nil.
+func TestResumableShutdownEndsStubbornRuns(t *testing.T) {
+	running, release := make(chan struct{}), make(chan struct{})
+	stubborn := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		if err := rc.Say("working"); err != nil {
+			return agui.Outcome{}, err
+		}
+		close(running)
+		<-release // ignores ctx
+		return agui.Success(), nil
+	})
+	lg := mustMemoryLog(t)
+	replica := func(g *core.Gate) (string, *core.ResumableHandler[core.NoState]) {
+		opts := []core.Option{core.WithGate(g), core.WithDetach(time.Minute)}
+		rh, err := core.NewResumableHandler(mustHandler(t, stubborn, opts...), lg, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mux := http.NewServeMux()
+		mountResumable(mux, rh)
+		return newServer(t, mux).URL, rh
+	}
+	gateA, gateB := new(core.Gate), new(core.Gate)
+	a, rhA := replica(gateA)
+	b, rhB := replica(gateB)
+	t.Cleanup(func() {
+		close(release)
+		for _, rh := range []*core.ResumableHandler[core.NoState]{rhA, rhB} {
+			if err := rh.Close(context.Background()); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	// Before the fix the streams never end: bound the test instead.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	first := request(ctx, t, http.MethodPost, a+"/chat", runRequest("t", "r"), nil)
+	defer first.Body.Close()
+	<-running
+	local := request(ctx, t, http.MethodGet, a+"/chat/runs/r", "", map[string]string{"Last-Event-ID": "1"})
+	defer local.Body.Close()
+	remote := request(ctx, t, http.MethodGet, b+"/chat/runs/r", "", map[string]string{"Last-Event-ID": "1"})
+	defer remote.Body.Close()
+	if local.StatusCode != http.StatusOK || remote.StatusCode != http.StatusOK {
+		t.Fatalf("rejoins: %d %d", local.StatusCode, remote.StatusCode)
+	}
+
+	// Process b shuts down: its follower ends, the run goes on.
+	if err := gateB.Shutdown(ctx); err != nil {
+		t.Fatalf("gate b: %v", err)
+	}
+	if d, id := lastData(t, remote.Body); !strings.Contains(d, `"RUN_ERROR"`) || !strings.Contains(d, `"CANCELLED"`) || id {
+		t.Fatalf("the follower on the other process ends with %s (id %v)", d, id)
+	}
+	if st, err := lg.Status(ctx, "r"); err != nil || st.Sealed {
+		t.Fatalf("the run after the other process shut down: %+v %v", st, err)
+	}
+
+	// Process a shuts down with a deadline its agent ignores.
+	dl, cancelDL := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancelDL()
+	if err := gateA.Shutdown(dl); err != nil {
+		t.Fatalf("gate a: %v", err)
+	}
+	for name, body := range map[string]io.Reader{"first stream": first.Body, "local follower": local.Body} {
+		if d, id := lastData(t, body); !strings.Contains(d, `"RUN_ERROR"`) || !strings.Contains(d, `"CANCELLED"`) || !id {
+			t.Errorf("%s ends with %s (id %v)", name, d, id)
+		}
+	}
+	closeCtx, cancelClose := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancelClose()
+	if err := rhA.Close(closeCtx); err != nil {
+		t.Fatalf("Close with the agent still running: %v", err)
+	}
+}
+
+// Close alone, without a gate, ends a stubborn run's log at its deadline.
+func TestResumableCloseEndsStubbornRuns(t *testing.T) {
+	running, release := make(chan struct{}), make(chan struct{})
+	stubborn := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		close(running)
+		<-release
+		return agui.Success(), nil
+	})
+	lg := mustMemoryLog(t)
+	rh, err := core.NewResumableHandler(mustHandler(t, stubborn), lg, core.WithDetach(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		close(release)
+		if err := rh.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	mux := http.NewServeMux()
+	mountResumable(mux, rh)
+	srv := newServer(t, mux)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	resp := request(ctx, t, http.MethodPost, srv.URL+"/chat", runRequest("t", "r"), nil)
+	defer resp.Body.Close()
+	<-running
+	dl, cancelDL := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancelDL()
+	if err := rh.Close(dl); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if d, _ := lastData(t, resp.Body); !strings.Contains(d, `"RUN_ERROR"`) || !strings.Contains(d, `"CANCELLED"`) {
+		t.Fatalf("the stream ends with %s", d)
+	}
+}

@@ -30,6 +30,21 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		rh.h.Refuse(w, r, forbidden())
 		return
 	}
+	if g := rh.gate(); g != nil && leave == nil && !st.Sealed {
+		// Another process runs this run, so nothing here ends its log at
+		// shutdown: the gate ends this connection instead (see closing).
+		fctx, stop := context.WithCancelCause(ctx)
+		defer stop(nil)
+		release, _, ok := g.admit(stop)
+		if !ok {
+			w.Header().Set("Retry-After", "1")
+			rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+				Message: "the server is shutting down"})
+			return
+		}
+		defer release()
+		ctx = fctx
+	}
 	f := &follower{w: w, rc: http.NewResponseController(w), writeTimeout: rh.writeTimeout(), legacy: legacy}
 	h := w.Header()
 	h.Set("Content-Type", agui.SSEContentType)
@@ -67,6 +82,10 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		}
 		entries, st, err = rh.log.Read(ctx, runID, cursor, readBatch, wait)
 		if err != nil {
+			if r.Context().Err() == nil && errors.Is(context.Cause(ctx), ErrShuttingDown) {
+				f.closing()
+				return
+			}
 			if ctx.Err() == nil {
 				// The connection ends; the client reconnects with its
 				// cursor.
@@ -156,6 +175,18 @@ func (f *follower) frame(e LogEntry) (lossy bool) {
 	f.buf = append(f.buf, data...)
 	f.buf = append(f.buf, '\n', '\n')
 	return lossy
+}
+
+// closing ends a stream whose run goes on in another process, as this one
+// shuts down, with a RUN_ERROR (CANCELLED): every stream ends with a
+// terminal event. It carries no id, as it is not in the run's log: a
+// client that rejoins elsewhere with its cursor gets the rest of the run.
+func (f *follower) closing() {
+	f.buf = append(f.buf, "data: "...)
+	f.buf = append(f.buf, mustJSON(&agui.RunError{Code: string(agui.CodeCancelled),
+		Message: "this server is shutting down; the run goes on elsewhere and may be rejoined at its URL"})...)
+	f.buf = append(f.buf, '\n', '\n')
+	f.send()
 }
 
 // send writes what was framed, flushes, and reports whether the

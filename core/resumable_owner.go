@@ -83,6 +83,32 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 	fail := func(err error) {
 		broken = true
 		o.cancel(&agui.Error{Code: agui.CodeOf(err), Message: "the run log refused the run's events", Err: err})
+		o.end() // nothing more reaches the log
+	}
+	seal := func() {
+		if err := rh.log.Seal(ctx, o.lease); err != nil {
+			rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: sealing a run's log failed",
+				slog.String("run_id", LogID(runID)), slog.Any("error", err))
+		}
+		sealed = true
+		o.end()
+	}
+	gateForced, force := o.gateForced, o.force
+	// endNow stores the terminal event of a run whose agent ignores its
+	// cancellation, at the shutdown deadline: its connections end with
+	// it, and whatever the agent still sends is dropped.
+	endNow := func() {
+		o.cancel(errClosing)
+		if sealed || broken {
+			return
+		}
+		term := []LogEntry{{Seq: seq + 1, Data: mustJSON(runError(errClosing)), Terminal: true}}
+		if err := rh.appendRetry(ctx, o.lease, term); err != nil {
+			fail(err)
+			return
+		}
+		seq++
+		seal()
 	}
 	for !finished {
 		select {
@@ -105,7 +131,7 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 					break more
 				}
 			}
-			if broken {
+			if broken || sealed {
 				continue
 			}
 			for i := range batch {
@@ -130,11 +156,7 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 			}
 			seq += uint64(len(batch))
 			if batch[len(batch)-1].Terminal {
-				if err := rh.log.Seal(ctx, o.lease); err != nil {
-					rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: sealing a run's log failed",
-						slog.String("run_id", LogID(runID)), slog.Any("error", err))
-				}
-				sealed = true
+				seal()
 			}
 		case <-renew.C:
 			if broken || sealed {
@@ -159,6 +181,12 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 					seenAt = at
 				}
 			}
+		case <-gateForced:
+			gateForced = nil
+			endNow()
+		case <-force:
+			force = nil
+			endNow()
 		case <-o.changed:
 		case <-graceC:
 			graceC = nil
