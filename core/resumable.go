@@ -41,8 +41,12 @@ import (
 // belongs to the principal that started it ([WithRunOwner]): any other gets
 // 403. When the log refuses a new run ([ErrLogFull], or a store that is
 // down) the run is served by the plain Handler instead, without ids.
-// Resumable streams are SSE of the 1.0 JSON encoding (pre-1.0 clients get
-// their downgraded stream); protobuf is not offered.
+// Resumable streams are SSE of the 1.0 JSON encoding; protobuf is not
+// offered. The log keeps the 1.0 events, and each connection downgrades
+// them for its own pre-1.0 client: a POST without protocolVersion, or a GET
+// with ?downgrade=1, which the run URL answered to such a client carries.
+// A run id is one escaped segment of its URL, which is at most
+// [MaxRunURLLen] bytes long.
 //
 // ServeHTTP dispatches on the method and the path values of a
 // net/http.ServeMux pattern: mount the handler on "POST /chat",
