@@ -43,8 +43,12 @@ import (
 // gets 403 on its rejoin or stop, is not counted as a viewer, and finds
 // only its own runs as a thread's active run. When the log refuses a new run ([ErrLogFull], or a store that is
 // down) the run is served by the plain Handler instead, without ids.
-// Resumable streams are SSE of the 1.0 JSON encoding (pre-1.0 clients get
-// their downgraded stream); protobuf is not offered.
+// Resumable streams are SSE of the 1.0 JSON encoding; protobuf is not
+// offered. The log keeps the 1.0 events, and each connection downgrades
+// them for its own pre-1.0 client: a POST without protocolVersion, or a GET
+// with ?downgrade=1, which the run URL answered to such a client carries.
+// A run id is one escaped segment of its URL, which is at most
+// [MaxRunURLLen] bytes long.
 //
 // ServeHTTP dispatches on the method and the path values of a
 // net/http.ServeMux pattern: mount the handler on "POST /chat",
@@ -76,6 +80,31 @@ type ownedRun struct {
 	viewers int       // local connections following the run
 	leftAt  time.Time // when viewers last dropped to 0
 	changed chan struct{}
+
+	// gateForced (the gate's, nil without one) and force (closed by
+	// Close) ask the committer to store the terminal event now, for an
+	// agent that ignores its cancellation.
+	gateForced <-chan struct{}
+	force      chan struct{}
+	forceOnce  sync.Once
+	// ended is closed once the run's log holds its terminal event, or the
+	// run is over without one; onEnd is called then, once.
+	ended   chan struct{}
+	endOnce sync.Once
+	onEnd   func()
+}
+
+// forceEnd asks the committer to end the run's log at once.
+func (o *ownedRun) forceEnd() { o.forceOnce.Do(func() { close(o.force) }) }
+
+// end marks the run ended (see ended).
+func (o *ownedRun) end() {
+	o.endOnce.Do(func() {
+		close(o.ended)
+		if o.onEnd != nil {
+			o.onEnd()
+		}
+	})
 }
 
 func (o *ownedRun) enter() {
@@ -184,10 +213,18 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		return
 	}
 	base := routeBase(r)
+	if len(runURL(base, in.RunID)) > MaxRunURLLen {
+		// Its URL could not be sent in a header, so it could not be
+		// rejoined: refused before anything is stored.
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput,
+			Message: "the runId is too long for the run's URL on a resumable route"})
+		return
+	}
+	legacy := in.ProtocolVersion == ""
 	if after > 0 {
 		// A client that has seen events of this run resumes it; it never
 		// starts it again.
-		rh.follow(w, r, in.RunID, after, principal, base, nil)
+		rh.follow(w, r, in.RunID, after, legacy, principal, base, nil)
 		return
 	}
 
@@ -207,53 +244,82 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	// run until it ends, watched or detached.
 	release, refused := rh.h.t.admitRun(w)
 	if refused != nil {
+		if rh.joined(w, r, in.RunID, legacy, principal, base) {
+			return
+		}
 		rh.h.Refuse(w, r, refused)
 		return
 	}
 	releaseDetached, refused := rh.admitDetached(w, principal)
 	if refused != nil {
 		release()
+		if rh.joined(w, r, in.RunID, legacy, principal, base) {
+			return
+		}
 		rh.h.Refuse(w, r, refused)
 		return
 	}
 	releaseSlot := release
 	release = func() { releaseDetached(); releaseSlot() }
+	releaseGate := func() {}
+	var forced <-chan struct{}
 	if g := rh.gate(); g != nil {
-		// The gate's forced end (which ends a writer's stream at once) is
-		// not used: a run's connections follow its log, which the run
-		// seals when its agent returns.
-		releaseGate, _, ok := g.admit(run.Cancel)
+		// A run's connections follow its log, which the run seals when
+		// its agent returns; at the gate's forced end (its shutdown
+		// deadline) the committer stores the terminal event itself.
+		rg, fc, ok := g.admit(run.Cancel)
 		if !ok {
 			release()
+			if rh.joined(w, r, in.RunID, legacy, principal, base) {
+				return
+			}
 			rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
 				Message: "the server is shutting down"})
 			return
 		}
-		releaseRun := release
-		release = func() { releaseGate(); releaseRun() }
+		releaseGate, forced = rg, fc
 	}
 	meta := RunMeta{RunID: in.RunID, ThreadID: in.ThreadID, Principal: principal, Owner: rh.cfg.replica}
 	lease, _, err := rh.log.Begin(ctx, meta, rh.cfg.leaseTTL)
 	switch {
 	case errors.Is(err, ErrRunExists):
 		release()
-		rh.follow(w, r, in.RunID, 0, principal, base, nil)
+		releaseGate()
+		rh.follow(w, r, in.RunID, 0, legacy, principal, base, nil)
 		return
 	case err != nil:
 		release()
+		releaseGate()
 		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: the run log refused a run; serving it without resume",
-			slog.String("run_id", in.RunID), slog.Any("error", err))
+			slog.String("run_id", LogID(in.RunID)), slog.Any("error", err))
 		rh.h.Serve(w, r, opts...)
 		return
 	}
-	o := rh.launch(ctx, run, in, lease, release)
-	rh.follow(w, r, in.RunID, 0, principal, base, o.leave)
+	o := rh.launch(ctx, run, in, lease, release, releaseGate, forced)
+	rh.follow(w, r, in.RunID, 0, legacy, principal, base, o.leave)
+}
+
+// joined follows runID when a POST that the route could not admit (the
+// concurrent-run cap, or a shutdown) only retries a run that exists: a
+// join runs nothing, so it takes no slot. It reports whether it did.
+func (rh *ResumableHandler[S]) joined(w http.ResponseWriter, r *http.Request, runID string, legacy bool, principal, base string) bool {
+	if _, err := rh.log.Status(r.Context(), runID); err != nil {
+		return false
+	}
+	w.Header().Del("Retry-After") // set by the refusal that is not sent
+	rh.follow(w, r, runID, 0, legacy, principal, base, nil)
+	return true
 }
 
 // launch starts the goroutines of a run this process owns. The caller is
-// counted as the run's first viewer.
-func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *agui.RunAgentInput, lease Lease, release func()) *ownedRun {
-	o := &ownedRun{lease: lease, cancel: run.Cancel, viewers: 1, changed: make(chan struct{}, 1)}
+// counted as the run's first viewer. release frees the run's slot when its
+// agent returns; releaseGate frees its gate entry once its log holds its
+// terminal event (or its agent returned), which forced, when closed, asks
+// for at once.
+func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *agui.RunAgentInput, lease Lease, release, releaseGate func(), forced <-chan struct{}) *ownedRun {
+	o := &ownedRun{lease: lease, cancel: run.Cancel, viewers: 1, changed: make(chan struct{}, 1),
+		gateForced: forced, force: make(chan struct{}), ended: make(chan struct{})}
+	o.onEnd = releaseGate
 	rh.mu.Lock()
 	if rh.closed {
 		run.Cancel(errClosing)
@@ -268,6 +334,7 @@ func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *a
 	rh.wg.Add(2)
 	go func() {
 		defer rh.wg.Done()
+		defer o.end()
 		defer release()
 		defer stop()
 		rh.produce(runCtx, run, in, entries)
@@ -303,7 +370,7 @@ func (rh *ResumableHandler[S]) Rejoin(w http.ResponseWriter, r *http.Request, ru
 	if !ok {
 		return
 	}
-	rh.follow(w, r, runID, after, principal, routeBase(r), nil)
+	rh.follow(w, r, runID, after, downgradeQuery(r), principal, routeBase(r), nil)
 }
 
 // Active follows the thread's active run of the request's principal from
@@ -328,7 +395,7 @@ func (rh *ResumableHandler[S]) Active(w http.ResponseWriter, r *http.Request, th
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	rh.follow(w, r, id, after, principal, routeBase(r), nil)
+	rh.follow(w, r, id, after, downgradeQuery(r), principal, routeBase(r), nil)
 }
 
 // Stop stops the run runID, wherever it runs, and answers 202 Accepted.
@@ -365,8 +432,14 @@ func (rh *ResumableHandler[S]) Stop(w http.ResponseWriter, r *http.Request, runI
 }
 
 // Close cancels the runs this handler runs and waits until their
-// goroutines have ended, or ctx ends. Requests after Close are served,
-// but their new runs start cancelled.
+// goroutines have ended, or ctx ends. When ctx ends first, the runs left
+// have agents that ignore their context: each one's log gets its terminal
+// RUN_ERROR (CANCELLED) at once, so that every connection following it
+// ends, and the agent's goroutine is abandoned to return on its own (a
+// later Close waits for it again), as [Gate.Shutdown] does. Close then
+// waits up to [ForceGrace] for those logs and returns nil if every run got
+// its terminal event, ctx's error otherwise. Requests after Close are
+// served, but their new runs start cancelled.
 func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
 	rh.mu.Lock()
 	rh.closed = true
@@ -383,8 +456,26 @@ func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
 	case <-done:
 		return nil
 	case <-ctx.Done():
-		return ctx.Err()
 	}
+	rh.mu.Lock()
+	left := make([]*ownedRun, 0, len(rh.runs))
+	for _, o := range rh.runs {
+		o.forceEnd()
+		left = append(left, o)
+	}
+	rh.mu.Unlock()
+	grace := time.NewTimer(ForceGrace)
+	defer grace.Stop()
+	for _, o := range left {
+		select {
+		case <-o.ended:
+		case <-done:
+			return nil
+		case <-grace.C:
+			return ctx.Err()
+		}
+	}
+	return nil
 }
 
 // refuse answers a request the log could not serve.
@@ -442,10 +533,29 @@ func (rh *ResumableHandler[S]) cursorOf(w http.ResponseWriter, r *http.Request) 
 	return n, true
 }
 
-// routeBase returns the path of the resumable route a request was made
-// on: a POST's own path, or the part before /runs/ or /threads/.
+// MaxRunURLLen is the longest run URL (see [ResumableHandler]) a
+// resumable route sends in its Content-Location header: a run id comes
+// from the client, and a header carrying megabytes of it breaks proxies
+// and clients. A POST whose run's URL would be longer is refused (422
+// INVALID_INPUT); a rejoin of such a run gets no Content-Location.
+const MaxRunURLLen = 4096
+
+// downgradeQueryKey is the query parameter that asks a GET rejoin for the
+// stream downgraded for a pre-1.0 client: a GET has no body, hence no
+// protocolVersion to tell. The run URL answered to a pre-1.0 POST carries
+// it, so a client that rejoins where it was told keeps its dialect.
+const downgradeQueryKey = "downgrade"
+
+// downgradeQuery reports whether a GET asked for the pre-1.0 stream.
+func downgradeQuery(r *http.Request) bool {
+	return r.URL.Query().Get(downgradeQueryKey) == "1"
+}
+
+// routeBase returns the escaped path of the resumable route a request was
+// made on: a POST's own path, or the part before /runs/ or /threads/. The
+// escaped path keeps a run id's own "/" (sent as %2F) out of the search.
 func routeBase(r *http.Request) string {
-	p := r.URL.Path
+	p := r.URL.EscapedPath()
 	if r.Method != http.MethodPost {
 		if i := strings.LastIndex(p, "/runs/"); i >= 0 {
 			p = p[:i]
@@ -456,9 +566,23 @@ func routeBase(r *http.Request) string {
 	return strings.TrimSuffix(p, "/")
 }
 
-// runURL is the URL a run is rejoined and stopped at.
+// runURL is the URL a run is rejoined and stopped at: the run id is one
+// escaped path segment, so an id with "/", " " or "%" comes back whole.
 func runURL(base, runID string) string {
 	return base + "/runs/" + url.PathEscape(runID)
+}
+
+// location is the Content-Location of a run's stream for a client of
+// that dialect, "" when it would be over [MaxRunURLLen].
+func location(base, runID string, legacy bool) string {
+	u := runURL(base, runID)
+	if legacy {
+		u += "?" + downgradeQueryKey + "=1"
+	}
+	if len(u) > MaxRunURLLen {
+		return ""
+	}
+	return u
 }
 
 // The settings of the wrapped Handler the resumable layer uses, in one

@@ -12,13 +12,15 @@ import (
 )
 
 // follow writes the run's log after the cursor to w and follows it to
-// its terminal event, until the client goes away. leave, when not nil, is
-// called when it returns: the caller launched the run and is counted as
-// its viewer already. Otherwise the connection is counted as a viewer (of a
-// run this process runs, or by its reads of the log) only once the
-// principal is checked, so a refused caller never moves the run's grace
-// period.
-func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, principal, base string, leave func()) {
+// its terminal event, until the client goes away. The log holds the 1.0
+// events: legacy downgrades them for this connection's pre-1.0 client
+// ([agui.Downgrade]), so clients of both dialects may follow one run.
+// leave, when not nil, is called when it returns: the caller launched the
+// run and is counted as its viewer already. Otherwise the connection is
+// counted as a viewer (of a run this process runs, or by its reads of the
+// log) only once the principal is checked, so a refused caller never moves
+// the run's grace period.
+func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, legacy bool, principal, base string, leave func()) {
 	if leave != nil {
 		defer leave()
 	}
@@ -35,8 +37,22 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 			rh.h.Refuse(w, r, forbidden())
 			return
 		}
-		if leave := rh.watch(runID); leave != nil {
-			defer leave()
+		if local := rh.watch(runID); local != nil {
+			defer local()
+		} else if g := rh.gate(); g != nil && !st.Sealed {
+			// Another process runs this run, so nothing here ends its log at
+			// shutdown: the gate ends this connection instead (see closing).
+			fctx, stop := context.WithCancelCause(ctx)
+			defer stop(nil)
+			release, _, ok := g.admit(stop)
+			if !ok {
+				w.Header().Set("Retry-After", "1")
+				rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+					Message: "the server is shutting down"})
+				return
+			}
+			defer release()
+			ctx = fctx
 		}
 	}
 	entries, st, err := rh.log.Read(ctx, runID, after, readBatch, 0)
@@ -44,12 +60,14 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		rh.refuse(w, r, err, after)
 		return
 	}
-	f := &follower{w: w, rc: http.NewResponseController(w), writeTimeout: rh.writeTimeout()}
+	f := &follower{w: w, rc: http.NewResponseController(w), writeTimeout: rh.writeTimeout(), legacy: legacy}
 	h := w.Header()
 	h.Set("Content-Type", agui.SSEContentType)
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
-	h.Set("Content-Location", runURL(base, runID))
+	if loc := location(base, runID, legacy); loc != "" {
+		h.Set("Content-Location", loc)
+	}
 	w.WriteHeader(http.StatusOK)
 	if rh.cfg.retry > 0 {
 		f.buf = append(f.buf, "retry: "...)
@@ -65,7 +83,10 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 	var expiredAt time.Time // when this reader first saw the lease ended
 	for {
 		for _, e := range entries {
-			f.frame(e)
+			if f.frame(e) {
+				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: lossy downgrade for a pre-1.0 client",
+					slog.String("run_id", LogID(runID)), slog.Uint64("seq", e.Seq))
+			}
 			cursor = e.Seq
 			if e.Terminal {
 				f.send()
@@ -77,12 +98,16 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		}
 		entries, st, err = rh.log.Read(ctx, runID, cursor, readBatch, wait)
 		if err != nil {
+			if r.Context().Err() == nil && errors.Is(context.Cause(ctx), ErrShuttingDown) {
+				f.closing()
+				return
+			}
 			if ctx.Err() == nil {
 				// The connection ends with a coded RUN_ERROR (without an
 				// id, so the client rejoins from its cursor once the log
 				// is back), never silently.
 				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: reading a run's log failed",
-					slog.String("run_id", runID), slog.Any("error", err))
+					slog.String("run_id", LogID(runID)), slog.Any("error", err))
 				f.end(logUnavailable(err))
 			}
 			return
@@ -116,19 +141,19 @@ func (rh *ResumableHandler[S]) rescue(ctx context.Context, runID string) {
 	if err != nil {
 		if !errors.Is(err, ErrLeaseHeld) && !errors.Is(err, ErrFenced) {
 			rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: taking over a run failed",
-				slog.String("run_id", runID), slog.Any("error", err))
+				slog.String("run_id", LogID(runID)), slog.Any("error", err))
 		}
 		return
 	}
 	lost := &agui.RunError{Code: string(CodeRunLost), Message: "the process running this run stopped"}
 	if err := rh.log.Append(ctx, l, []LogEntry{{Seq: st.Last + 1, Data: mustJSON(lost), Terminal: true}}); err != nil {
 		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: ending a lost run failed",
-			slog.String("run_id", runID), slog.Any("error", err))
+			slog.String("run_id", LogID(runID)), slog.Any("error", err))
 		return
 	}
 	_ = rh.log.Seal(ctx, l)
 	rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: a run's owner stopped; the run was ended",
-		slog.String("run_id", runID), slog.String("owner", prev.Owner))
+		slog.String("run_id", LogID(runID)), slog.String("owner", prev.Owner))
 }
 
 // presumedDead reports whether the owner of a run whose lease has ended is
@@ -165,17 +190,52 @@ type follower struct {
 	w            http.ResponseWriter
 	rc           *http.ResponseController
 	writeTimeout time.Duration
+	legacy       bool // downgrade for a pre-1.0 client
+	lossyWarned  bool
 	buf          []byte
 	lastWrite    time.Time
 }
 
-// frame appends e as "id: <seq>\ndata: <json>\n\n".
-func (f *follower) frame(e LogEntry) {
+// frame appends e as "id: <seq>\ndata: <json>\n\n", downgraded for a
+// pre-1.0 client; an event Downgrade drops is not sent, so such a stream's
+// ids have gaps, which a cursor does not mind. It reports the first lossy
+// downgrade of the stream, which the caller logs as the protocol asks.
+func (f *follower) frame(e LogEntry) (lossy bool) {
+	data := e.Data
+	if f.legacy {
+		if ev, err := agui.DecodeEvent(data); err == nil {
+			if !f.lossyWarned && agui.DowngradeLossy(ev) {
+				f.lossyWarned, lossy = true, true
+			}
+			out, keep := agui.Downgrade(ev)
+			if !keep {
+				return lossy
+			}
+			if out != ev {
+				if d, err := out.AppendJSON(nil); err == nil {
+					data = d
+				}
+			}
+		}
+	}
 	f.buf = append(f.buf, "id: "...)
 	f.buf = strconv.AppendUint(f.buf, e.Seq, 10)
 	f.buf = append(f.buf, "\ndata: "...)
-	f.buf = append(f.buf, e.Data...)
+	f.buf = append(f.buf, data...)
 	f.buf = append(f.buf, '\n', '\n')
+	return lossy
+}
+
+// closing ends a stream whose run goes on in another process, as this one
+// shuts down, with a RUN_ERROR (CANCELLED): every stream ends with a
+// terminal event. It carries no id, as it is not in the run's log: a
+// client that rejoins elsewhere with its cursor gets the rest of the run.
+func (f *follower) closing() {
+	f.buf = append(f.buf, "data: "...)
+	f.buf = append(f.buf, mustJSON(&agui.RunError{Code: string(agui.CodeCancelled),
+		Message: "this server is shutting down; the run goes on elsewhere and may be rejoined at its URL"})...)
+	f.buf = append(f.buf, '\n', '\n')
+	f.send()
 }
 
 // end writes ev as the stream's last frame, without an id: it is not an

@@ -14,7 +14,8 @@ import (
 // no Seq: the committer numbers what the log accepts.
 func (rh *ResumableHandler[S]) produce(ctx context.Context, run *Runner[S], in *agui.RunAgentInput, entries chan<- LogEntry) {
 	defer close(entries)
-	legacy := in.ProtocolVersion == ""
+	// The log keeps the 1.0 events whatever the dialect of the client that
+	// started the run: each connection downgrades for its own (follow).
 	for ev, err := range run.Events(ctx) {
 		if err != nil {
 			// Only a run that refused to start yields an error; its log
@@ -22,16 +23,10 @@ func (rh *ResumableHandler[S]) produce(ctx context.Context, run *Runner[S], in *
 			entries <- LogEntry{Data: mustJSON(runError(err)), Terminal: true}
 			return
 		}
-		if legacy {
-			var keep bool
-			if ev, keep = agui.Downgrade(ev); !keep {
-				continue
-			}
-		}
 		data, err := encodeEvent(ev)
 		if err != nil {
 			rh.logger().LogAttrs(ctx, slog.LevelError, "core: event not encodable",
-				slog.String("run_id", in.RunID), slog.String("event", string(ev.Type())), slog.Any("error", err))
+				slog.String("run_id", LogID(in.RunID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
 			if !isTerminal(ev) {
 				run.Cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
 				continue
@@ -88,6 +83,32 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 	fail := func(err error) {
 		broken = true
 		o.cancel(&agui.Error{Code: agui.CodeOf(err), Message: "the run log refused the run's events", Err: err})
+		o.end() // nothing more reaches the log
+	}
+	seal := func() {
+		if err := rh.sealRetry(ctx, o.lease); err != nil {
+			rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: sealing a run's log failed",
+				slog.String("run_id", LogID(runID)), slog.Any("error", err))
+		}
+		sealed = true
+		o.end()
+	}
+	gateForced, force := o.gateForced, o.force
+	// endNow stores the terminal event of a run whose agent ignores its
+	// cancellation, at the shutdown deadline: its connections end with
+	// it, and whatever the agent still sends is dropped.
+	endNow := func() {
+		o.cancel(errClosing)
+		if sealed || broken {
+			return
+		}
+		term := []LogEntry{{Seq: seq + 1, Data: mustJSON(runError(errClosing)), Terminal: true}}
+		if err := rh.appendRetry(ctx, o.lease, term); err != nil {
+			fail(err)
+			return
+		}
+		seq++
+		seal()
 	}
 	for !finished {
 		select {
@@ -110,7 +131,7 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 					break more
 				}
 			}
-			if broken {
+			if broken || sealed {
 				continue
 			}
 			for i := range batch {
@@ -135,11 +156,7 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 			}
 			seq += uint64(len(batch))
 			if batch[len(batch)-1].Terminal {
-				if err := rh.sealRetry(ctx, o.lease); err != nil {
-					rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: sealing a run's log failed",
-						slog.String("run_id", runID), slog.Any("error", err))
-				}
-				sealed = true
+				seal()
 			}
 		case <-renew.C:
 			if broken || sealed {
@@ -152,7 +169,7 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 				continue
 			case err != nil:
 				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: renewing a run's lease failed",
-					slog.String("run_id", runID), slog.Any("error", err))
+					slog.String("run_id", LogID(runID)), slog.Any("error", err))
 				continue
 			}
 			if st.Stopped {
@@ -164,6 +181,12 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 					seenAt = at
 				}
 			}
+		case <-gateForced:
+			gateForced = nil
+			endNow()
+		case <-force:
+			force = nil
+			endNow()
 		case <-o.changed:
 		case <-graceC:
 			graceC = nil
@@ -210,7 +233,7 @@ func (rh *ResumableHandler[S]) appendRetry(ctx context.Context, l Lease, batch [
 			return err
 		}
 		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: appending to a run's log failed; retrying",
-			slog.String("run_id", l.RunID), slog.Any("error", err))
+			slog.String("run_id", LogID(l.RunID)), slog.Any("error", err))
 		t := time.NewTimer(backoff)
 		<-t.C
 		backoff = min(2*backoff, time.Second)

@@ -15,8 +15,9 @@ import (
 // route whose runs are kept in lg (see [core.ResumableHandler]):
 //
 //   - POST path starts a run, or joins it when its runId is known;
-//   - GET path/runs/:runId rejoins it after its Last-Event-ID header (or
-//     ?after=) and DELETE path/runs/:runId stops it;
+//   - GET path/runs/*runId rejoins it after its Last-Event-ID header (or
+//     ?after=) and DELETE path/runs/*runId stops it; the run id is one
+//     escaped path segment (a "/" in it is %2F), taken whole;
 //   - GET path/threads/:threadId/run follows the thread's active run (204
 //     when there is none);
 //   - GET path/capabilities declares transport.resumable.
@@ -64,15 +65,18 @@ func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg co
 		rh.Start(c.Writer, c.Request, opts...)
 	})
 	r.Match([]string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete}, path, methodNotAllowed)
-	r.GET(base+"/runs/:runId", func(c *gin.Context) {
+	// A run id may hold a "/" (escaped %2F in its URL), which Gin's
+	// router sees unescaped unless the engine uses the raw path: a
+	// catch-all takes the run id whole either way.
+	r.GET(base+"/runs/*runId", func(c *gin.Context) {
 		defer c.Abort()
 		namePattern(c)
-		rh.Rejoin(c.Writer, c.Request, c.Param("runId"))
+		rh.Rejoin(c.Writer, c.Request, runIDParam(c))
 	})
-	r.DELETE(base+"/runs/:runId", func(c *gin.Context) {
+	r.DELETE(base+"/runs/*runId", func(c *gin.Context) {
 		defer c.Abort()
 		namePattern(c)
-		rh.Stop(c.Writer, c.Request, c.Param("runId"))
+		rh.Stop(c.Writer, c.Request, runIDParam(c))
 	})
 	r.GET(base+"/threads/:threadId/run", func(c *gin.Context) {
 		defer c.Abort()
@@ -89,4 +93,10 @@ func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg co
 		c.Data(http.StatusOK, "application/json", body)
 	})
 	return rh, nil
+}
+
+// runIDParam is the run id of a path/runs/*runId route, without the
+// catch-all's leading "/".
+func runIDParam(c *gin.Context) string {
+	return strings.TrimPrefix(c.Param("runId"), "/")
 }

@@ -101,3 +101,62 @@ func TestRegisterResumable(t *testing.T) {
 		t.Errorf("capabilities %+v (%v) do not declare resumable", caps.Transport, err)
 	}
 }
+
+// A run id with bytes a path must escape ("/" included) is rejoined and
+// stopped at the URL its Content-Location advertises, whether the engine
+// routes on the unescaped path (Gin's default) or on the raw one.
+func TestRegisterResumableRunIDWithSlash(t *testing.T) {
+	for _, raw := range []bool{false, true} {
+		lg, err := core.NewMemoryLog()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := gin.New()
+		r.UseRawPath = raw
+		rh, err := ginagui.RegisterResumable(r, "/chat", sayAgent("hello"), lg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			if err := rh.Close(context.Background()); err != nil {
+				t.Error(err)
+			}
+		})
+		srv := serve(t, r)
+		do := func(method, path, body string) (*http.Response, string) {
+			t.Helper()
+			req, err := http.NewRequestWithContext(context.Background(), method, srv.URL+path, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Last-Event-ID", "1")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			return resp, string(b)
+		}
+		post, err := http.Post(srv.URL+"/chat", "application/json",
+			strings.NewReader(`{"threadId":"t","runId":"a/b c%","protocolVersion":"1.0","messages":[]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, post.Body)
+		post.Body.Close()
+		loc := post.Header.Get("Content-Location")
+		if loc != "/chat/runs/a%2Fb%20c%25" {
+			t.Fatalf("raw path %v: Content-Location %q", raw, loc)
+		}
+		resp, body := do(http.MethodGet, loc, "")
+		if resp.StatusCode != http.StatusOK || !strings.Contains(body, "id: 2\n") || resp.Header.Get("Content-Location") != loc {
+			t.Fatalf("raw path %v: rejoin at %s: %d %q", raw, loc, resp.StatusCode, body)
+		}
+		resp, body = do(http.MethodDelete, loc, "")
+		if resp.StatusCode != http.StatusAccepted || !strings.Contains(body, `"runId":"a/b c%"`) {
+			t.Fatalf("raw path %v: stop at %s: %d %s", raw, loc, resp.StatusCode, body)
+		}
+	}
+}

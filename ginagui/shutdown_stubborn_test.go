@@ -69,3 +69,75 @@ func TestShutdownEndsRunsThatIgnoreTheirContext(t *testing.T) {
 	}
 	http.DefaultClient.CloseIdleConnections()
 }
+
+// The same on a resumable route: at the deadline the run's log gets its
+// RUN_ERROR (CANCELLED), its stream ends with it, Shutdown and Close
+// report success with the agent still running.
+func TestShutdownEndsResumableRunsThatIgnoreTheirContext(t *testing.T) {
+	t.Parallel()
+	gate := new(core.Gate)
+	running := make(chan struct{})
+	release := make(chan struct{})
+	stubborn := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		if err := rc.Say("working"); err != nil {
+			return agui.Outcome{}, err
+		}
+		close(running)
+		<-release // ignores ctx
+		return agui.Success(), nil
+	})
+	lg, err := core.NewMemoryLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := gin.New()
+	rh, err := ginagui.RegisterResumable(r, "/agent", stubborn, lg, core.WithGate(gate), core.WithDetach(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: r}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	defer func() {
+		close(release) // the abandoned agent returns when the test ends
+		if err := rh.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	}()
+
+	resp := postRun(t, "http://"+ln.Addr().String()+"/agent")
+	defer resp.Body.Close()
+	events := make(chan []agui.Event, 1)
+	go func() { events <- aguitest.ReadSSE(t, resp.Body) }()
+	<-running
+
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := ginagui.Shutdown(ctx, srv, gate); err != nil {
+		t.Errorf("Shutdown = %v, want nil: every stream got its terminal", err)
+		_ = srv.Close()
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		t.Errorf("Serve = %v", err)
+	}
+	var evs []agui.Event
+	select {
+	case evs = <-events:
+	case <-time.After(10 * time.Second): // a bound on the failure, not a synchronisation
+		t.Fatal("the stream never ended")
+	}
+	last, ok := evs[len(evs)-1].(*agui.RunError)
+	if !ok || last.Code != string(agui.CodeCancelled) {
+		t.Errorf("the client's last event = %v, want RUN_ERROR CANCELLED", evs[len(evs)-1])
+	}
+	closeCtx, cancelClose := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancelClose()
+	if err := rh.Close(closeCtx); err != nil {
+		t.Errorf("Close = %v, want nil: the run's log got its terminal", err)
+	}
+	http.DefaultClient.CloseIdleConnections()
+}

@@ -84,9 +84,10 @@ func run(addr string, cfg config) error {
 		return err
 	}
 	err = serve(ln, newServer(router), cfg.gate, sigs, 10*time.Second, logger)
-	// The detached runs of the resumable routes have no stream that
-	// Shutdown could end: cancel them and wait.
-	closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// The gate's shutdown has ended every run's log (a stubborn agent's at
+	// its deadline); Close joins the runs' goroutines, abandoning those of
+	// agents that ignore their context after core.ForceGrace.
+	closeCtx, cancel := context.WithTimeout(context.Background(), core.ForceGrace)
 	defer cancel()
 	return errors.Join(err, cfg.resumables.Close(closeCtx))
 }

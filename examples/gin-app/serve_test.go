@@ -3,10 +3,12 @@ package main
 import (
 	"bufio"
 	"context"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -81,6 +83,120 @@ func TestNewServerTimeouts(t *testing.T) {
 	if srv.ReadHeaderTimeout <= 0 || srv.IdleTimeout <= 0 {
 		t.Fatalf("ReadHeaderTimeout %v IdleTimeout %v", srv.ReadHeaderTimeout, srv.IdleTimeout)
 	}
+}
+
+// A shutdown ends the streams of the resumable route /agents/detached,
+// the run's first stream and a follower that rejoined it, each with a
+// terminal RUN_ERROR (CANCELLED), and serve and the routes' Close both
+// return nil: the process exits 0.
+func TestServeEndsDetachedStreams(t *testing.T) {
+	cfg := defaultConfig(slog.New(slog.DiscardHandler))
+	cfg.slowInterval, cfg.slowTotal = time.Millisecond, time.Hour
+	r, err := newRouter(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs := make(chan os.Signal, 2)
+	served := make(chan error, 1)
+	go func() {
+		served <- serve(ln, newServer(r), cfg.gate, sigs, 5*time.Second, slog.New(slog.DiscardHandler))
+	}()
+	url := "http://" + ln.Addr().String()
+
+	first := request(t, context.Background(), http.MethodPost, url+"/agents/detached", input("go", ""))
+	defer first.Body.Close()
+	got := frames(t, first.Body, 2)
+	follower := request(t, context.Background(), http.MethodGet, url+first.Header.Get("Content-Location"), "",
+		"Last-Event-ID", strconv.FormatUint(got[len(got)-1].id, 10))
+	defer follower.Body.Close()
+	if follower.StatusCode != http.StatusOK {
+		t.Fatalf("rejoin: %d", follower.StatusCode)
+	}
+	frames(t, follower.Body, 1)
+	sigs <- syscall.SIGTERM
+	if err := <-served; err != nil {
+		t.Fatalf("serve = %v, want nil", err)
+	}
+	for name, body := range map[string]io.Reader{"first stream": first.Body, "follower": follower.Body} {
+		rest := frames(t, body, 0)
+		if len(rest) == 0 || !strings.Contains(rest[len(rest)-1].data, `"RUN_ERROR"`) || !strings.Contains(rest[len(rest)-1].data, `"CANCELLED"`) {
+			t.Errorf("%s ends with %v, want RUN_ERROR CANCELLED", name, rest)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := cfg.resumables.Close(ctx); err != nil {
+		t.Fatalf("Close = %v, want nil", err)
+	}
+	http.DefaultClient.CloseIdleConnections()
+}
+
+// With two replicas on one log, the replica that shuts down ends its
+// follower of a run the other one runs with a terminal RUN_ERROR
+// (CANCELLED), and serve returns nil; the run goes on on the other.
+func TestServeEndsFollowersOfAnotherReplicasRun(t *testing.T) {
+	lg, err := core.NewMemoryLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	replica := func() (config, string, chan os.Signal, chan error) {
+		cfg := defaultConfig(slog.New(slog.DiscardHandler))
+		cfg.slowInterval, cfg.slowTotal = time.Millisecond, time.Hour
+		cfg.runLog = func(string) (core.RunLog, error) { return lg, nil }
+		r, err := newRouter(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sigs := make(chan os.Signal, 2)
+		served := make(chan error, 1)
+		go func() {
+			served <- serve(ln, newServer(r), cfg.gate, sigs, 3*time.Second, slog.New(slog.DiscardHandler))
+		}()
+		return cfg, "http://" + ln.Addr().String(), sigs, served
+	}
+	cfgA, a, sigsA, servedA := replica()
+	cfgB, b, sigsB, servedB := replica()
+
+	first := request(t, context.Background(), http.MethodPost, a+"/agents/detached", input("go", ""))
+	defer first.Body.Close()
+	got := frames(t, first.Body, 2)
+	follower := request(t, context.Background(), http.MethodGet, b+first.Header.Get("Content-Location"), "",
+		"Last-Event-ID", strconv.FormatUint(got[len(got)-1].id, 10))
+	defer follower.Body.Close()
+	if follower.StatusCode != http.StatusOK {
+		t.Fatalf("rejoin on b: %d", follower.StatusCode)
+	}
+	frames(t, follower.Body, 1)
+	sigsB <- syscall.SIGTERM
+	if err := <-servedB; err != nil {
+		t.Fatalf("serve on b = %v, want nil", err)
+	}
+	if rest := frames(t, follower.Body, 0); len(rest) == 0 || !strings.Contains(rest[len(rest)-1].data, `"CANCELLED"`) {
+		t.Fatalf("b's follower ends with %v, want RUN_ERROR CANCELLED", rest)
+	}
+	if more := frames(t, first.Body, 3); len(more) != 3 {
+		t.Fatalf("the run on a after b shut down: %v", more)
+	}
+	sigsA <- syscall.SIGTERM
+	if err := <-servedA; err != nil {
+		t.Fatalf("serve on a = %v, want nil", err)
+	}
+	for _, cfg := range []config{cfgA, cfgB} {
+		ctx, cancel := context.WithTimeout(context.Background(), core.ForceGrace)
+		if err := cfg.resumables.Close(ctx); err != nil {
+			t.Errorf("Close = %v", err)
+		}
+		cancel()
+	}
+	http.DefaultClient.CloseIdleConnections()
 }
 
 // A request whose body is stalled when the signal comes does not hold the
