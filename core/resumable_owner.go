@@ -9,15 +9,29 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// encodeEvent returns ev's JSON, refusing what a client could not read.
-func encodeEvent(ev agui.Event) ([]byte, error) {
-	data, err := ev.AppendJSON(nil)
+// arenaChunk is the size of an owner's encoding chunks (see owner.arena).
+const arenaChunk = 16 << 10
+
+// encode returns ev's JSON, encoded into the arena, refusing what a
+// client could not read.
+func (w *owner[S]) encode(ev agui.Event) ([]byte, error) {
+	if cap(w.arena)-len(w.arena) < arenaChunk/16 {
+		w.arena = make([]byte, 0, arenaChunk)
+	}
+	mark := len(w.arena)
+	b, err := ev.AppendJSON(w.arena)
 	if err != nil {
 		return nil, err
 	}
+	data := b[mark:len(b):len(b)]
 	if len(data) > agui.MaxEventSize {
 		return nil, agui.NewError(agui.CodeSerialization, "the event's JSON is over the event size limit")
 	}
+	if cap(b) != cap(w.arena) {
+		// The event did not fit: it has a chunk of its own.
+		return data, nil
+	}
+	w.arena = b
 	return data, nil
 }
 
@@ -43,8 +57,13 @@ type owner[S any] struct {
 	runID string
 	ctx   context.Context // the run's, for its log lines
 
-	seq    uint64
-	batch  []LogEntry
+	seq   uint64
+	batch []LogEntry
+	// arena is the chunk the events' JSON is encoded into, one after the
+	// other: the log keeps each entry's slice of it, so a chunk is never
+	// written over, and a run allocates one per arenaChunk bytes rather
+	// than a growing buffer per event.
+	arena  []byte
 	broken bool // the log refused us: nothing more is written
 	sealed bool
 }
@@ -182,7 +201,7 @@ func (w *owner[S]) deliver(ev agui.Event) bool {
 	if w.broken || w.sealed {
 		return true
 	}
-	data, err := encodeEvent(ev)
+	data, err := w.encode(ev)
 	if err != nil {
 		w.rh.logger().LogAttrs(w.ctx, slog.LevelError, "core: event not encodable",
 			slog.String("run_id", LogID(w.runID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
