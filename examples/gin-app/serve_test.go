@@ -231,15 +231,17 @@ func TestServeStalledUploadDoesNotFailShutdown(t *testing.T) {
 			sigs := make(chan os.Signal, 2)
 			served := make(chan error, 1)
 			srv := newServer(r)
-			// The connection turns active once the server has read the request's
-			// first bytes: from then on Shutdown waits for it rather than closing it.
-			active := make(chan struct{})
+			// The signal comes once the request is in a handler. Earlier,
+			// net/http itself drops a request whose headers it read while
+			// Shutdown began (the connection closes unanswered, and the
+			// client may retry what no handler saw), so the test waits past
+			// that point; StateActive comes before it.
+			entered := make(chan struct{})
 			var once sync.Once
-			srv.ConnState = func(_ net.Conn, s http.ConnState) {
-				if s == http.StateActive {
-					once.Do(func() { close(active) })
-				}
-			}
+			srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				once.Do(func() { close(entered) })
+				r.ServeHTTP(w, req)
+			})
 			go func() { served <- serve(ln, srv, cfg.gate, sigs, 2*time.Second, slog.New(slog.DiscardHandler)) }()
 
 			conn, err := net.Dial("tcp", ln.Addr().String())
@@ -250,7 +252,7 @@ func TestServeStalledUploadDoesNotFailShutdown(t *testing.T) {
 			if _, err := conn.Write([]byte("POST " + tc.path + " HTTP/1.1\r\nHost: x\r\n" + tc.auth + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"threadId\":")); err != nil {
 				t.Fatal(err)
 			}
-			<-active
+			<-entered
 			sigs <- syscall.SIGTERM
 			status, err := bufio.NewReader(conn).ReadString('\n')
 			if err != nil || !strings.HasPrefix(status, tc.status) {
