@@ -77,6 +77,10 @@ type SSEReader struct {
 	data     bytes.Buffer
 	lastID   string
 	comments int
+	frameID  string // the id field of the frame being read
+	hasID    bool   // whether that frame has one
+	eventID  string // frameID of the frame Next last returned
+	eventHas bool
 }
 
 // NewSSEReader returns a reader of r's frames.
@@ -90,6 +94,14 @@ func NewSSEReader(r io.Reader) *SSEReader {
 // LastEventID is the value of the last "id:" field read, as a browser's
 // EventSource keeps it for Last-Event-ID; "" before any.
 func (s *SSEReader) LastEventID() string { return s.lastID }
+
+// EventID is the "id:" field of the frame whose event [SSEReader.Next]
+// last returned, and whether that frame had one. [SSEReader.LastEventID]
+// keeps the last id the stream set, as a browser does for its next
+// reconnection; EventID tells a frame that carries no id (a server's
+// closing event that is no part of a replayable log, say) from one that
+// carries the same id again.
+func (s *SSEReader) EventID() (id string, ok bool) { return s.eventID, s.eventHas }
 
 // Comments is the number of comment lines read so far (heartbeats).
 func (s *SSEReader) Comments() int { return s.comments }
@@ -113,6 +125,8 @@ func (s *SSEReader) Next() (Event, error) {
 		}
 		line := s.sc.Bytes()
 		if len(line) == 0 {
+			frameID, hasID := s.frameID, s.hasID
+			s.frameID, s.hasID = "", false
 			if s.data.Len() == 0 {
 				continue
 			}
@@ -120,6 +134,7 @@ func (s *SSEReader) Next() (Event, error) {
 			data = data[:len(data)-1] // the LF after the last data line
 			ev, err := DecodeEvent(data)
 			s.data.Reset()
+			s.eventID, s.eventHas = frameID, hasID
 			if err != nil {
 				return nil, &Error{Code: CodeSerialization, Message: "an SSE frame is not an AG-UI event: " + err.Error(), Err: err}
 			}
@@ -143,6 +158,7 @@ func (s *SSEReader) Next() (Event, error) {
 		case "id":
 			if bytes.IndexByte(value, 0) < 0 {
 				s.lastID = string(value)
+				s.frameID, s.hasID = s.lastID, true
 			}
 		}
 		// "event", "retry" and unknown fields carry nothing an AG-UI event needs.

@@ -167,3 +167,29 @@ func FuzzReadSSE(f *testing.F) {
 		}
 	})
 }
+
+// TestSSEReaderEventID: EventID is the id of the frame that carried the
+// event, or none, while LastEventID keeps the stream's last id, as the
+// standard says; an id in a frame without data is remembered by
+// LastEventID only.
+func TestSSEReaderEventID(t *testing.T) {
+	body := "id: 1\ndata: {\"type\":\"RUN_STARTED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n" +
+		"id: 2\n\n" +
+		"data: {\"type\":\"STEP_STARTED\",\"stepName\":\"s\"}\n\n" +
+		"id:\ndata: {\"type\":\"STEP_FINISHED\",\"stepName\":\"s\"}\n\n" +
+		"id: a\x00b\ndata: {\"type\":\"RUN_FINISHED\",\"threadId\":\"t\",\"runId\":\"r\"}\n\n"
+	r := agui.NewSSEReader(strings.NewReader(body))
+	want := []struct {
+		id, last string
+		ok       bool
+	}{{"1", "1", true}, {"", "2", false}, {"", "", true}, {"", "", false}}
+	for i, w := range want {
+		if _, err := r.Next(); err != nil {
+			t.Fatal(err)
+		}
+		id, ok := r.EventID()
+		if id != w.id || ok != w.ok || r.LastEventID() != w.last {
+			t.Errorf("event %d: EventID %q, %v, LastEventID %q; want %q, %v, %q", i, id, ok, r.LastEventID(), w.id, w.ok, w.last)
+		}
+	}
+}

@@ -1,8 +1,10 @@
 package agui_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/agui-go/agui"
 )
@@ -50,4 +52,26 @@ func ExampleAppendSSE_tooLarge() {
 	fmt.Println(len(buf), agui.CodeOf(err))
 	// Output:
 	// 0 SERIALIZATION
+}
+
+// A resumable stream frames each event of its log with the event's
+// sequence number as its id, which the client sends back as Last-Event-ID
+// to resume; the first frame tells the client how long to wait before
+// reconnecting. SSEReader.EventID reads the id back per event.
+func ExampleAppendSSEFrame() {
+	buf, _ := agui.AppendSSEFrame(nil, agui.SSEFrame{Retry: 2 * time.Second})
+	buf, _ = agui.AppendSSEFrame(buf, agui.SSEFrame{ID: "7", Data: []byte(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`)})
+	os.Stdout.Write(buf)
+
+	r := agui.NewSSEReader(bytes.NewReader(buf))
+	ev, _ := r.Next()
+	id, ok := r.EventID()
+	fmt.Println(ev.Type(), id, ok)
+	// Output:
+	// retry: 2000
+	//
+	// id: 7
+	// data: {"type":"RUN_STARTED","threadId":"t1","runId":"r1"}
+	//
+	// RUN_STARTED 7 true
 }

@@ -279,9 +279,9 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		func() {
 			defer func() {
 				if sw.abandoned {
-					q.abandon()
+					q.Abandon()
 				} else {
-					q.close()
+					q.Close()
 				}
 			}()
 			sw.loop(r.Context(), q)

@@ -56,8 +56,18 @@ func (e *RequestError) Error() string { return e.Message }
 func (e *RequestError) Unwrap() error { return e.cause }
 
 // WriteHTTP answers the request with e. It must be called before anything
-// else is written to w.
+// else is written to w, and nothing reads the request's body afterwards:
+// WriteHTTP moves the connection's read deadline to now. A refusal is
+// often written before the body is read (a failed principal hook, a
+// wrong method), and net/http then reads up to 256 KiB of the unread body
+// before it answers, to reuse the connection; a client that stalls its
+// upload would hold that read, and with it a server's Shutdown, until its
+// read timeout. With the deadline passed, the answer goes out at once and
+// the connection is closed (Connection: close) when a body was left
+// unread; a request whose body was read keeps its connection.
 func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
+	// Ignored where unsupported (a ResponseRecorder): then nothing drains.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 	body, _ := json.Marshal(struct {
 		Error string `json:"error"`
 		Code  string `json:"code"`

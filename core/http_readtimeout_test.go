@@ -57,6 +57,26 @@ func TestHandlerBodyReadTimeout(t *testing.T) {
 	}
 }
 
+// The 408 reaches the client when the write timeout is no longer than the
+// read timeout (the defaults are both 30 s): the write deadline set before
+// the body read must not have passed by the time the refusal is written.
+// With the defaults the app's stalled clients got an EOF instead, most of
+// the time.
+func TestHandlerBodyReadTimeoutWithEqualWriteTimeout(t *testing.T) {
+	for _, write := range []time.Duration{50 * time.Millisecond, 20 * time.Millisecond} {
+		h, err := NewHandler[NoState](sayHi(), WithReadTimeout(50*time.Millisecond), WithWriteTimeout(write))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(h)
+		got := rawExchange(t, srv, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"threadId\":", 10*time.Second)
+		srv.Close()
+		if !strings.HasPrefix(got, "HTTP/1.1 408") {
+			t.Fatalf("write timeout %v: status line %q, want 408", write, got)
+		}
+	}
+}
+
 // A Content-Length over the limit is refused at once: no 100 Continue
 // invites the upload, and nothing is read.
 func TestHandlerRefusesLargeContentLengthBeforeReading(t *testing.T) {

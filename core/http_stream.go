@@ -65,24 +65,24 @@ type streamWriter struct {
 
 // runQueue is what the writer drives: the run's queue, taken from by the
 // writer's own goroutine, which hands what it takes on to the sink.
-// *driver is the one implementation outside tests.
+// *Consumer is the one implementation outside tests.
 type runQueue interface {
 	// ready returns a channel that signals events in the queue (or its
 	// end), or nil once the stream is over.
-	ready() <-chan struct{}
+	Ready() <-chan struct{}
 	// take passes on everything queued, and the terminal event once the
 	// queue is closed, and returns how many events it took; with nothing
 	// queued it returns 0 without waiting.
-	take() int
+	Take() int
 	// close ends the run however the writer stopped and joins its
 	// goroutines.
-	close()
+	Close()
 	// abandon ends the run without joining its agent, for a stream the
 	// writer ended at a shutdown deadline (see streamWriter.abandon).
-	abandon()
+	Abandon()
 	// trim drops what the run keeps for bursts, when the stream has been
 	// quiet for an idle period.
-	trim()
+	Trim()
 }
 
 // loop writes the run's events until the stream is over or the client is
@@ -107,13 +107,13 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 		idleC = idle.C
 	}
 	for {
-		ready := q.ready()
+		ready := q.Ready()
 		if ready == nil || s.broken {
 			return
 		}
 		select {
 		case <-ready:
-			s.burst(q, q.take())
+			s.burst(q, q.Take())
 			s.flush()
 		case <-idleC:
 			// The timer is not moved per burst: when it fires early, it
@@ -123,7 +123,7 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 				continue
 			}
 			s.idle()
-			q.trim()
+			q.Trim()
 			idle.Reset(period)
 		case <-done.Done():
 			s.gone()
@@ -167,10 +167,10 @@ func (s *streamWriter) burst(q runQueue, n int) {
 // drain takes the events already queued, without waiting, and returns
 // how many it took.
 func (s *streamWriter) drain(q runQueue) int {
-	if s.broken || q.ready() == nil {
+	if s.broken || q.Ready() == nil {
 		return 0
 	}
-	return q.take()
+	return q.Take()
 }
 
 // idlePeriod is how often an idle stream is looked after: heartbeats on

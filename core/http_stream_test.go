@@ -516,14 +516,14 @@ func (q *swQueue) end() {
 	close(q.wake)
 }
 
-func (q *swQueue) ready() <-chan struct{} {
+func (q *swQueue) Ready() <-chan struct{} {
 	if q.over {
 		return nil
 	}
 	return q.wake
 }
 
-func (q *swQueue) take() int {
+func (q *swQueue) Take() int {
 	q.mu.Lock()
 	evs, closed := q.items, q.closed
 	q.items = nil
@@ -540,11 +540,11 @@ func (q *swQueue) take() int {
 	return len(evs)
 }
 
-func (q *swQueue) close() {}
+func (q *swQueue) Close() {}
 
-func (q *swQueue) abandon() {}
+func (q *swQueue) Abandon() {}
 
-func (q *swQueue) trim() { q.trims.Add(1) }
+func (q *swQueue) Trim() { q.trims.Add(1) }
 
 // swFakeRun is a runHandle whose events the test sends, and which ends with
 // RUN_ERROR carrying the cancel cause's code when cancelled, as the runner
@@ -599,13 +599,13 @@ type swFakeQueue struct {
 
 // close cancels the fake as a consumer leaving does, and joins its
 // producer.
-func (q *swFakeQueue) close() {
+func (q *swFakeQueue) Close() {
 	q.f.Cancel(errClientGone)
 	<-q.producer
 	close(q.f.exited)
 }
 
-func (q *swFakeQueue) abandon() { q.close() }
+func (q *swFakeQueue) Abandon() { q.Close() }
 
 func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

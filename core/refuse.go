@@ -47,6 +47,12 @@ func (h *Handler[S]) Refuse(w http.ResponseWriter, r *http.Request, err error) {
 // refuse writes re and reports it. ctx carries the route (withRoute) and,
 // once decoded, the input.
 func (t *transport) refuse(ctx context.Context, w http.ResponseWriter, re *RequestError) {
+	// A refusal is a write like a stream's: it gets its own write window.
+	// The one set before the body read has passed by the time a stalled
+	// body's 408 is written whenever the write timeout is no longer than
+	// the read timeout (both default to 30 s), and the client would get an
+	// EOF instead of the 408.
+	t.extendDeadline(w)
 	re.WriteHTTP(w)
 	rf := Refusal{Status: re.Status, Code: re.Code, Message: re.Message}
 	rf.RouteInfo, _ = RouteFrom(ctx)

@@ -311,9 +311,10 @@ func (rh *ResumableHandler[S]) joined(w http.ResponseWriter, r *http.Request, ru
 	return true
 }
 
-// launch starts the goroutines of a run this process owns. The caller is
-// counted as the run's first viewer. release frees the run's slot when its
-// agent returns; releaseGate frees its gate entry once its log holds its
+// launch starts the owner goroutine of a run this process owns (see
+// owner), which starts the run's agent. The caller is counted as the
+// run's first viewer. release frees the run's slot when its agent
+// returns; releaseGate frees its gate entry once its log holds its
 // terminal event (or its agent returned), which forced, when closed, asks
 // for at once.
 func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *agui.RunAgentInput, lease Lease, release, releaseGate func(), forced <-chan struct{}) *ownedRun {
@@ -330,18 +331,10 @@ func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *a
 	// The run outlives the request: its context keeps the request's values
 	// and drops its cancellation, which is ours to decide.
 	runCtx, stop := context.WithTimeoutCause(context.WithoutCancel(ctx), rh.cfg.maxDuration, errTooLong)
-	entries := make(chan LogEntry, commitBatch)
-	rh.wg.Add(2)
+	rh.wg.Add(1)
 	go func() {
 		defer rh.wg.Done()
-		defer o.end()
-		defer release()
-		defer stop()
-		rh.produce(runCtx, run, in, entries)
-	}()
-	go func() {
-		defer rh.wg.Done()
-		rh.commit(o, in.RunID, entries)
+		rh.own(runCtx, o, run, in.RunID, release, stop)
 	}()
 	return o
 }

@@ -231,23 +231,21 @@ func TestResumableJoinsGetTheirOwnDialect(t *testing.T) {
 	check("0.x GET join of a 1.0 run", fs, false)
 }
 
-// lastData reads an SSE body to its end and returns its last data: line
-// and whether that frame had an id.
+// lastData reads an SSE body to its end with agui's reader and returns
+// its last event's JSON and whether that event's frame had an id.
 func lastData(t *testing.T, body io.Reader) (data string, hasID bool) {
 	t.Helper()
-	b, _ := io.ReadAll(body)
-	for _, fr := range strings.Split(string(b), "\n\n") {
-		var d string
-		var id bool
-		for _, line := range strings.Split(fr, "\n") {
-			if v, ok := strings.CutPrefix(line, "data: "); ok {
-				d = v
-			}
-			id = id || strings.HasPrefix(line, "id: ")
+	r := agui.NewSSEReader(body)
+	for ev, err := range r.Events() {
+		if err != nil {
+			t.Fatal(err)
 		}
-		if d != "" {
-			data, hasID = d, id
+		b, err := ev.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
 		}
+		data = string(b)
+		_, hasID = r.EventID()
 	}
 	return data, hasID
 }

@@ -69,11 +69,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		h.Set("Content-Location", loc)
 	}
 	w.WriteHeader(http.StatusOK)
-	if rh.cfg.retry > 0 {
-		f.buf = append(f.buf, "retry: "...)
-		f.buf = strconv.AppendInt(f.buf, rh.cfg.retry.Milliseconds(), 10)
-		f.buf = append(f.buf, "\n\n"...)
-	}
+	f.buf, _ = agui.AppendSSEFrame(f.buf, agui.SSEFrame{Retry: rh.cfg.retry}) // none when 0
 	hb := rh.heartbeat()
 	wait := rh.cfg.leaseTTL
 	if hb > 0 {
@@ -193,6 +189,7 @@ type follower struct {
 	legacy       bool // downgrade for a pre-1.0 client
 	lossyWarned  bool
 	buf          []byte
+	id           []byte // scratch for a frame's id
 	lastWrite    time.Time
 }
 
@@ -218,11 +215,11 @@ func (f *follower) frame(e LogEntry) (lossy bool) {
 			}
 		}
 	}
-	f.buf = append(f.buf, "id: "...)
-	f.buf = strconv.AppendUint(f.buf, e.Seq, 10)
-	f.buf = append(f.buf, "\ndata: "...)
-	f.buf = append(f.buf, data...)
-	f.buf = append(f.buf, '\n', '\n')
+	// The log holds one line of JSON per entry, within MaxEventSize (the
+	// owner framed it once), and the id is digits: this cannot fail. The
+	// id's string does not escape, so it costs no allocation.
+	f.id = strconv.AppendUint(f.id[:0], e.Seq, 10)
+	f.buf, _ = agui.AppendSSEFrame(f.buf, agui.SSEFrame{ID: string(f.id), Data: data})
 	return lossy
 }
 
@@ -231,19 +228,14 @@ func (f *follower) frame(e LogEntry) (lossy bool) {
 // terminal event. It carries no id, as it is not in the run's log: a
 // client that rejoins elsewhere with its cursor gets the rest of the run.
 func (f *follower) closing() {
-	f.buf = append(f.buf, "data: "...)
-	f.buf = append(f.buf, mustJSON(&agui.RunError{Code: string(agui.CodeCancelled),
-		Message: "this server is shutting down; the run goes on elsewhere and may be rejoined at its URL"})...)
-	f.buf = append(f.buf, '\n', '\n')
-	f.send()
+	f.end(&agui.RunError{Code: string(agui.CodeCancelled),
+		Message: "this server is shutting down; the run goes on elsewhere and may be rejoined at its URL"})
 }
 
 // end writes ev as the stream's last frame, without an id: it is not an
 // event of the run's log.
 func (f *follower) end(ev agui.Event) {
-	f.buf = append(f.buf, "data: "...)
-	f.buf = append(f.buf, mustJSON(ev)...)
-	f.buf = append(f.buf, '\n', '\n')
+	f.buf, _ = agui.AppendSSE(f.buf, ev) // a RUN_ERROR, which always encodes
 	f.send()
 }
 

@@ -85,10 +85,15 @@ func TestResumableStoreOutage(t *testing.T) {
 		started := make(chan string, 1)
 		opts := []core.Option{core.WithDetach(time.Minute), core.WithLeaseTTL(3 * time.Second)}
 		a := newResumable(t, blockAgent(started), lg, append(opts, core.WithReplicaID("a"))...)
-		b := newResumable(t, blockAgent(nil), lg, append(opts, core.WithReplicaID("b"))...)
+		// The follower polls every second (its heartbeat), so it looks at
+		// the lease three times within a TTL of the store's return.
+		b := newResumable(t, blockAgent(nil), lg, append(opts, core.WithReplicaID("b"), core.WithHeartbeat(time.Second))...)
 		owner, cancelOwner, ownerDone := serveIn(http.MethodPost, "/chat", runRequest("t", "r"), a.ServeHTTP)
 		defer cancelOwner()
 		<-started
+		// The follower's cursor is one the owner's client has seen: wait
+		// for the owner to store its first events before rejoining.
+		synctest.Wait()
 		follower, cancelFollower, followerDone := serveIn(http.MethodGet, "/chat/runs/r?after=1", "", func(w http.ResponseWriter, r *http.Request) {
 			b.Rejoin(w, r, "r")
 		})
@@ -108,11 +113,17 @@ func TestResumableStoreOutage(t *testing.T) {
 		<-ownerDone
 		<-followerDone
 
-		// The store is back; the owner's renewals get through 5 s later,
-		// more than a reader's wait (3 s) and less than two lease TTLs.
+		// The store is back; the owner's renewals get through 2.5 s later
+		// (its renewal at 3 s), within a lease TTL as the README promises,
+		// and after the follower has seen the ended lease twice. The times
+		// are off the whole seconds on which the follower reads and the
+		// owner renews, so no two events are simultaneous (before, a
+		// renewal at 5 s and a takeover at 6 s met the follower's reads
+		// and the owner's ticks on the same instants, and the order
+		// synctest picked decided the run's fate).
 		lg.ownerDown.Store(true)
 		lg.down.Store(false)
-		time.AfterFunc(5*time.Second, func() { lg.ownerDown.Store(false) })
+		time.AfterFunc(2500*time.Millisecond, func() { lg.ownerDown.Store(false) })
 		_, cancelRejoin, rejoinDone := serveIn(http.MethodGet, "/chat/runs/r?after=2", "", func(w http.ResponseWriter, r *http.Request) {
 			b.Rejoin(w, r, "r")
 		})

@@ -9,44 +9,29 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// produce ranges over the run's events and hands each, encoded, to the
-// committer; it closes entries when the run has ended. The entries carry
-// no Seq: the committer numbers what the log accepts.
-func (rh *ResumableHandler[S]) produce(ctx context.Context, run *Runner[S], in *agui.RunAgentInput, entries chan<- LogEntry) {
-	defer close(entries)
-	// The log keeps the 1.0 events whatever the dialect of the client that
-	// started the run: each connection downgrades for its own (follow).
-	for ev, err := range run.Events(ctx) {
-		if err != nil {
-			// Only a run that refused to start yields an error; its log
-			// still ends with a terminal event.
-			entries <- LogEntry{Data: mustJSON(runError(err)), Terminal: true}
-			return
-		}
-		data, err := encodeEvent(ev)
-		if err != nil {
-			rh.logger().LogAttrs(ctx, slog.LevelError, "core: event not encodable",
-				slog.String("run_id", LogID(in.RunID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
-			if !isTerminal(ev) {
-				run.Cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
-				continue
-			}
-			// Nothing follows a terminal event, so its stand-in is ours.
-			data = mustJSON(&agui.RunError{Message: "the run's last event could not be encoded", Code: string(agui.CodeSerialization)})
-		}
-		entries <- LogEntry{Data: data, Terminal: isTerminal(ev)}
-	}
-}
+// arenaChunk is the size of an owner's encoding chunks (see owner.arena).
+const arenaChunk = 16 << 10
 
-// encodeEvent returns ev's JSON, refusing what a client could not read.
-func encodeEvent(ev agui.Event) ([]byte, error) {
-	data, err := ev.AppendJSON(nil)
+// encode returns ev's JSON, encoded into the arena, refusing what a
+// client could not read.
+func (w *owner[S]) encode(ev agui.Event) ([]byte, error) {
+	if cap(w.arena)-len(w.arena) < arenaChunk/16 {
+		w.arena = make([]byte, 0, arenaChunk)
+	}
+	mark := len(w.arena)
+	b, err := ev.AppendJSON(w.arena)
 	if err != nil {
 		return nil, err
 	}
+	data := b[mark:len(b):len(b)]
 	if len(data) > agui.MaxEventSize {
 		return nil, agui.NewError(agui.CodeSerialization, "the event's JSON is over the event size limit")
 	}
+	if cap(b) != cap(w.arena) {
+		// The event did not fit: it has a chunk of its own.
+		return data, nil
+	}
+	w.arena = b
 	return data, nil
 }
 
@@ -56,12 +41,73 @@ func mustJSON(ev agui.Event) []byte {
 	return data
 }
 
-// commit is the run's owner: it numbers the produced entries and appends
-// them to the log in batches (what is queued while an append is in flight
-// goes in the next one), renews the lease, and applies stops and the
-// grace period. It seals the log once the terminal entry is stored.
-func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan LogEntry) {
-	ctx := context.Background()
+// owner is the goroutine of a run this process owns, besides its agent's:
+// it drives the run's [Consumer] itself, encoding each event as it takes
+// it (the log keeps the 1.0 events, whatever the dialect of the client
+// that started the run: each connection downgrades for its own, see
+// follow), numbers what the log accepts and appends it in batches (what
+// the agent queued while an append was in flight goes in the next), renews
+// the lease, and applies stops, the shutdown deadline and the grace
+// period. It seals the log once the terminal entry is stored. One
+// hand-off per event: the agent's queue to the owner.
+type owner[S any] struct {
+	rh    *ResumableHandler[S]
+	o     *ownedRun
+	run   *Runner[S]
+	runID string
+	ctx   context.Context // the run's, for its log lines
+
+	seq   uint64
+	batch []LogEntry
+	// arena is the chunk the events' JSON is encoded into, one after the
+	// other: the log keeps each entry's slice of it, so a chunk is never
+	// written over, and a run allocates one per arenaChunk bytes rather
+	// than a growing buffer per event.
+	arena  []byte
+	broken bool // the log refused us: nothing more is written
+	sealed bool
+}
+
+// own runs the owner of o until its run is over and its agent returned;
+// stop ends the run's context and release frees its slot once the agent
+// returned.
+func (rh *ResumableHandler[S]) own(ctx context.Context, o *ownedRun, run *Runner[S], runID string, release, stop func()) {
+	w := &owner[S]{rh: rh, o: o, run: run, runID: runID, ctx: ctx, batch: make([]LogEntry, 0, commitBatch)}
+	defer func() {
+		rh.mu.Lock()
+		if rh.runs[runID] == o {
+			delete(rh.runs, runID)
+		}
+		rh.mu.Unlock()
+	}()
+	defer o.end()
+	c, err := run.Start(ctx, w.deliver, DeliverKeepsNothing())
+	if err != nil {
+		// Only a run that was started before fails to start; its log
+		// still ends with a terminal event.
+		stop()
+		release()
+		w.batch = append(w.batch, LogEntry{Data: mustJSON(runError(err)), Terminal: true})
+		w.flush()
+		return
+	}
+	// RUN_STARTED, delivered by Start, is stored at once: a client may
+	// rejoin after it before the agent sends anything.
+	w.flush()
+	w.drive(c)
+	// The agent has returned: its slot is free before the terminal event
+	// is stored, so a client that saw it can start the next run.
+	c.Close()
+	stop()
+	release()
+	w.flush()
+}
+
+// drive takes the run's events until its stream is over, selecting over
+// the run's queue, the lease renewal, stops, the shutdown deadline and the
+// grace period.
+func (w *owner[S]) drive(c *Consumer) {
+	rh, o := w.rh, w.o
 	renew := time.NewTicker(rh.cfg.leaseTTL / 3)
 	defer renew.Stop()
 	var grace *time.Timer
@@ -71,105 +117,35 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 		}
 	}()
 	var (
-		graceC   <-chan time.Time
-		seq      uint64
-		broken   bool // the log refused us: nothing more is written
-		sealed   bool
-		given    bool // the run was cancelled for lack of viewers
-		seenAt   time.Time
-		batch    = make([]LogEntry, 0, commitBatch)
-		finished bool
+		graceC <-chan time.Time
+		given  bool // the run was cancelled for lack of viewers
+		seenAt time.Time
 	)
-	fail := func(err error) {
-		broken = true
-		o.cancel(&agui.Error{Code: agui.CodeOf(err), Message: "the run log refused the run's events", Err: err})
-		o.end() // nothing more reaches the log
-	}
-	seal := func() {
-		if err := rh.sealRetry(ctx, o.lease); err != nil {
-			rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: sealing a run's log failed",
-				slog.String("run_id", LogID(runID)), slog.Any("error", err))
-		}
-		sealed = true
-		o.end()
-	}
 	gateForced, force := o.gateForced, o.force
-	// endNow stores the terminal event of a run whose agent ignores its
-	// cancellation, at the shutdown deadline: its connections end with
-	// it, and whatever the agent still sends is dropped.
-	endNow := func() {
-		o.cancel(errClosing)
-		if sealed || broken {
+	for {
+		ready := c.Ready()
+		if ready == nil {
 			return
 		}
-		term := []LogEntry{{Seq: seq + 1, Data: mustJSON(runError(errClosing)), Terminal: true}}
-		if err := rh.appendRetry(ctx, o.lease, term); err != nil {
-			fail(err)
-			return
-		}
-		seq++
-		seal()
-	}
-	for !finished {
 		select {
-		case e, ok := <-entries:
-			if !ok {
-				finished = true
-				break
+		case <-ready:
+			c.Take()
+			if c.Ready() == nil {
+				return // the terminal entry is stored once the agent is joined
 			}
-			batch = append(batch[:0], e)
-		more:
-			for len(batch) < commitBatch && !batch[len(batch)-1].Terminal {
-				select {
-				case e, ok := <-entries:
-					if !ok {
-						finished = true
-						break more
-					}
-					batch = append(batch, e)
-				default:
-					break more
-				}
-			}
-			if broken || sealed {
-				continue
-			}
-			for i := range batch {
-				batch[i].Seq = seq + uint64(i) + 1
-			}
-			err := rh.appendRetry(ctx, o.lease, batch)
-			if errors.Is(err, ErrLogFull) {
-				// The run is over its limits: it is cancelled and only its
-				// terminal event is stored from now on.
-				o.cancel(&agui.Error{Code: CodeLogFull, Message: "the run's log is full", Err: err})
-				last := batch[len(batch)-1]
-				if !last.Terminal {
-					continue
-				}
-				last.Seq = seq + 1
-				batch = append(batch[:0], last)
-				err = rh.appendRetry(ctx, o.lease, batch)
-			}
-			if err != nil {
-				fail(err)
-				continue
-			}
-			seq += uint64(len(batch))
-			if batch[len(batch)-1].Terminal {
-				seal()
-			}
+			w.flush()
 		case <-renew.C:
-			if broken || sealed {
+			if w.broken || w.sealed {
 				continue
 			}
-			st, err := rh.log.Renew(ctx, o.lease, rh.cfg.leaseTTL)
+			st, err := rh.log.Renew(context.Background(), o.lease, rh.cfg.leaseTTL)
 			switch {
 			case errors.Is(err, ErrFenced) || errors.Is(err, ErrRunNotFound):
-				fail(err)
+				w.fail(err)
 				continue
 			case err != nil:
-				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: renewing a run's lease failed",
-					slog.String("run_id", LogID(runID)), slog.Any("error", err))
+				rh.logger().LogAttrs(w.ctx, slog.LevelWarn, "core: renewing a run's lease failed",
+					slog.String("run_id", LogID(w.runID)), slog.Any("error", err))
 				continue
 			}
 			if st.Stopped {
@@ -183,15 +159,15 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 			}
 		case <-gateForced:
 			gateForced = nil
-			endNow()
+			w.endNow()
 		case <-force:
 			force = nil
-			endNow()
+			w.endNow()
 		case <-o.changed:
 		case <-graceC:
 			graceC = nil
 		}
-		if given || finished || sealed || rh.cfg.grace < 0 {
+		if given || w.sealed || rh.cfg.grace < 0 {
 			continue
 		}
 		// The grace period: it runs from the last sign of a viewer.
@@ -215,11 +191,106 @@ func (rh *ResumableHandler[S]) commit(o *ownedRun, runID string, entries <-chan 
 		}
 		graceC = grace.C
 	}
-	rh.mu.Lock()
-	if rh.runs[runID] == o {
-		delete(rh.runs, runID)
+}
+
+// deliver encodes ev into the batch of entries to append; a full batch is
+// appended at once. It keeps nothing of ev (see [DeliverKeepsNothing]),
+// and never stops the run: a log that refuses it cancels the run itself
+// (see fail), and what the run still sends is dropped.
+func (w *owner[S]) deliver(ev agui.Event) bool {
+	if w.broken || w.sealed {
+		return true
 	}
-	rh.mu.Unlock()
+	data, err := w.encode(ev)
+	if err != nil {
+		w.rh.logger().LogAttrs(w.ctx, slog.LevelError, "core: event not encodable",
+			slog.String("run_id", LogID(w.runID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
+		if !isTerminal(ev) {
+			w.run.Cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
+			return true
+		}
+		// Nothing follows a terminal event, so its stand-in is ours.
+		data = mustJSON(&agui.RunError{Message: "the run's last event could not be encoded", Code: string(agui.CodeSerialization)})
+	}
+	w.batch = append(w.batch, LogEntry{Data: data, Terminal: isTerminal(ev)})
+	if len(w.batch) >= commitBatch {
+		w.flush()
+	}
+	return true
+}
+
+// flush numbers the batch and appends it to the log, and seals the log
+// once its terminal entry is stored.
+func (w *owner[S]) flush() {
+	batch := w.batch
+	w.batch = batch[:0]
+	if len(batch) == 0 || w.broken || w.sealed {
+		return
+	}
+	rh, o := w.rh, w.o
+	ctx := context.Background()
+	for i := range batch {
+		batch[i].Seq = w.seq + uint64(i) + 1
+	}
+	err := rh.appendRetry(ctx, o.lease, batch)
+	if errors.Is(err, ErrLogFull) {
+		// The run is over its limits: it is cancelled and only its
+		// terminal event is stored from now on.
+		o.cancel(&agui.Error{Code: CodeLogFull, Message: "the run's log is full", Err: err})
+		last := batch[len(batch)-1]
+		if !last.Terminal {
+			clear(batch)
+			return
+		}
+		last.Seq = w.seq + 1
+		batch = append(batch[:0], last)
+		err = rh.appendRetry(ctx, o.lease, batch)
+	}
+	terminal := batch[len(batch)-1].Terminal
+	clear(batch) // the log has the entries: hold none of them
+	if err != nil {
+		w.fail(err)
+		return
+	}
+	w.seq += uint64(len(batch))
+	if terminal {
+		w.seal()
+	}
+}
+
+// fail stops writing to a log that refused the run, and cancels the run.
+func (w *owner[S]) fail(err error) {
+	w.broken = true
+	w.o.cancel(&agui.Error{Code: agui.CodeOf(err), Message: "the run log refused the run's events", Err: err})
+	w.o.end() // nothing more reaches the log
+}
+
+// seal seals the run's log, which holds its terminal entry.
+func (w *owner[S]) seal() {
+	ctx := context.Background()
+	if err := w.rh.sealRetry(ctx, w.o.lease); err != nil {
+		w.rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: sealing a run's log failed",
+			slog.String("run_id", LogID(w.runID)), slog.Any("error", err))
+	}
+	w.sealed = true
+	w.o.end()
+}
+
+// endNow stores the terminal event of a run whose agent ignores its
+// cancellation, at the shutdown deadline: its connections end with it,
+// and whatever the agent still sends is dropped.
+func (w *owner[S]) endNow() {
+	w.o.cancel(errClosing)
+	if w.sealed || w.broken {
+		return
+	}
+	// What was taken before is stored first, as the run's log is in order.
+	w.flush()
+	if w.sealed || w.broken {
+		return
+	}
+	w.batch = append(w.batch[:0], LogEntry{Data: mustJSON(runError(errClosing)), Terminal: true})
+	w.flush()
 }
 
 // appendRetry appends batch, retrying errors other than the log's

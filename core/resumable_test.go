@@ -1,7 +1,6 @@
 package core_test
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -98,40 +97,33 @@ type frame struct {
 	data string
 }
 
-// readFrames reads the frames of an SSE body; after each one, keep says
-// whether to read on. It fails on a frame without an id.
+// readFrames reads the frames of an SSE body with agui's reader; after
+// each one, keep says whether to read on. It fails on a frame without an
+// id.
 func readFrames(t *testing.T, body io.Reader, keep func(frame) bool) []frame {
 	t.Helper()
-	sc := bufio.NewScanner(body)
-	sc.Buffer(make([]byte, 0, 64<<10), agui.MaxEventSize+64)
+	r := agui.NewSSEReader(body)
 	var out []frame
-	var cur frame
-	hasID := false
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if cur.data != "" {
-				if !hasID {
-					t.Fatalf("frame without id: %q", cur.data)
-				}
-				out = append(out, cur)
-				if !keep(cur) {
-					return out
-				}
-			}
-			cur, hasID = frame{}, false
-		case strings.HasPrefix(line, "id: "):
-			n, err := strconv.ParseUint(line[4:], 10, 64)
-			if err != nil {
-				t.Fatalf("bad id line %q", line)
-			}
-			cur.id, hasID = n, true
-		case strings.HasPrefix(line, "data: "):
-			cur.data = line[6:]
-		case strings.HasPrefix(line, "retry: "), strings.HasPrefix(line, ":"):
-		default:
-			t.Fatalf("unexpected SSE line %q", line)
+	for ev, err := range r.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := ev.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, ok := r.EventID()
+		if !ok {
+			t.Fatalf("frame without id: %s", data)
+		}
+		n, err := strconv.ParseUint(id, 10, 64)
+		if err != nil {
+			t.Fatalf("bad id %q", id)
+		}
+		cur := frame{id: n, data: string(data)}
+		out = append(out, cur)
+		if !keep(cur) {
+			return out
 		}
 	}
 	return out

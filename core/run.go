@@ -110,15 +110,15 @@ func (r *Runner[S]) Cancel(cause error) {
 // *Error.
 func (r *Runner[S]) Events(ctx context.Context) iter.Seq2[agui.Event, error] {
 	return func(yield func(agui.Event, error) bool) {
-		d, err := r.drive(ctx, func(ev agui.Event) bool { return yield(ev, nil) }, false)
+		d, err := r.Start(ctx, func(ev agui.Event) bool { return yield(ev, nil) })
 		if err != nil {
 			yield(nil, err)
 			return
 		}
-		defer d.close()
-		for ready := d.ready(); ready != nil; ready = d.ready() {
+		defer d.Close()
+		for ready := d.Ready(); ready != nil; ready = d.Ready() {
 			<-ready
-			d.take()
+			d.Take()
 		}
 	}
 }

@@ -19,7 +19,7 @@ type runScratch struct {
 
 // adoptScratch gives the run, which reuses its deltas, what an earlier run
 // of the same handler left in pool. Called before the agent starts.
-func (d *driver) adoptScratch(pool *sync.Pool) {
+func (d *Consumer) adoptScratch(pool *sync.Pool) {
 	d.pool = pool
 	sc, _ := pool.Get().(*runScratch)
 	if sc == nil {
@@ -35,7 +35,7 @@ func (d *driver) adoptScratch(pool *sync.Pool) {
 // emit can queue or take a reusable delta any more (an emitter that
 // outlives the agent finds the stream ended, under mu, and builds its
 // event anew). Undelivered events are dropped, not reused.
-func (d *driver) releaseScratch() {
+func (d *Consumer) releaseScratch() {
 	if pool := d.pool; pool != nil {
 		if sc := d.collectScratch(); sc != nil {
 			pool.Put(sc)
@@ -45,7 +45,7 @@ func (d *driver) releaseScratch() {
 
 // collectScratch is releaseScratch without the pool: it returns the
 // scratch to pass on, or nil when the run did not end cleanly.
-func (d *driver) collectScratch() *runScratch {
+func (d *Consumer) collectScratch() *runScratch {
 	d.pool = nil
 	if d.taking {
 		return nil

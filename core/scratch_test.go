@@ -31,7 +31,7 @@ func TestReuseStockIsTrimmedAndPassedOn(t *testing.T) {
 		return agui.Success(), m.End()
 	})
 	var pool sync.Pool
-	start := func() (*driver, *int) {
+	start := func() (*Consumer, *int) {
 		r, err := NewRunner[NoState](agent, agui.NewInput("t", "r"))
 		if err != nil {
 			t.Fatal(err)
@@ -42,9 +42,9 @@ func TestReuseStockIsTrimmedAndPassedOn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return q.(*driver), delivered
+		return q.(*Consumer), delivered
 	}
-	stock := func(d *driver) int {
+	stock := func(d *Consumer) int {
 		d.s.qmu.Lock()
 		defer d.s.qmu.Unlock()
 		return len(d.s.free) + len(d.freed)
@@ -52,27 +52,27 @@ func TestReuseStockIsTrimmedAndPassedOn(t *testing.T) {
 
 	d, delivered := start()
 	for *delivered < n+2 { // RUN_STARTED, TEXT_MESSAGE_START, the deltas
-		<-d.ready()
-		d.take()
+		<-d.Ready()
+		d.Take()
 	}
 	if stock(d) == 0 {
 		t.Fatalf("no reusable deltas in stock after %d", n)
 	}
-	d.trim()
+	d.Trim()
 	if got := stock(d); got != 0 || d.batch != nil {
 		t.Errorf("after trim: %d deltas in stock, batch %v; want none", got, d.batch)
 	}
 	// Stream n more deltas, then end: the stock goes to the pool.
 	close(release)
-	for ready := d.ready(); ready != nil; ready = d.ready() {
+	for ready := d.Ready(); ready != nil; ready = d.Ready() {
 		<-ready
-		d.take()
+		d.Take()
 	}
 	d.join()
 	// What close gives the pool (under the race detector a sync.Pool
 	// drops some of what it is given, so the pool is not asked).
 	sc := d.collectScratch()
-	d.close()
+	d.Close()
 	if sc == nil || len(sc.free) == 0 {
 		t.Fatal("the ended run left no scratch with reusable deltas for the handler's next run")
 	}

@@ -71,10 +71,18 @@ func TestRegisterResumable(t *testing.T) {
 	}
 
 	resp = do(http.MethodGet, "/private/chat/runs/r", "", "alice", "3")
-	body, _ := io.ReadAll(resp.Body)
+	var ids []string
+	sr := agui.NewSSEReader(resp.Body)
+	for _, err := range sr.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, _ := sr.EventID()
+		ids = append(ids, id)
+	}
 	resp.Body.Close()
-	if !strings.HasPrefix(strings.TrimPrefix(string(body), "retry: 1000\n\n"), "id: 4\n") || !strings.Contains(string(body), "id: 5\n") {
-		t.Fatalf("rejoin after 3: %q", body)
+	if strings.Join(ids, ",") != "4,5" {
+		t.Fatalf("rejoin after 3: event ids %q, want 4 and 5", ids)
 	}
 	for _, c := range []struct {
 		method, path, user string

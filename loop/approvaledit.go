@@ -98,8 +98,23 @@ func (r *run) answer(parentID string, call *Call, d *Decision) (*agui.ToolMessag
 	if d.Approved && d.Args != nil {
 		r.rewriteArgs(parentID, call, d.Args)
 		if r.clientCalls[call.ID] {
-			r.emit(&agui.MessagesSnapshot{Messages: r.cp.Messages})
+			r.snapshotTranscript()
 		}
 	}
 	return nil, nil
+}
+
+// snapshotTranscript sends MESSAGES_SNAPSHOT of the thread's transcript,
+// as [run.announceHistory] does bounded to its newest messages that fit
+// in one event ([newestThatFit]): the whole transcript of a long thread
+// is over [agui.MaxEventSize], and the run would fail SERIALIZATION.
+func (r *run) snapshotTranscript() {
+	start, _, err := newestThatFit(r.cp.Messages, snapshotRoom)
+	if err != nil {
+		// A message that does not encode: the sink says why.
+		start = 0
+	}
+	if view := r.cp.Messages[start:]; len(view) > 0 {
+		r.emit(&agui.MessagesSnapshot{Messages: view})
+	}
 }

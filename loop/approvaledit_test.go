@@ -299,3 +299,41 @@ func TestApprovalEditPassesBeforeToolCall(t *testing.T) {
 		t.Fatalf("c1 result %+v", denied)
 	}
 }
+
+// An edited approval on a thread over the event limit still runs: the
+// snapshot showing the edit is bounded as the history's is (the newest
+// messages that fit), not the whole transcript, which was over
+// agui.MaxEventSize and failed the run SERIALIZATION.
+func TestApprovalEditOnLongThread(t *testing.T) {
+	var ran journal
+	a := editAgent(t, &ran)
+	big := strings.Repeat("x", 1<<20)
+	var msgs []agui.Message
+	for i := range 12 {
+		msgs = append(msgs, UserText(big), &agui.AssistantMessage{ID: "a" + string(rune('a'+i)), Content: "ok"})
+	}
+	first, err := a.Execute(t.Context(), Input{Messages: append(msgs, UserText("go"))})
+	if err != nil || first.Interrupt == nil {
+		t.Fatalf("%s %v", first.FinishReason, err)
+	}
+	rec := &recorder{}
+	res, err := a.Execute(t.Context(), Input{ThreadID: first.ThreadID, Messages: first.Messages,
+		Resume: answer(first.Interrupt, `{"approved":true,"arguments":{"id":"edited"}}`), OnEvent: rec.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertResult(t, res)
+	var snapshot *agui.MessagesSnapshot
+	for _, ev := range rec.events() {
+		b, err := ev.AppendJSON(nil)
+		if err != nil || len(b) > agui.MaxEventSize {
+			t.Fatalf("%s of %d bytes (%v)", ev.Type(), len(b), err)
+		}
+		if s, ok := ev.(*agui.MessagesSnapshot); ok {
+			snapshot = s
+		}
+	}
+	if snapshot == nil || transcriptArgs(snapshot.Messages)["c1"] != `{"id":"edited"}` {
+		t.Fatalf("no snapshot with the edited call: %+v", snapshot)
+	}
+}

@@ -254,7 +254,7 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 				}
 				denied = res
 				if string(call.Args) != before && r.clientCalls[call.ID] {
-					r.emit(&agui.MessagesSnapshot{Messages: r.cp.Messages})
+					r.snapshotTranscript()
 				}
 			}
 		}

@@ -40,7 +40,7 @@ func bearer(token string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if !hasToken(c.Request, token) {
 			c.Header("WWW-Authenticate", `Bearer realm="agents"`)
-			c.AbortWithStatusJSON(http.StatusUnauthorized, gin.H{"error": "a bearer token is required", "code": "UNAUTHENTICATED"})
+			refuseUnauthenticated(c, "a bearer token is required")
 			return
 		}
 		c.Next()
@@ -66,6 +66,16 @@ var principal core.PrincipalFunc = func(r *http.Request) (string, error) {
 		return "user:" + name, nil
 	}
 	return "", errors.New("unknown credentials")
+}
+
+// refuseUnauthenticated answers c with a JSON 401 UNAUTHENTICATED and ends
+// the chain. It writes with core.RequestError's WriteHTTP, not
+// c.AbortWithStatusJSON: the refusal comes before the body is read, and
+// WriteHTTP makes sure net/http does not then wait for the unread body,
+// which a client stalling its upload would hold past a shutdown's grace.
+func refuseUnauthenticated(c *gin.Context, msg string) {
+	(&core.RequestError{Status: http.StatusUnauthorized, Code: core.CodeUnauthenticated, Message: msg}).WriteHTTP(c.Writer)
+	c.Abort()
 }
 
 // ownerGuard is Gin middleware putting a's thread ownership check (see

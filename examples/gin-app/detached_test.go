@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"log/slog"
@@ -42,25 +41,29 @@ type sseFrame struct {
 	data string
 }
 
-// frames reads SSE frames with ids, stopping after limit frames (0: all).
+// frames reads SSE frames with agui's reader, stopping after limit
+// frames (0: all); a frame without an id has id 0.
 func frames(t *testing.T, body io.Reader, limit int) []sseFrame {
 	t.Helper()
-	sc := bufio.NewScanner(body)
+	r := agui.NewSSEReader(body)
 	var out []sseFrame
-	var cur sseFrame
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "id: "):
-			cur.id, _ = strconv.ParseUint(line[4:], 10, 64)
-		case strings.HasPrefix(line, "data: "):
-			cur.data = line[6:]
-		case line == "" && cur.data != "":
-			out = append(out, cur)
-			cur = sseFrame{}
-			if len(out) == limit {
-				return out
+	for ev, err := range r.Events() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := ev.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cur := sseFrame{data: string(data)}
+		if id, ok := r.EventID(); ok {
+			if cur.id, err = strconv.ParseUint(id, 10, 64); err != nil {
+				t.Fatalf("bad id %q", id)
 			}
+		}
+		out = append(out, cur)
+		if len(out) == limit {
+			return out
 		}
 	}
 	return out

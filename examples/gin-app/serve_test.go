@@ -202,46 +202,65 @@ func TestServeEndsFollowersOfAnotherReplicasRun(t *testing.T) {
 // A request whose body is stalled when the signal comes does not hold the
 // shutdown: its read is cut, the client gets 503, and serve returns nil
 // well inside a grace shorter than the read timeout (before, the read
-// waited for its 30 s timeout, the grace ran out and serve failed).
+// waited for its 30 s timeout, the grace ran out and serve failed). The
+// same holds when middleware refuses before the body is read (the private
+// echo without credentials, the users' route with a stranger's token):
+// net/http would drain the unread body after the handler, and the stalled
+// client held that drain past the grace.
 func TestServeStalledUploadDoesNotFailShutdown(t *testing.T) {
-	cfg := defaultConfig(slog.New(slog.DiscardHandler))
-	r, err := newRouter(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sigs := make(chan os.Signal, 2)
-	served := make(chan error, 1)
-	srv := newServer(r)
-	// The connection turns active once the server has read the request's
-	// first bytes: from then on Shutdown waits for it rather than closing it.
-	active := make(chan struct{})
-	var once sync.Once
-	srv.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateActive {
-			once.Do(func() { close(active) })
-		}
-	}
-	go func() { served <- serve(ln, srv, cfg.gate, sigs, 2*time.Second, slog.New(slog.DiscardHandler)) }()
+	for _, tc := range []struct {
+		name, path, auth, status string
+	}{
+		// The agent route reads the body: the gate's Shutdown cuts the read.
+		{"reading", "/agents/echo", "", "HTTP/1.1 503"},
+		// Middleware refuses before the body is read: net/http would drain
+		// the unread body after the handler, held by the stalled client.
+		{"bearer refusal", "/agents/private/echo", "", "HTTP/1.1 401"},
+		{"users refusal", "/agents/users/detached", "Authorization: Bearer mallory-token\r\n", "HTTP/1.1 401"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := defaultConfig(slog.New(slog.DiscardHandler))
+			r, err := newRouter(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sigs := make(chan os.Signal, 2)
+			served := make(chan error, 1)
+			srv := newServer(r)
+			// The signal comes once the request is in a handler. Earlier,
+			// net/http itself drops a request whose headers it read while
+			// Shutdown began (the connection closes unanswered, and the
+			// client may retry what no handler saw), so the test waits past
+			// that point; StateActive comes before it.
+			entered := make(chan struct{})
+			var once sync.Once
+			srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+				once.Do(func() { close(entered) })
+				r.ServeHTTP(w, req)
+			})
+			go func() { served <- serve(ln, srv, cfg.gate, sigs, 2*time.Second, slog.New(slog.DiscardHandler)) }()
 
-	conn, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.Write([]byte("POST /agents/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"threadId\":")); err != nil {
-		t.Fatal(err)
-	}
-	<-active
-	sigs <- syscall.SIGTERM
-	status, err := bufio.NewReader(conn).ReadString('\n')
-	if err != nil || !strings.HasPrefix(status, "HTTP/1.1 503") {
-		t.Fatalf("stalled client got %q, %v; want 503", status, err)
-	}
-	if err := <-served; err != nil {
-		t.Fatalf("serve = %v, want nil", err)
+			conn, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if _, err := conn.Write([]byte("POST " + tc.path + " HTTP/1.1\r\nHost: x\r\n" + tc.auth + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"threadId\":")); err != nil {
+				t.Fatal(err)
+			}
+			<-entered
+			sigs <- syscall.SIGTERM
+			status, err := bufio.NewReader(conn).ReadString('\n')
+			if err != nil || !strings.HasPrefix(status, tc.status) {
+				t.Fatalf("stalled client got %q, %v; want %s", status, err, tc.status)
+			}
+			if err := <-served; err != nil {
+				t.Fatalf("serve = %v, want nil", err)
+			}
+		})
 	}
 }

@@ -15,7 +15,7 @@ func users() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		if _, ok := userOf(c.Request); !ok {
 			c.Header("WWW-Authenticate", `Bearer realm="users"`)
-			c.AbortWithStatusJSON(http.StatusUnauthorized, gin.H{"error": "a user's bearer token is required", "code": "UNAUTHENTICATED"})
+			refuseUnauthenticated(c, "a user's bearer token is required")
 			return
 		}
 		c.Next()

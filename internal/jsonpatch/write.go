@@ -78,30 +78,15 @@ func pointer(toks []string) string {
 	return b.String()
 }
 
-// UpdateFromOps is Update for a large document whose operations are
-// known (see PathOps): the STATE_DELTA of ops, or a STATE_SNAPSHOT of next
-// when that encodes smaller. The snapshot is only built when the delta is
-// at least half of size, an estimate of next's JSON size, below which no
-// snapshot can be smaller: a large state then costs no encoding of the
-// whole document per write.
+// UpdateFromOps is [Update] for a large document whose operations are
+// known (see [PathOps]): the STATE_DELTA of ops, or a STATE_SNAPSHOT of
+// next when that encodes smaller, by the one rule of [Smaller]. size is an
+// estimate of next's JSON size; half of it is taken as the snapshot's
+// floor, so a delta below that wins without the whole document being
+// encoded per write.
 func UpdateFromOps(ops []agui.PatchOp, next any, size int) (agui.Event, error) {
-	delta := &agui.StateDelta{Delta: ops}
-	db, err := delta.AppendJSON(nil)
-	if err != nil {
-		return nil, err
-	}
-	if len(db) < size/2 {
-		return delta, nil
-	}
-	snap := &agui.StateSnapshot{Snapshot: DeepCopy(next)}
-	sb, err := snap.AppendJSON(nil)
-	if err != nil {
-		return nil, err
-	}
-	if len(db) < len(sb) {
-		return delta, nil
-	}
-	return snap, nil
+	snapshot := func() *agui.StateSnapshot { return &agui.StateSnapshot{Snapshot: DeepCopy(next)} }
+	return Smaller(&agui.StateDelta{Delta: ops}, snapshot, size/2)
 }
 
 // DecodedCopy copies v when it already is in decoded-JSON form (maps of

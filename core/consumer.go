@@ -1,0 +1,274 @@
+package core
+
+import (
+	"context"
+	"sync"
+
+	"github.com/agui-go/agui"
+)
+
+// Consumer is the consumer side of one started run (see [Runner.Start]):
+// the run's queue, the deliver function that takes what comes out of it,
+// and the agent's goroutine. The transport that consumes the run takes
+// from the queue itself, on its own goroutine, everything queued at once:
+// one queue, one hand-off per burst of events, and no goroutine besides
+// the agent's. [Runner.Events], the HTTP handler and the resumable route
+// all drive their runs through one.
+//
+// A Consumer is not safe for concurrent use: Ready, Take, Trim, Close and
+// Abandon are called by one goroutine, the one that called Start, and
+// deliver is only ever called on it, from within Start, Take and Close.
+// Between them the consumer may wait on other things (a timer, a socket,
+// a store), which is what lets a transport select over Ready and its own
+// channels without a goroutine in between.
+//
+// A consumer's loop, with nothing else to wait for:
+//
+//	for ready := c.Ready(); ready != nil; ready = c.Ready() {
+//		<-ready
+//		c.Take()
+//	}
+//	c.Close()
+type Consumer struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	out    *sink
+	s      *stream
+	// batch is the consumer's half of the run's queue: the events taken
+	// last, delivered one by one, then handed back to the stream empty.
+	batch []item
+	// freed are the reusable events of the last batch, delivered and
+	// cleared, given back to the stream with the next take.
+	freed []*agui.TextMessageContent
+	// pool is the handler's pool of run scratch, and sc the scratch this
+	// run took from it (see runScratch); nil when the run does not reuse.
+	pool *sync.Pool
+	sc   *runScratch
+	// agent is the agent's goroutine (none when the run ended before the
+	// agent started).
+	agent sync.WaitGroup
+	// ended is set once the stream is over for the consumer: the terminal
+	// event was delivered, the consumer left, or the chain failed.
+	ended bool
+	// cause is what the run is cancelled with when the consumer stops
+	// early.
+	cause error
+	// taking is set while an event is handed to the sink: close finding
+	// it set means the consumer panicked mid-delivery.
+	taking bool
+}
+
+var _ runQueue = (*Consumer)(nil)
+
+// StartOption configures [Runner.Start].
+type StartOption func(*startConfig)
+
+type startConfig struct{ reuse bool }
+
+// DeliverKeepsNothing tells [Runner.Start] that deliver keeps no event,
+// nor anything an event points to, after it returns (it encodes or copies
+// what it needs): the run may then reuse its TEXT_MESSAGE_CONTENT events
+// once delivered, so a long message does not allocate an event per
+// delta. It has no effect on a run with transformers, which may keep what
+// they are given. Default: off; every event delivered is deliver's to
+// keep.
+func DeliverKeepsNothing() StartOption { return func(c *startConfig) { c.reuse = true } }
+
+// Start starts the run under ctx and returns its [Consumer]: deliver is
+// given the run's events, in order, each once, RUN_STARTED first (from
+// within Start) and the terminal event (RUN_FINISHED or RUN_ERROR) last,
+// on the goroutine that calls Start, Take and Close. deliver returning
+// false stops the run: it is cancelled with a DISCONNECTED cause and
+// nothing more is delivered. The agent's goroutine is running when Start
+// returns, unless the run already ended (Ready is then nil).
+//
+// The caller must end the Consumer with Close (or Abandon), on every path,
+// or the agent's goroutine outlives the run. Start fails with a PROTOCOL
+// [*agui.Error] when the run was started before (by Start, Events or
+// Run).
+func (r *Runner[S]) Start(ctx context.Context, deliver func(agui.Event) bool, opts ...StartOption) (*Consumer, error) {
+	var c startConfig
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return r.drive(ctx, deliver, c.reuse && len(r.opts.transformers) == 0)
+}
+
+// begin is Start for the transport, whose yield keeps no event after it
+// returns.
+func (r *Runner[S]) begin(ctx context.Context, yield func(agui.Event) bool) (runQueue, error) {
+	d, err := r.Start(ctx, yield, DeliverKeepsNothing())
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// drive starts the run under ctx and delivers RUN_STARTED to yield; the
+// agent's goroutine is running when it returns, unless the run already
+// ended. It fails only when the run was started before. reuse says that
+// neither yield nor anything between the queue and yield keeps an event
+// after delivering it (see stream.reuse).
+func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reuse bool) (*Consumer, error) {
+	ctx, cancel, err := r.start(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := newSink(yield, r.opts.logger, r.in)
+	chainErr := out.build(ctx, r.opts.transformers)
+	s := newStream(ctx, r.opts.queue)
+	s.reuse = reuse
+	r.rc.Emitter = &Emitter{s: s}
+	d := &Consumer{ctx: ctx, cancel: cancel, out: out, s: s,
+		cause: agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")}
+
+	started := &agui.RunStarted{
+		ThreadID:        r.in.ThreadID,
+		RunID:           r.in.RunID,
+		ParentRunID:     r.in.ParentRunID,
+		ProtocolVersion: agui.ProtocolVersion,
+	}
+	if err := s.observe(started); err != nil {
+		out.fail(err)
+		d.ended = true
+		return d, nil
+	}
+	if chainErr != nil {
+		// A factory panicked: the stream still starts and ends, bypassing
+		// a chain that was never built.
+		if out.deliver(started) {
+			out.fail(chainErr)
+		}
+		d.ended = true
+		return d, nil
+	}
+
+	// The agent starts before RUN_STARTED is delivered, so its first model
+	// call overlaps with the transport writing headers; RUN_STARTED still
+	// comes first, because the agent's events wait in the queue behind it.
+	if reuse && r.opts.scratch != nil {
+		d.adoptScratch(r.opts.scratch)
+	}
+	d.agent.Add(1)
+	go func() {
+		defer d.agent.Done()
+		r.runAgent(ctx, s)
+	}()
+	if !out.deliver(started) {
+		d.stop()
+	}
+	return d, nil
+}
+
+// Ready returns a channel that receives a value when events are queued
+// (or the run has ended) and Take has something to hand over, or nil once
+// the stream is over: the terminal event was delivered, deliver stopped
+// the run, or the Consumer was closed. A nil channel blocks for ever in a
+// select, so a loop checks for it before waiting.
+func (d *Consumer) Ready() <-chan struct{} {
+	if d.ended {
+		return nil
+	}
+	return d.s.wake
+}
+
+// Take delivers everything queued, and the run's terminal event once the
+// agent has returned, and returns how many events it delivered. It does
+// not wait: with nothing queued it returns 0. What is queued while
+// deliver runs is left for the next Take, which Ready signals.
+func (d *Consumer) Take() int {
+	if d.ended {
+		return 0
+	}
+	evs, closed := d.s.take(d.batch, d.freed)
+	clear(d.freed)
+	d.freed = d.freed[:0]
+	n := len(evs)
+	for _, it := range evs {
+		if d.ended {
+			break // the consumer or the chain stopped the stream
+		}
+		d.taking = true
+		more := d.out.deliver(it.ev)
+		d.taking = false
+		if it.reuse != nil {
+			*it.reuse = agui.TextMessageContent{}
+			d.freed = append(d.freed, it.reuse)
+		}
+		if !more {
+			d.stop()
+		}
+	}
+	clear(evs) // the events are delivered: hold none of them
+	d.batch = evs[:0]
+	if closed && !d.ended {
+		d.out.finish(d.ctx, d.s.terminal)
+		d.ended = true
+		n++
+	}
+	return n
+}
+
+// Trim drops what the run keeps for bursts (the queue's slices, the stock
+// of reusable deltas): a consumer calls it when the stream has gone quiet
+// (the HTTP handler does at each idle period), so that a run that waits
+// holds none of it.
+func (d *Consumer) Trim() {
+	clear(d.freed)
+	d.freed, d.batch = nil, nil
+	s := d.s
+	s.qmu.Lock()
+	clear(s.free)
+	s.free = nil
+	if len(s.queued) == 0 {
+		s.queued = nil
+	}
+	s.qmu.Unlock()
+}
+
+// stop ends a stream the consumer or the chain stopped early: it cancels
+// the run, joins the agent and ends the chain.
+func (d *Consumer) stop() {
+	out := d.out
+	if out.failure != nil {
+		d.cause = out.failure
+	} else if out.ended {
+		d.cause = agui.NewError(agui.CodeTransform, "core: a transformer ended the stream")
+	}
+	d.cancel(d.cause)
+	d.join()
+	out.stop(d.ctx)
+	d.ended = true
+}
+
+// Close ends the run however the consumer stopped: a consumer that
+// leaves before the terminal event is taken as gone (the run is cancelled
+// with a DISCONNECTED cause, and deliver is given nothing more). After a
+// panic in deliver the chain is left as it is. The agent is cancelled and
+// joined, so no goroutine outlives Close: an agent that ignores its
+// context makes Close wait for it (see Abandon). It is idempotent.
+func (d *Consumer) Close() {
+	if !d.ended && !d.taking {
+		d.out.gone = true
+		d.stop()
+	}
+	d.cancel(d.cause)
+	d.join()
+	d.releaseScratch()
+}
+
+func (d *Consumer) join() {
+	d.agent.Wait()
+}
+
+// Abandon cancels the run with [ErrShuttingDown] without waiting for its
+// agent, in place of Close: at a shutdown deadline the agent has ignored
+// its cancellation, and the consumer has ended the stream for it. The
+// agent's goroutine returns on its own; every emit it still makes fails,
+// and nothing is delivered again.
+func (d *Consumer) Abandon() {
+	d.cancel(ErrShuttingDown)
+	d.ended = true
+}
