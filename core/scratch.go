@@ -14,7 +14,7 @@ import (
 type runScratch struct {
 	queued, batch []item
 	free, freed   []*agui.TextMessageContent
-	sizeBuf       []byte
+	size          agui.EventSizer
 }
 
 // adoptScratch gives the run, which reuses its deltas, what an earlier run
@@ -26,7 +26,7 @@ func (d *Consumer) adoptScratch(pool *sync.Pool) {
 		return
 	}
 	d.sc = sc
-	d.s.queued, d.s.free, d.s.size.buf = sc.queued, sc.free, sc.sizeBuf
+	d.s.queued, d.s.free, d.s.size = sc.queued, sc.free, sc.size
 	d.batch, d.freed = sc.batch, sc.freed
 }
 
@@ -56,8 +56,8 @@ func (d *Consumer) collectScratch() *runScratch {
 		s.mu.Unlock()
 		return nil
 	}
-	next, sizeBuf := s.next, s.size.buf
-	s.next, s.size.buf = nil, nil
+	next, size := s.next, s.size
+	s.next, s.size = nil, agui.EventSizer{}
 	s.mu.Unlock()
 	s.qmu.Lock()
 	queued, free := s.queued, s.free
@@ -75,7 +75,7 @@ func (d *Consumer) collectScratch() *runScratch {
 	if sc == nil {
 		sc = new(runScratch)
 	}
-	*sc = runScratch{queued: queued[:0], batch: d.batch[:0], free: free, freed: d.freed[:0], sizeBuf: sizeBuf[:0]}
+	*sc = runScratch{queued: queued[:0], batch: d.batch[:0], free: free, freed: d.freed[:0], size: size}
 	d.sc, d.batch, d.freed = nil, nil, nil
 	return sc
 }

@@ -63,7 +63,7 @@ type stream struct {
 	// size keeps events within the frame limit; refused is the first
 	// error of an event it refused, which fails a run the agent would
 	// otherwise end in success.
-	size    sizer
+	size    agui.EventSizer
 	refused error
 }
 
@@ -88,7 +88,6 @@ func newStream(ctx context.Context, bound int) *stream {
 		wake:      make(chan struct{}, 1),
 		room:      make(chan struct{}, 1),
 		open:      make(map[uint64]*entry),
-		size:      sizer{limit: agui.MaxEventSize},
 	}
 }
 
@@ -151,11 +150,6 @@ func (s *stream) sendText(e *Emitter, id, delta string) error {
 		s.pooled = ev
 		defer func() { s.pooled = nil }()
 	}
-	if len(delta)*maxEscape <= s.size.limit/2 {
-		// A plain delta that fits even fully escaped: the size check
-		// (see sizer) has nothing to do.
-		return s.sendOneLocked(ev)
-	}
 	return s.sendLocked(ev)
 }
 
@@ -173,12 +167,9 @@ func (s *stream) textEvent() *agui.TextMessageContent {
 // until the consumer reads or the run is cancelled. A verification failure
 // returns at once and queues nothing. A content delta over the frame
 // limit goes out as several deltas; any other event over it is refused
-// with a SERIALIZATION error (see sizer).
+// with a SERIALIZATION error (see [agui.EventSizer]).
 func (s *stream) sendLocked(ev agui.Event) error {
-	pieces, err := s.size.split(ev)
-	if err == nil && pieces == nil {
-		err = s.size.check(ev)
-	}
+	pieces, err := s.size.Fit(ev)
 	if err != nil {
 		if s.refused == nil {
 			s.refused = err
@@ -383,7 +374,7 @@ func (s *stream) finish(term agui.Event, force bool) error {
 		if s.refused != nil {
 			return s.refused
 		}
-		if err := s.size.check(term); err != nil {
+		if _, err := s.size.Fit(term); err != nil {
 			return err
 		}
 	}

@@ -1,11 +1,9 @@
-package core
+package agui
 
 import (
 	"math"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/agui-go/agui"
 )
 
 // maxEscape is the most bytes one byte of a Go string can take in JSON: an
@@ -13,27 +11,50 @@ import (
 // (\ufffd, \u0001).
 const maxEscape = 6
 
-// sizer keeps every event a run emits within agui.MaxEventSize, the frame
-// limit of the SSE and protobuf encodings, so that no event is lost
-// between the agent and the wire (issue: an over-limit event used to
-// vanish in the transport while the run ended in success).
+// EventSizer keeps the events of one stream within [MaxEventSize], the
+// frame limit of the SSE and protobuf encodings, so that no event is lost
+// between the agent and the wire: an over-limit event would otherwise
+// vanish in the transport while the run ended in success. Every event
+// path of the module sizes its events with it, so an event is refused or
+// split the same way whoever hosts the agent.
 //
 // Content deltas (text, reasoning, tool arguments) are split into several
 // deltas at character boundaries: their concatenation is the original, so
 // the split is lossless for every client. Any other event over the limit
-// is refused with a SERIALIZATION error. The sizer is used under the
-// stream's mutex; its buffer is reused between events.
-type sizer struct {
-	limit int
+// is refused with a SERIALIZATION error.
+//
+// The zero EventSizer is ready to use. It is not safe for concurrent use:
+// it reuses one buffer between events, so a stream sizes its events under
+// the lock that orders them.
+type EventSizer struct {
+	limit int // 0 is MaxEventSize; tests set a smaller one
 	buf   []byte
 }
 
-// split returns the pieces ev must be sent as: nil when it fits as it is.
-// Only content deltas are ever split; a delta that fits in the worst case
-// (every byte escaped) costs one length check.
-func (z *sizer) split(ev agui.Event) ([]agui.Event, error) {
-	delta, isPlain, ok := deltaOf(ev)
-	if !ok || isPlain && len(delta)*maxEscape <= z.limit/2 {
+func (z *EventSizer) max() int {
+	if z.limit == 0 {
+		return MaxEventSize
+	}
+	return z.limit
+}
+
+// Fit returns the events ev must be sent as: nil when ev fits as it is,
+// the pieces of a content delta too large for one frame, and a
+// SERIALIZATION [*Error] (ev is not to be sent) for any other event over
+// the limit or an event that does not encode. A plain delta that fits
+// even with every byte escaped costs one length check.
+func (z *EventSizer) Fit(ev Event) ([]Event, error) {
+	if _, _, ok := deltaOf(ev); ok {
+		return z.split(ev)
+	}
+	return nil, z.check(ev)
+}
+
+// split returns the pieces the content delta ev must be sent as: nil when
+// it fits as it is.
+func (z *EventSizer) split(ev Event) ([]Event, error) {
+	delta, isPlain, _ := deltaOf(ev)
+	if isPlain && len(delta)*maxEscape <= z.max()/2 {
 		return nil, nil
 	}
 	// The delta may not fit: measure what the event costs without it.
@@ -41,14 +62,14 @@ func (z *sizer) split(ev agui.Event) ([]agui.Event, error) {
 	if z.buf, err = withDelta(ev, "").AppendJSON(z.buf[:0]); err != nil {
 		return nil, err
 	}
-	room := (z.limit - len(z.buf)) / maxEscape
+	room := (z.max() - len(z.buf)) / maxEscape
 	if len(delta) <= room {
 		return nil, nil
 	}
 	if room < utf8.UTFMax {
 		return nil, tooLarge(ev, len(z.buf))
 	}
-	var out []agui.Event
+	var out []Event
 	for len(delta) > room {
 		cut := room
 		// Back up to the start of a character, so no valid character is
@@ -68,10 +89,7 @@ func (z *sizer) split(ev agui.Event) ([]agui.Event, error) {
 
 // check refuses an event, other than a content delta, whose JSON exceeds
 // the limit.
-func (z *sizer) check(ev agui.Event) error {
-	if delta, isPlain, ok := deltaOf(ev); ok && isPlain && len(delta)*maxEscape <= z.limit/2 {
-		return nil // a plain delta that fits even fully escaped
-	}
+func (z *EventSizer) check(ev Event) error {
 	if z.surelyFits(ev) {
 		return nil
 	}
@@ -83,7 +101,7 @@ func (z *sizer) check(ev agui.Event) error {
 	if cap(z.buf) > 64<<10 {
 		z.buf = nil // keep no large buffer alive for the rest of the run
 	}
-	if n > z.limit {
+	if n > z.max() {
 		return tooLarge(ev, n)
 	}
 	return nil
@@ -96,14 +114,14 @@ func (z *sizer) check(ev agui.Event) error {
 // the bound cannot be had (metadata, a type the bound does not know, a
 // number that does not encode, deep nesting), so encoding errors are
 // still reported by check.
-func (z *sizer) surelyFits(ev agui.Event) bool {
-	e, ok := ev.(*agui.StateSnapshot)
+func (z *EventSizer) surelyFits(ev Event) bool {
+	e, ok := ev.(*StateSnapshot)
 	if !ok || !plain(e.Base) {
 		return false
 	}
 	// {"type":"STATE_SNAPSHOT","timestamp":N,"snapshot":…,"subagentRunId":"…"}
 	const frame = 96
-	budget := z.limit - frame - len(e.SubagentRunID)*maxEscape
+	budget := z.max() - frame - len(e.SubagentRunID)*maxEscape
 	return budget > 0 && jsonBound(e.Snapshot, budget, 0) >= 0
 }
 
@@ -168,22 +186,22 @@ func jsonBound(v any, budget, depth int) int {
 	return n
 }
 
-func tooLarge(ev agui.Event, n int) error {
-	return agui.NewError(agui.CodeSerialization, "core: "+string(ev.Type())+" event of "+strconv.Itoa(n)+
-		" bytes of JSON exceeds the "+strconv.Itoa(agui.MaxEventSize)+"-byte event limit")
+func tooLarge(ev Event, n int) error {
+	return NewError(CodeSerialization, "agui: "+string(ev.Type())+" event of "+strconv.Itoa(n)+
+		" bytes of JSON exceeds the "+strconv.Itoa(MaxEventSize)+"-byte event limit")
 }
 
 // deltaOf returns the delta of a content-delta event and whether the
 // event is plain (no raw event or metadata, so its ids are all it carries
 // besides the delta); ok is false for any other event. It allocates
 // nothing: it runs for every delta a run emits.
-func deltaOf(ev agui.Event) (delta string, isPlain, ok bool) {
+func deltaOf(ev Event) (delta string, isPlain, ok bool) {
 	switch e := ev.(type) {
-	case *agui.TextMessageContent:
+	case *TextMessageContent:
 		return e.Delta, plain(e.Base), true
-	case *agui.ReasoningMessageContent:
+	case *ReasoningMessageContent:
 		return e.Delta, plain(e.Base), true
-	case *agui.ToolCallArgs:
+	case *ToolCallArgs:
 		return e.Delta, plain(e.Base), true
 	}
 	return "", false, false
@@ -191,17 +209,17 @@ func deltaOf(ev agui.Event) (delta string, isPlain, ok bool) {
 
 // withDelta returns a copy of the content-delta event ev (one deltaOf
 // accepts) carrying d as its delta.
-func withDelta(ev agui.Event, d string) agui.Event {
+func withDelta(ev Event, d string) Event {
 	switch e := ev.(type) {
-	case *agui.TextMessageContent:
+	case *TextMessageContent:
 		c := *e
 		c.Delta = d
 		return &c
-	case *agui.ReasoningMessageContent:
+	case *ReasoningMessageContent:
 		c := *e
 		c.Delta = d
 		return &c
-	case *agui.ToolCallArgs:
+	case *ToolCallArgs:
 		c := *e
 		c.Delta = d
 		return &c
@@ -209,4 +227,4 @@ func withDelta(ev agui.Event, d string) agui.Event {
 	return ev
 }
 
-func plain(b agui.Base) bool { return b.RawEvent == nil && b.Metadata == nil }
+func plain(b Base) bool { return b.RawEvent == nil && b.Metadata == nil }
