@@ -21,7 +21,6 @@ type Option interface{ apply(*settings) }
 type settings struct {
 	run     options
 	handler handlerConfig
-	resume  []func(*resumeConfig) // read by NewResumableHandler only
 }
 
 // defaultQueueSize is the default bound of the queue between the agent and

@@ -1,4 +1,4 @@
-package core
+package resume
 
 import (
 	"crypto/rand"
@@ -7,13 +7,11 @@ import (
 	"time"
 )
 
-// resumeOption is an Option that only NewResumableHandler reads; a
-// Handler and its runs ignore it, so one option list can configure both.
-func resumeOption(f func(*resumeConfig)) Option {
-	return optionFunc(func(s *settings) { s.resume = append(s.resume, f) })
-}
+// Option configures a resumable route ([New]). Options are plain values,
+// safe to share between routes and goroutines.
+type Option func(*config)
 
-type resumeConfig struct {
+type config struct {
 	grace       time.Duration
 	maxDuration time.Duration
 	leaseTTL    time.Duration
@@ -24,7 +22,7 @@ type resumeConfig struct {
 	maxDetached, maxDetachedPer int // see WithMaxDetachedRuns
 }
 
-// Defaults of the resumable handler's options.
+// Defaults of the resumable route's options.
 const (
 	DefaultMaxRunDuration = 30 * time.Minute
 	DefaultLeaseTTL       = 10 * time.Second
@@ -36,11 +34,12 @@ const (
 // goes away the run keeps going for grace, so a client that reconnects
 // finds it live, and is cancelled (RUN_ERROR code DISCONNECTED) only when
 // nobody came back in time. A negative grace runs it to its end, bounded
-// by [WithRunTimeout], or by [DefaultMaxRunDuration] when none is set. The default is no detach: the run is cancelled
-// as soon as its last connection goes away, as on a plain [Handler], and its
-// log, up to that RUN_ERROR, can still be read.
+// by the handler's [core.WithRunTimeout] and by [DefaultMaxRunDuration].
+// The default is no detach: the run is
+// cancelled as soon as its last connection goes away, as on a plain
+// [core.Handler], and its log, up to that RUN_ERROR, can still be read.
 func WithDetach(grace time.Duration) Option {
-	return resumeOption(func(c *resumeConfig) { c.grace = grace })
+	return func(c *config) { c.grace = grace }
 }
 
 // WithLeaseTTL sets how long a run's owner holds its lease without
@@ -49,30 +48,30 @@ func WithDetach(grace time.Duration) Option {
 // replica; a replica that dies leaves its runs to be ended by a reader on
 // another one after at most this long.
 func WithLeaseTTL(d time.Duration) Option {
-	return resumeOption(func(c *resumeConfig) { c.leaseTTL = d })
+	return func(c *config) { c.leaseTTL = d }
 }
 
 // WithPresence sets how recent a read of the log by another replica must
 // be for the owner to count it as a viewer (default 3 s,
 // [DefaultPresence]). It must exceed the log's longest read wait.
 func WithPresence(d time.Duration) Option {
-	return resumeOption(func(c *resumeConfig) { c.presence = d })
+	return func(c *config) { c.presence = d }
 }
 
 // WithRetry sets the reconnection delay sent in the stream's first
 // "retry:" frame (default 1 s, [DefaultRetry]; 0 sends none).
 func WithRetry(d time.Duration) Option {
-	return resumeOption(func(c *resumeConfig) { c.retry = d })
+	return func(c *config) { c.retry = d }
 }
 
-// WithReplicaID names this process as a runs' owner in the log (default:
-// random per handler).
+// WithReplicaID names this process as its runs' owner in the log
+// (default: 16 random hex digits, drawn per handler).
 func WithReplicaID(id string) Option {
-	return resumeOption(func(c *resumeConfig) { c.replica = id })
+	return func(c *config) { c.replica = id }
 }
 
-func newResumeConfig(opts []Option) (resumeConfig, error) {
-	c := resumeConfig{
+func newConfig(opts []Option) (config, error) {
+	c := config{
 		maxDuration: DefaultMaxRunDuration,
 		leaseTTL:    DefaultLeaseTTL,
 		presence:    DefaultPresence,
@@ -81,22 +80,18 @@ func newResumeConfig(opts []Option) (resumeConfig, error) {
 		maxDetached:    DefaultMaxDetachedRuns,
 		maxDetachedPer: DefaultMaxDetachedRunsPerPrincipal,
 	}
-	var st settings
 	for _, o := range opts {
 		if o != nil {
-			o.apply(&st)
+			o(&c)
 		}
-	}
-	for _, f := range st.resume {
-		f(&c)
 	}
 	switch {
 	case c.leaseTTL < 3*time.Millisecond:
-		return c, errors.New("core: WithLeaseTTL needs at least 3ms")
+		return c, errors.New("resume: WithLeaseTTL needs at least 3ms")
 	case c.presence <= 0:
-		return c, errors.New("core: WithPresence needs a positive duration")
+		return c, errors.New("resume: WithPresence needs a positive duration")
 	case c.retry < 0:
-		return c, errors.New("core: WithRetry needs a non-negative delay")
+		return c, errors.New("resume: WithRetry needs a non-negative delay")
 	}
 	if err := checkDetachCaps(c); err != nil {
 		return c, err

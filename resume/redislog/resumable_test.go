@@ -18,7 +18,8 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/core/redislog"
+	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/redislog"
 )
 
 // deltaAgent streams n deltas "d1 " … "dn " at its own small pace.
@@ -53,7 +54,7 @@ func waitAgent(started chan<- struct{}) core.Agent[core.NoState] {
 }
 
 // replica is one process's view: its own Redis client, log and handler.
-func replica(t *testing.T, name string, a core.Agent[core.NoState], opts ...core.Option) string {
+func replica(t *testing.T, name string, a core.Agent[core.NoState], opts ...resume.Option) string {
 	t.Helper()
 	c := redis.NewClient(&redis.Options{Addr: redisAddr})
 	lg, err := redislog.New(c, redislog.WithPrefix(prefix(t)), redislog.WithFollowWait(100*time.Millisecond))
@@ -64,7 +65,7 @@ func replica(t *testing.T, name string, a core.Agent[core.NoState], opts ...core
 	if err != nil {
 		t.Fatal(err)
 	}
-	rh, err := core.NewResumableHandler(h, lg, append([]core.Option{core.WithReplicaID(name)}, opts...)...)
+	rh, err := resume.New(h, lg, append([]resume.Option{resume.WithReplicaID(name)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func shape(t *testing.T, fs []frame) string {
 
 func TestRejoinOnAnotherReplica(t *testing.T) {
 	const n = 40
-	opts := []core.Option{core.WithDetach(time.Minute)}
+	opts := []resume.Option{resume.WithDetach(time.Minute)}
 	urls := []string{replica(t, "a", deltaAgent(n), opts...), replica(t, "b", deltaAgent(n), opts...)}
 	ctx := context.Background()
 	resp := do(ctx, t, http.MethodPost, urls[0]+"/chat", body("r0"), "")
@@ -209,7 +210,7 @@ func TestRejoinOnAnotherReplica(t *testing.T) {
 
 func TestStopFromAnotherReplica(t *testing.T) {
 	started := make(chan struct{}, 1)
-	opts := []core.Option{core.WithDetach(time.Minute), core.WithLeaseTTL(600 * time.Millisecond)}
+	opts := []resume.Option{resume.WithDetach(time.Minute), resume.WithLeaseTTL(600 * time.Millisecond)}
 	a := replica(t, "a", waitAgent(started), opts...)
 	b := replica(t, "b", waitAgent(started), opts...)
 	ctx := context.Background()
@@ -240,17 +241,17 @@ func TestOwnerDeath(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A replica began a run, stored two events and died.
-	l, _, err := dead.Begin(ctx, core.RunMeta{RunID: "r", ThreadID: "t", Owner: "dead"}, 300*time.Millisecond)
+	l, _, err := dead.Begin(ctx, resume.RunMeta{RunID: "r", ThreadID: "t", Owner: "dead"}, 300*time.Millisecond)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := dead.Append(ctx, l, []core.LogEntry{
+	if err := dead.Append(ctx, l, []resume.Entry{
 		{Seq: 1, Data: []byte(`{"type":"RUN_STARTED","threadId":"t","runId":"r"}`)},
 		{Seq: 2, Data: []byte(`{"type":"TEXT_MESSAGE_START","messageId":"m","role":"assistant"}`)},
 	}); err != nil {
 		t.Fatal(err)
 	}
-	b := replica(t, "b", deltaAgent(1), core.WithLeaseTTL(300*time.Millisecond))
+	b := replica(t, "b", deltaAgent(1), resume.WithLeaseTTL(300*time.Millisecond))
 	start := time.Now()
 	resp := do(ctx, t, http.MethodGet, b+"/chat/runs/r", "", "1")
 	fs := frames(t, resp.Body, 0)
@@ -261,7 +262,7 @@ func TestOwnerDeath(t *testing.T) {
 	if len(fs) != 2 || fs[1].id != 3 || !strings.Contains(fs[1].data, `"code":"RUN_LOST"`) {
 		t.Fatalf("rejoin of a lost run: %+v", fs)
 	}
-	if err := dead.Append(ctx, l, []core.LogEntry{{Seq: 4, Data: []byte(`{}`)}}); err == nil {
+	if err := dead.Append(ctx, l, []resume.Entry{{Seq: 4, Data: []byte(`{}`)}}); err == nil {
 		t.Fatal("the dead owner could still append")
 	}
 }
@@ -284,7 +285,7 @@ func TestStoreDownDegradesToPlainStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rh, err := core.NewResumableHandler(h, lg)
+	rh, err := resume.New(h, lg)
 	if err != nil {
 		t.Fatal(err)
 	}

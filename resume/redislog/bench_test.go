@@ -17,7 +17,8 @@ import (
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/core/redislog"
+	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/redislog"
 )
 
 // discardWriter is a ResponseWriter that flushes and forgets.
@@ -52,7 +53,7 @@ func fixtureRequest(run string) *http.Request {
 // BenchmarkServeFixtureLog serves one run of the standard fixture per
 // iteration to an in-process writer (no network, so the log's cost is
 // not hidden behind the socket's): "plain" is core.Handler, "memory" a
-// ResumableHandler on a MemoryLog, "redis" one on a Log on the test's
+// resume.Handler on a MemoryLog, "redis" one on a Log on the test's
 // redis-server over loopback. ns/event is the cost per event; the ratio
 // of memory and redis to plain is the price of resumability.
 func BenchmarkServeFixtureLog(b *testing.B) {
@@ -62,7 +63,7 @@ func BenchmarkServeFixtureLog(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mem, err := core.NewMemoryLog(core.WithMemoryBytes(1 << 30))
+	mem, err := resume.NewMemoryLog(resume.WithMemoryBytes(1 << 30))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -91,8 +92,8 @@ func BenchmarkServeFixtureLog(b *testing.B) {
 	}
 }
 
-func resumable(b *testing.B, h *core.Handler[core.NoState], lg core.RunLog) http.Handler {
-	rh, err := core.NewResumableHandler(h, lg)
+func resumable(b *testing.B, h *core.Handler[core.NoState], lg resume.Log) http.Handler {
+	rh, err := resume.New(h, lg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func BenchmarkRetainedRun(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Run("memory", func(b *testing.B) {
-		mem, err := core.NewMemoryLog(core.WithMemoryBytes(1 << 40))
+		mem, err := resume.NewMemoryLog(resume.WithMemoryBytes(1 << 40))
 		if err != nil {
 			b.Fatal(err)
 		}

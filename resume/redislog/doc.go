@@ -1,5 +1,5 @@
 // Package redislog keeps the logs of resumable runs (see
-// [github.com/agui-go/agui/core.ResumableHandler]) on Redis, so that a
+// [github.com/agui-go/agui/resume.Handler]) on Redis, so that a
 // client can rejoin a run on any replica of a service and a replica's death
 // does not leave its clients hanging.
 //
@@ -10,10 +10,10 @@
 //	if err != nil { … }
 //	h, err := core.NewHandler(agent)
 //	if err != nil { … }
-//	rh, err := core.NewResumableHandler(h, lg,
-//		core.WithDetach(30*time.Second), core.WithReplicaID(hostname))
-//	// mount rh as core.ResumableHandler says, or with
-//	// ginagui.RegisterResumable(group, "/chat", agent, lg, ropts)
+//	rh, err := resume.New(h, lg,
+//		resume.WithDetach(30*time.Second), resume.WithReplicaID(hostname))
+//	// mount rh as resume.Handler says, or with
+//	// ginagui.RegisterResumable(group, "/chat", rh)
 //
 // How it maps onto Redis (7.0 or later):
 //

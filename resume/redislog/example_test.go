@@ -7,8 +7,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/core/redislog"
+	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/redislog"
 )
 
 func ExampleNew() {
@@ -20,14 +20,14 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
-	// What a ResumableHandler does for a run: begin it, store its events
+	// What a resume.Handler does for a run: begin it, store its events
 	// under the lease, seal it; any replica can then read it.
-	lease, _, err := lg.Begin(ctx, core.RunMeta{RunID: "r1", ThreadID: "t1", Owner: "replica-a"}, 10*time.Second)
+	lease, _, err := lg.Begin(ctx, resume.RunMeta{RunID: "r1", ThreadID: "t1", Owner: "replica-a"}, 10*time.Second)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	err = lg.Append(ctx, lease, []core.LogEntry{
+	err = lg.Append(ctx, lease, []resume.Entry{
 		{Seq: 1, Data: []byte(`{"type":"RUN_STARTED","threadId":"t1","runId":"r1"}`)},
 		{Seq: 2, Data: []byte(`{"type":"RUN_FINISHED","threadId":"t1","runId":"r1"}`), Terminal: true},
 	})

@@ -19,7 +19,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/core/redislog"
+	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/redislog"
 )
 
 // startCluster starts a Redis Cluster of three masters on free loopback
@@ -137,11 +138,11 @@ func TestLogOnRedisCluster(t *testing.T) {
 		if id == "" {
 			thread = ""
 		}
-		l, _, err := lg.Begin(ctx, core.RunMeta{RunID: run, ThreadID: thread, Owner: "a"}, 30*time.Millisecond)
+		l, _, err := lg.Begin(ctx, resume.RunMeta{RunID: run, ThreadID: thread, Owner: "a"}, 30*time.Millisecond)
 		if err != nil {
 			t.Fatalf("Begin %q: %v", run, err)
 		}
-		if _, _, err := lg.Begin(ctx, core.RunMeta{RunID: run, ThreadID: thread}, time.Second); !errors.Is(err, core.ErrRunExists) {
+		if _, _, err := lg.Begin(ctx, resume.RunMeta{RunID: run, ThreadID: thread}, time.Second); !errors.Is(err, resume.ErrRunExists) {
 			t.Fatalf("second Begin %q: %v", run, err)
 		}
 		if thread != "" {
@@ -190,7 +191,7 @@ func TestLogOnRedisCluster(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rh, err := core.NewResumableHandler(h, lg, core.WithDetach(time.Minute))
+	rh, err := resume.New(h, lg, resume.WithDetach(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package core
+package resume
 
 import (
 	"context"
@@ -12,10 +12,11 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
 )
 
-// ResumableHandler serves a Handler's agent on a resumable route: a run
-// is a log (see [RunLog]) and a dropped connection loses nothing.
+// Handler serves a [core.Handler]'s agent on a resumable route: a run is
+// a log (see [Log]) and a dropped connection loses nothing.
 //
 // A POST starts the run on a goroutine of its own, not on the request: the
 // run's events are numbered and stored in the log, and every connection,
@@ -37,12 +38,13 @@ import (
 //     (204 when there is none), for a page that was reloaded.
 //
 // When the last connection of a run goes away the run is cancelled at
-// once, as on a [Handler], unless [WithDetach] gives it a grace period. A run
-// belongs to the principal that started it (see [WithPrincipal], whose hook
+// once, as on a [core.Handler], unless [WithDetach] gives it a grace period. A run
+// belongs to the principal that started it (see [core.WithPrincipal], whose hook
 // runs on every method here, a failure being a 401): any other principal
 // gets 403 on its rejoin or stop, is not counted as a viewer, and finds
-// only its own runs as a thread's active run. When the log refuses a new run ([ErrLogFull], or a store that is
-// down) the run is served by the plain Handler instead, without ids.
+// only its own runs as a thread's active run. When the log refuses a new
+// run ([ErrLogFull], or a store that is down) the run is served by the
+// plain [core.Handler] instead, without ids.
 // Resumable streams are SSE of the 1.0 JSON encoding; protobuf is not
 // offered. The log keeps the 1.0 events, and each connection downgrades
 // them for its own pre-1.0 client: a POST without protocolVersion, or a GET
@@ -56,12 +58,13 @@ import (
 // "GET /chat/threads/{threadId}/run"; framework adapters call Start,
 // Rejoin, Stop and Active instead.
 //
-// A ResumableHandler is safe for concurrent use. It owns the goroutines of
+// A Handler is safe for concurrent use. It owns the goroutines of
 // the runs it started; Close cancels them and waits for them.
-type ResumableHandler[S any] struct {
-	h   *Handler[S]
-	log RunLog
-	cfg resumeConfig
+type Handler[S any] struct {
+	h   *core.Handler[S]
+	set core.RouteSettings
+	log Log
+	cfg config
 
 	mu     sync.Mutex
 	runs   map[string]*ownedRun
@@ -151,26 +154,28 @@ var (
 	errTooLong   error = &agui.Error{Code: agui.CodeCancelled, Message: "the run reached its maximum duration"}
 )
 
-// NewResumableHandler serves h's agent, with h's options, on a resumable
-// route whose runs are kept in lg. opts are the resumable route's options
-// ([WithDetach], [WithLeaseTTL], [WithPresence], [WithRetry],
-// [WithReplicaID], [WithMaxDetachedRuns]); its principal hook is h's
-// ([WithPrincipal]); any other option in the list is ignored here, so the
-// list given to [NewHandler] may be passed again. It fails when lg is nil
-// or an option is out of range.
-func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...Option) (*ResumableHandler[S], error) {
+// New serves h's agent, with h's options, on a resumable route whose
+// runs are kept in lg; opts are the resumable route's own. Its principal
+// hook is h's ([core.WithPrincipal]), and so are its limits, gate,
+// heartbeat and write timeout. It fails when h or lg is nil or an option
+// is out of range.
+func New[S any](h *core.Handler[S], lg Log, opts ...Option) (*Handler[S], error) {
 	if h == nil || lg == nil {
-		return nil, errors.New("core: NewResumableHandler needs a handler and a log")
+		return nil, errors.New("resume: New needs a handler and a log")
 	}
-	cfg, err := newResumeConfig(opts)
+	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	return &ResumableHandler[S]{h: h, log: lg, cfg: cfg, runs: map[string]*ownedRun{}}, nil
+	return &Handler[S]{h: h, set: h.Settings(), log: lg, cfg: cfg, runs: map[string]*ownedRun{}}, nil
 }
 
-// ServeHTTP serves a request of a resumable route; see [ResumableHandler].
-func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// Base returns the plain handler the route's runs are served by: its
+// capabilities and principal hook are the route's.
+func (rh *Handler[S]) Base() *core.Handler[S] { return rh.h }
+
+// ServeHTTP serves a request of a resumable route; see [Handler].
+func (rh *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodPost:
 		rh.Start(w, r)
@@ -181,33 +186,23 @@ func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request)
 	case r.Method == http.MethodDelete && r.PathValue("runId") != "":
 		rh.Stop(w, r, r.PathValue("runId"))
 	default:
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
+		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed,
 			Message: "a run is started with POST"})
 	}
 }
 
 // Start starts the run POSTed in r, or joins it when its runId is known,
 // and follows it. opts are passed to a new run after the handler's own
-// run options, as [Handler.Serve] does.
-func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...Option) {
-	r, principal, ok := rh.authenticate(w, r)
+// run options, as [core.Handler.Serve] does.
+func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core.Option) {
+	// The route and agent name label the run's log lines, metrics and
+	// refusals, as on the wrapped Handler.
+	ctx, in, ok := rh.h.Accept(w, r)
 	if !ok {
 		return
 	}
-	// The route and agent name label the run's log lines, metrics and
-	// refusals, as on the wrapped Handler.
-	ctx := rh.h.t.withRoute(r.Context(), r)
 	r = r.WithContext(ctx)
-	in, ok := InputFrom(ctx)
-	if !ok {
-		var err error
-		if in, err = rh.h.ReadInput(w, r); err != nil {
-			rh.h.Refuse(w, r, asRequestError(err))
-			return
-		}
-		ctx = ContextWithInput(ctx, in)
-		r = r.WithContext(ctx)
-	}
+	principal, _ := core.PrincipalFrom(ctx)
 	after, ok := rh.cursorOf(w, r)
 	if !ok {
 		return
@@ -216,7 +211,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	if len(runURL(base, in.RunID)) > MaxRunURLLen {
 		// Its URL could not be sent in a header, so it could not be
 		// rejoined: refused before anything is stored.
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput,
+		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusUnprocessableEntity, Code: core.CodeInvalidInput,
 			Message: "the runId is too long for the run's URL on a resumable route"})
 		return
 	}
@@ -228,26 +223,19 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		return
 	}
 
-	if re := admitAgent(ctx, rh.h.agent, in); re != nil {
-		rh.h.Refuse(w, r, re)
-		return
-	}
-	runOpts := make([]Option, 0, 1+len(rh.runOptions())+len(opts))
-	runOpts = append(runOpts, WithLogger(rh.logger()))
-	runOpts = append(append(runOpts, rh.runOptions()...), opts...)
-	run, err := NewRunner(rh.h.agent, in, runOpts...)
+	run, err := rh.h.NewRun(ctx, in, opts...)
 	if err != nil {
-		rh.h.Refuse(w, r, inputRequestError(err))
+		rh.h.Refuse(w, r, err)
 		return
 	}
 	// The route's cap on concurrent runs (WithMaxConcurrentRuns) counts a
 	// run until it ends, watched or detached.
-	release, refused := rh.h.t.admitRun(w)
-	if refused != nil {
+	release, err := rh.h.Slot(w)
+	if err != nil {
 		if rh.joined(w, r, in.RunID, legacy, principal, base) {
 			return
 		}
-		rh.h.Refuse(w, r, refused)
+		rh.h.Refuse(w, r, err)
 		return
 	}
 	releaseDetached, refused := rh.admitDetached(w, principal)
@@ -263,18 +251,17 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	release = func() { releaseDetached(); releaseSlot() }
 	releaseGate := func() {}
 	var forced <-chan struct{}
-	if g := rh.gate(); g != nil {
+	if g := rh.set.Gate; g != nil {
 		// A run's connections follow its log, which the run seals when
 		// its agent returns; at the gate's forced end (its shutdown
-		// deadline) the committer stores the terminal event itself.
-		rg, fc, ok := g.admit(run.Cancel)
+		// deadline) the owner stores the terminal event itself.
+		rg, fc, ok := g.Admit(run.Cancel)
 		if !ok {
 			release()
 			if rh.joined(w, r, in.RunID, legacy, principal, base) {
 				return
 			}
-			rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
-				Message: "the server is shutting down"})
+			rh.h.Refuse(w, r, shuttingDown())
 			return
 		}
 		releaseGate, forced = rg, fc
@@ -290,8 +277,8 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	case err != nil:
 		release()
 		releaseGate()
-		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: the run log refused a run; serving it without resume",
-			slog.String("run_id", LogID(in.RunID)), slog.Any("error", err))
+		rh.set.Logger.LogAttrs(ctx, slog.LevelWarn, "resume: the run log refused a run; serving it without resume",
+			slog.String("run_id", core.LogID(in.RunID)), slog.Any("error", err))
 		rh.h.Serve(w, r, opts...)
 		return
 	}
@@ -299,10 +286,17 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	rh.follow(w, r, in.RunID, 0, legacy, principal, base, o.leave)
 }
 
+// shuttingDown is the refusal of a request that a shut gate does not
+// admit.
+func shuttingDown() *core.RequestError {
+	return &core.RequestError{Status: http.StatusServiceUnavailable, Code: core.CodeUnavailable,
+		Message: "the server is shutting down"}
+}
+
 // joined follows runID when a POST that the route could not admit (the
 // concurrent-run cap, or a shutdown) only retries a run that exists: a
 // join runs nothing, so it takes no slot. It reports whether it did.
-func (rh *ResumableHandler[S]) joined(w http.ResponseWriter, r *http.Request, runID string, legacy bool, principal, base string) bool {
+func (rh *Handler[S]) joined(w http.ResponseWriter, r *http.Request, runID string, legacy bool, principal, base string) bool {
 	if _, err := rh.log.Status(r.Context(), runID); err != nil {
 		return false
 	}
@@ -317,7 +311,7 @@ func (rh *ResumableHandler[S]) joined(w http.ResponseWriter, r *http.Request, ru
 // returns; releaseGate frees its gate entry once its log holds its
 // terminal event (or its agent returned), which forced, when closed, asks
 // for at once.
-func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *agui.RunAgentInput, lease Lease, release, releaseGate func(), forced <-chan struct{}) *ownedRun {
+func (rh *Handler[S]) launch(ctx context.Context, run *core.Runner[S], in *agui.RunAgentInput, lease Lease, release, releaseGate func(), forced <-chan struct{}) *ownedRun {
 	o := &ownedRun{lease: lease, cancel: run.Cancel, viewers: 1, changed: make(chan struct{}, 1),
 		gateForced: forced, force: make(chan struct{}), ended: make(chan struct{})}
 	o.onEnd = releaseGate
@@ -341,7 +335,7 @@ func (rh *ResumableHandler[S]) launch(ctx context.Context, run *Runner[S], in *a
 
 // watch counts the caller as a viewer of runID when this process runs
 // it, and returns what undoes that (nil otherwise).
-func (rh *ResumableHandler[S]) watch(runID string) func() {
+func (rh *Handler[S]) watch(runID string) func() {
 	rh.mu.Lock()
 	o := rh.runs[runID]
 	rh.mu.Unlock()
@@ -354,7 +348,7 @@ func (rh *ResumableHandler[S]) watch(runID string) func() {
 
 // Rejoin follows the run runID from the request's Last-Event-ID header
 // or ?after= parameter.
-func (rh *ResumableHandler[S]) Rejoin(w http.ResponseWriter, r *http.Request, runID string) {
+func (rh *Handler[S]) Rejoin(w http.ResponseWriter, r *http.Request, runID string) {
 	r, principal, ok := rh.authenticate(w, r)
 	if !ok {
 		return
@@ -369,7 +363,7 @@ func (rh *ResumableHandler[S]) Rejoin(w http.ResponseWriter, r *http.Request, ru
 // Active follows the thread's active run of the request's principal from
 // the request's cursor, or answers 204 No Content when it has none (another
 // principal's run on the same thread id is none of its business).
-func (rh *ResumableHandler[S]) Active(w http.ResponseWriter, r *http.Request, threadID string) {
+func (rh *Handler[S]) Active(w http.ResponseWriter, r *http.Request, threadID string) {
 	r, principal, ok := rh.authenticate(w, r)
 	if !ok {
 		return
@@ -392,7 +386,7 @@ func (rh *ResumableHandler[S]) Active(w http.ResponseWriter, r *http.Request, th
 }
 
 // Stop stops the run runID, wherever it runs, and answers 202 Accepted.
-func (rh *ResumableHandler[S]) Stop(w http.ResponseWriter, r *http.Request, runID string) {
+func (rh *Handler[S]) Stop(w http.ResponseWriter, r *http.Request, runID string) {
 	r, principal, ok := rh.authenticate(w, r)
 	if !ok {
 		return
@@ -429,11 +423,11 @@ func (rh *ResumableHandler[S]) Stop(w http.ResponseWriter, r *http.Request, runI
 // have agents that ignore their context: each one's log gets its terminal
 // RUN_ERROR (CANCELLED) at once, so that every connection following it
 // ends, and the agent's goroutine is abandoned to return on its own (a
-// later Close waits for it again), as [Gate.Shutdown] does. Close then
-// waits up to [ForceGrace] for those logs and returns nil if every run got
+// later Close waits for it again), as [core.Gate.Shutdown] does. Close then
+// waits up to [core.ForceGrace] for those logs and returns nil if every run got
 // its terminal event, ctx's error otherwise. Requests after Close are
 // served, but their new runs start cancelled.
-func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
+func (rh *Handler[S]) Close(ctx context.Context) error {
 	rh.mu.Lock()
 	rh.closed = true
 	for _, o := range rh.runs {
@@ -457,7 +451,7 @@ func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
 		left = append(left, o)
 	}
 	rh.mu.Unlock()
-	grace := time.NewTimer(ForceGrace)
+	grace := time.NewTimer(core.ForceGrace)
 	defer grace.Stop()
 	for _, o := range left {
 		select {
@@ -472,44 +466,45 @@ func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
 }
 
 // refuse answers a request the log could not serve.
-func (rh *ResumableHandler[S]) refuse(w http.ResponseWriter, r *http.Request, err error, after uint64) {
+func (rh *Handler[S]) refuse(w http.ResponseWriter, r *http.Request, err error, after uint64) {
 	switch {
 	case errors.Is(err, ErrRunNotFound) && after > 0:
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusGone, Code: RequestCode(CodeRunGone),
+		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusGone, Code: core.RequestCode(CodeRunGone),
 			Message: "the run's log is no longer retained"})
 	case errors.Is(err, ErrRunNotFound):
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusNotFound, Code: RequestCode(CodeRunNotFound),
+		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusNotFound, Code: core.RequestCode(CodeRunNotFound),
 			Message: "no such run"})
 	case errors.Is(err, ErrCursorAhead):
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: RequestCode(CodeCursorAhead),
+		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusBadRequest, Code: core.RequestCode(CodeCursorAhead),
 			Message: "the cursor is beyond the run's last event"})
 	default:
 		w.Header().Set("Retry-After", "1")
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusServiceUnavailable, Code: core.CodeUnavailable,
 			Message: "the run log is unavailable"})
 	}
 }
 
 // authenticate runs the route's principal hook on r (see
-// [Handler.Authenticate]) and returns r carrying it and the principal a
-// run of r belongs to: "" for all requests of a route without one.
-func (rh *ResumableHandler[S]) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, string, bool) {
+// [core.Handler.Authenticate]) and returns r carrying it and the
+// principal a run of r belongs to: "" for all requests of a route without
+// one.
+func (rh *Handler[S]) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, string, bool) {
 	r, ok := rh.h.Authenticate(w, r)
 	if !ok {
 		return r, "", false
 	}
-	p, _ := PrincipalFrom(r.Context())
+	p, _ := core.PrincipalFrom(r.Context())
 	return r, p, true
 }
 
-func forbidden() *RequestError {
-	return &RequestError{Status: http.StatusForbidden, Code: RequestCode(CodeForbidden),
+func forbidden() *core.RequestError {
+	return &core.RequestError{Status: http.StatusForbidden, Code: core.RequestCode(CodeForbidden),
 		Message: "the run belongs to another principal"}
 }
 
 // cursorOf reads the request's cursor: its Last-Event-ID header, or else
 // its after query parameter; none is 0. A malformed one is answered 400.
-func (rh *ResumableHandler[S]) cursorOf(w http.ResponseWriter, r *http.Request) (uint64, bool) {
+func (rh *Handler[S]) cursorOf(w http.ResponseWriter, r *http.Request) (uint64, bool) {
 	v := r.Header.Get("Last-Event-ID")
 	if v == "" {
 		v = r.URL.Query().Get("after")
@@ -519,14 +514,14 @@ func (rh *ResumableHandler[S]) cursorOf(w http.ResponseWriter, r *http.Request) 
 	}
 	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
 	if err != nil {
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
+		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusBadRequest, Code: core.CodeMalformedInput,
 			Message: "the cursor (Last-Event-ID or after) must be an event id of this stream"})
 		return 0, false
 	}
 	return n, true
 }
 
-// MaxRunURLLen is the longest run URL (see [ResumableHandler]) a
+// MaxRunURLLen is the longest run URL (see [Handler]) a
 // resumable route sends in its Content-Location header: a run id comes
 // from the client, and a header carrying megabytes of it breaks proxies
 // and clients. A POST whose run's URL would be longer is refused (422
@@ -577,11 +572,3 @@ func location(base, runID string, legacy bool) string {
 	}
 	return u
 }
-
-// The settings of the wrapped Handler the resumable layer uses, in one
-// place.
-func (rh *ResumableHandler[S]) logger() *slog.Logger        { return rh.h.t.cfg.logger }
-func (rh *ResumableHandler[S]) runOptions() []Option        { return rh.h.t.cfg.runOptions }
-func (rh *ResumableHandler[S]) gate() *Gate                 { return rh.h.t.cfg.gate }
-func (rh *ResumableHandler[S]) heartbeat() time.Duration    { return rh.h.t.cfg.heartbeat }
-func (rh *ResumableHandler[S]) writeTimeout() time.Duration { return rh.h.t.cfg.writeTimeout }

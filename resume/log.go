@@ -1,4 +1,4 @@
-package core
+package resume
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// RunLog stores the events of resumable runs (see [ResumableHandler]): each
+// Log stores the events of resumable runs (see [Handler]): each
 // run is an append-only log of its encoded events, numbered 1, 2, 3, …
 // with no gaps, written by one owner at a time and read by any number of
 // connections, each from its own cursor.
@@ -26,7 +26,7 @@ import (
 // Implementations are safe for concurrent use. [MemoryLog] is the in-process
 // implementation; package redislog keeps runs on Redis so that any replica
 // can serve a rejoin.
-type RunLog interface {
+type Log interface {
 	// Begin creates the log of run m.RunID, owned by m.Owner for ttl,
 	// and makes it the active run of its thread for its principal. When the run exists it
 	// returns [ErrRunExists] with the run's status, so the caller can join
@@ -34,7 +34,7 @@ type RunLog interface {
 	Begin(ctx context.Context, m RunMeta, ttl time.Duration) (Lease, RunStatus, error)
 	// Append stores entries, whose Seq must follow the run's Last, under
 	// lease l. A terminal entry is the run's last.
-	Append(ctx context.Context, l Lease, entries []LogEntry) error
+	Append(ctx context.Context, l Lease, entries []Entry) error
 	// Renew extends l by ttl and returns the run's status, which carries
 	// a stop request and how recently a reader read the run.
 	Renew(ctx context.Context, l Lease, ttl time.Duration) (RunStatus, error)
@@ -45,7 +45,7 @@ type RunLog interface {
 	// (an implementation may wait less) for the first one. It fails with
 	// [ErrRunNotFound] for an unknown or expired run and [ErrCursorAhead]
 	// when after is beyond the run's last entry.
-	Read(ctx context.Context, runID string, after uint64, max int, wait time.Duration) ([]LogEntry, RunStatus, error)
+	Read(ctx context.Context, runID string, after uint64, max int, wait time.Duration) ([]Entry, RunStatus, error)
 	// Status returns the run's status, or [ErrRunNotFound].
 	Status(ctx context.Context, runID string) (RunStatus, error)
 	// Stop records a request to stop the run; its owner learns it on its
@@ -62,8 +62,8 @@ type RunLog interface {
 	ActiveRun(ctx context.Context, threadID, principal string) (string, error)
 }
 
-// LogEntry is one event of a run's log.
-type LogEntry struct {
+// Entry is one event of a run's log.
+type Entry struct {
 	// Seq is the event's number in its run, from 1; it is the SSE id.
 	Seq uint64
 	// Data is the event's JSON, exactly the SSE data: payload. A log
@@ -77,7 +77,7 @@ type LogEntry struct {
 type RunMeta struct {
 	RunID    string
 	ThreadID string
-	// Principal is who started the run (see [WithPrincipal]); only the
+	// Principal is who started the run (see [core.WithPrincipal]); only the
 	// same principal may rejoin or stop it, or find it as its thread's
 	// active run.
 	Principal string
@@ -112,7 +112,7 @@ type Lease struct {
 	Gen   uint64
 }
 
-// Codes of the errors of a [RunLog] and of [ResumableHandler]'s refusals.
+// Codes of the errors of a [Log] and of [Handler]'s refusals.
 const (
 	CodeRunExists   agui.Code = "RUN_EXISTS"
 	CodeRunNotFound agui.Code = "RUN_NOT_FOUND"
@@ -128,7 +128,7 @@ const (
 	CodeAbandoned   agui.Code = "ABANDONED"
 )
 
-// Sentinels of the [RunLog] errors, for errors.Is: they match any
+// Sentinels of the [Log] errors, for errors.Is: they match any
 // [*agui.Error] with the same code.
 var (
 	ErrRunExists   error = &agui.Error{Code: CodeRunExists}

@@ -14,7 +14,8 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/core/redislog"
+	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/redislog"
 )
 
 // gatedAgent says something, reports it started, waits for go (or its
@@ -36,7 +37,7 @@ func gatedAgent(started chan<- struct{}, proceed <-chan struct{}) core.Agent[cor
 
 // replicaOn is a replica on the Redis at addr whose client gives up on a
 // silent server after 300 ms.
-func replicaOn(t *testing.T, addr, name string, a core.Agent[core.NoState], opts ...core.Option) string {
+func replicaOn(t *testing.T, addr, name string, a core.Agent[core.NoState], opts ...resume.Option) string {
 	t.Helper()
 	c := redis.NewClient(&redis.Options{Addr: addr, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond,
 		DialTimeout: 300 * time.Millisecond, MaxRetries: -1, ContextTimeoutEnabled: true})
@@ -48,7 +49,7 @@ func replicaOn(t *testing.T, addr, name string, a core.Agent[core.NoState], opts
 	if err != nil {
 		t.Fatal(err)
 	}
-	rh, err := core.NewResumableHandler(h, lg, append([]core.Option{core.WithReplicaID(name)}, opts...)...)
+	rh, err := resume.New(h, lg, append([]resume.Option{resume.WithReplicaID(name)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 		}
 	}()
 	started, proceed := make(chan struct{}, 1), make(chan struct{})
-	opts := []core.Option{core.WithDetach(time.Minute), core.WithLeaseTTL(300 * time.Millisecond)}
+	opts := []resume.Option{resume.WithDetach(time.Minute), resume.WithLeaseTTL(300 * time.Millisecond)}
 	a := replicaOn(t, addr, "a", gatedAgent(started, proceed), opts...)
 	b := replicaOn(t, addr, "b", gatedAgent(started, proceed), opts...)
 	ctx := context.Background()

@@ -1,4 +1,4 @@
-package core
+package resume
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// MemoryLog is the in-process [RunLog]: runs live in this process's memory,
+// MemoryLog is the in-process [Log]: runs live in this process's memory,
 // so a rejoin must reach the same process. It is bounded, counting
 // everything it keeps of a run (its ids, principal and owner as well as its
 // events): each run keeps at most a number of events and of bytes, all
@@ -54,7 +54,7 @@ type threadKey struct{ thread, principal string }
 type memRun struct {
 	meta     RunMeta
 	gen      uint64
-	entries  []LogEntry
+	entries  []Entry
 	bytes    int64 // its ids and events, as counted
 	sealed   bool
 	stopped  bool
@@ -97,16 +97,16 @@ type memoryConfig struct {
 	retention time.Duration
 }
 
-// MemoryOption configures a [MemoryLog].
-type MemoryOption func(*memoryConfig)
+// MemoryLogOption configures a [MemoryLog].
+type MemoryLogOption func(*memoryConfig)
 
 // WithMemoryRunEvents limits the events kept per run (default 100,000,
 // [DefaultMemoryRunEvents]).
-func WithMemoryRunEvents(n int) MemoryOption { return func(c *memoryConfig) { c.runEvents = n } }
+func WithMemoryRunEvents(n int) MemoryLogOption { return func(c *memoryConfig) { c.runEvents = n } }
 
 // WithMemoryRunBytes limits the bytes kept per run, its ids included
 // (default 16 MiB, [DefaultMemoryRunBytes]).
-func WithMemoryRunBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.runBytes = n } }
+func WithMemoryRunBytes(n int64) MemoryLogOption { return func(c *memoryConfig) { c.runBytes = n } }
 
 // WithMemoryRunShare sets the bytes each live run is guaranteed from its
 // Begin on (default 256 KiB, [DefaultMemoryRunShare]), so that other runs,
@@ -115,22 +115,22 @@ func WithMemoryRunBytes(n int64) MemoryOption { return func(c *memoryConfig) { c
 // its share, up to [WithMemoryRunBytes], into room nobody holds. The
 // budget divided by the share is how many runs can be live at once (256
 // with the defaults). It must not exceed the per-run or the total limit.
-func WithMemoryRunShare(n int64) MemoryOption { return func(c *memoryConfig) { c.runShare = n } }
+func WithMemoryRunShare(n int64) MemoryLogOption { return func(c *memoryConfig) { c.runShare = n } }
 
 // WithMemoryBytes limits the bytes kept for all runs (default 64 MiB,
 // [DefaultMemoryBytes]).
-func WithMemoryBytes(n int64) MemoryOption { return func(c *memoryConfig) { c.bytes = n } }
+func WithMemoryBytes(n int64) MemoryLogOption { return func(c *memoryConfig) { c.bytes = n } }
 
 // WithMemoryRetention sets how long a sealed run stays readable, and how
 // long a run whose owner stopped renewing its lease is kept (default 10
 // minutes, [DefaultMemoryRetention]).
-func WithMemoryRetention(d time.Duration) MemoryOption {
+func WithMemoryRetention(d time.Duration) MemoryLogOption {
 	return func(c *memoryConfig) { c.retention = d }
 }
 
 // NewMemoryLog returns an empty [MemoryLog]. It fails when a limit is not
 // positive, or the run share exceeds a byte limit.
-func NewMemoryLog(opts ...MemoryOption) (*MemoryLog, error) {
+func NewMemoryLog(opts ...MemoryLogOption) (*MemoryLog, error) {
 	c := memoryConfig{
 		runEvents: DefaultMemoryRunEvents,
 		runBytes:  DefaultMemoryRunBytes,
@@ -144,10 +144,10 @@ func NewMemoryLog(opts ...MemoryOption) (*MemoryLog, error) {
 		}
 	}
 	if c.runEvents <= 0 || c.runBytes <= 0 || c.bytes <= 0 || c.retention <= 0 || c.runShare <= 0 {
-		return nil, errors.New("core: MemoryLog limits must be positive")
+		return nil, errors.New("resume: MemoryLog limits must be positive")
 	}
 	if c.runShare > c.runBytes || c.runShare > c.bytes {
-		return nil, errors.New("core: WithMemoryRunShare must not exceed WithMemoryRunBytes or WithMemoryBytes")
+		return nil, errors.New("resume: WithMemoryRunShare must not exceed WithMemoryRunBytes or WithMemoryBytes")
 	}
 	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, threads: map[threadKey]string{}}, nil
 }
@@ -192,9 +192,9 @@ func (m *MemoryLog) Stats() MemoryStats {
 	return s
 }
 
-var _ RunLog = (*MemoryLog)(nil)
+var _ Log = (*MemoryLog)(nil)
 
-// Begin implements [RunLog].
+// Begin implements [Log].
 func (m *MemoryLog) Begin(_ context.Context, meta RunMeta, ttl time.Duration) (Lease, RunStatus, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -224,8 +224,8 @@ func (m *MemoryLog) Begin(_ context.Context, meta RunMeta, ttl time.Duration) (L
 	return Lease{RunID: meta.RunID, Owner: meta.Owner, Gen: 1}, r.status(now), nil
 }
 
-// Append implements [RunLog].
-func (m *MemoryLog) Append(_ context.Context, l Lease, entries []LogEntry) error {
+// Append implements [Log].
+func (m *MemoryLog) Append(_ context.Context, l Lease, entries []Entry) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r, err := m.leased(l)
@@ -278,7 +278,7 @@ func (m *MemoryLog) Append(_ context.Context, l Lease, entries []LogEntry) error
 	return nil
 }
 
-// Renew implements [RunLog].
+// Renew implements [Log].
 func (m *MemoryLog) Renew(_ context.Context, l Lease, ttl time.Duration) (RunStatus, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -291,7 +291,7 @@ func (m *MemoryLog) Renew(_ context.Context, l Lease, ttl time.Duration) (RunSta
 	return r.status(now), nil
 }
 
-// Seal implements [RunLog].
+// Seal implements [Log].
 func (m *MemoryLog) Seal(_ context.Context, l Lease) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -313,8 +313,8 @@ func (m *MemoryLog) Seal(_ context.Context, l Lease) error {
 	return nil
 }
 
-// Read implements [RunLog].
-func (m *MemoryLog) Read(ctx context.Context, runID string, after uint64, max int, wait time.Duration) ([]LogEntry, RunStatus, error) {
+// Read implements [Log].
+func (m *MemoryLog) Read(ctx context.Context, runID string, after uint64, max int, wait time.Duration) ([]Entry, RunStatus, error) {
 	if max <= 0 {
 		max = 1
 	}
@@ -366,7 +366,7 @@ func (m *MemoryLog) Read(ctx context.Context, runID string, after uint64, max in
 	}
 }
 
-// Status implements [RunLog].
+// Status implements [Log].
 func (m *MemoryLog) Status(_ context.Context, runID string) (RunStatus, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -379,7 +379,7 @@ func (m *MemoryLog) Status(_ context.Context, runID string) (RunStatus, error) {
 	return r.status(now), nil
 }
 
-// Stop implements [RunLog].
+// Stop implements [Log].
 func (m *MemoryLog) Stop(_ context.Context, runID string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -394,7 +394,7 @@ func (m *MemoryLog) Stop(_ context.Context, runID string) error {
 	return nil
 }
 
-// Takeover implements [RunLog].
+// Takeover implements [Log].
 func (m *MemoryLog) Takeover(_ context.Context, runID, owner string, ttl time.Duration) (Lease, RunStatus, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -415,7 +415,7 @@ func (m *MemoryLog) Takeover(_ context.Context, runID, owner string, ttl time.Du
 	return Lease{RunID: runID, Owner: owner, Gen: r.gen}, r.status(now), nil
 }
 
-// ActiveRun implements [RunLog].
+// ActiveRun implements [Log].
 func (m *MemoryLog) ActiveRun(_ context.Context, threadID, principal string) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

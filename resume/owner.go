@@ -1,4 +1,4 @@
-package core
+package resume
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
 )
 
 // arenaChunk is the size of an owner's encoding chunks (see owner.arena).
@@ -35,6 +36,18 @@ func (w *owner[S]) encode(ev agui.Event) ([]byte, error) {
 	return data, nil
 }
 
+// terminal reports whether ev ends its run.
+func terminal(ev agui.Event) bool {
+	t := ev.Type()
+	return t == agui.TypeRunFinished || t == agui.TypeRunError
+}
+
+// runError is the RUN_ERROR reporting err, with its code (see
+// [agui.CodeOf]).
+func runError(err error) *agui.RunError {
+	return &agui.RunError{Code: string(agui.CodeOf(err)), Message: agui.ErrorText(err)}
+}
+
 // mustJSON encodes an event that always encodes.
 func mustJSON(ev agui.Event) []byte {
 	data, _ := ev.AppendJSON(nil)
@@ -42,7 +55,7 @@ func mustJSON(ev agui.Event) []byte {
 }
 
 // owner is the goroutine of a run this process owns, besides its agent's:
-// it drives the run's [Consumer] itself, encoding each event as it takes
+// it drives the run's [core.Consumer] itself, encoding each event as it takes
 // it (the log keeps the 1.0 events, whatever the dialect of the client
 // that started the run: each connection downgrades for its own, see
 // follow), numbers what the log accepts and appends it in batches (what
@@ -51,14 +64,14 @@ func mustJSON(ev agui.Event) []byte {
 // period. It seals the log once the terminal entry is stored. One
 // hand-off per event: the agent's queue to the owner.
 type owner[S any] struct {
-	rh    *ResumableHandler[S]
+	rh    *Handler[S]
 	o     *ownedRun
-	run   *Runner[S]
+	run   *core.Runner[S]
 	runID string
 	ctx   context.Context // the run's, for its log lines
 
 	seq   uint64
-	batch []LogEntry
+	batch []Entry
 	// arena is the chunk the events' JSON is encoded into, one after the
 	// other: the log keeps each entry's slice of it, so a chunk is never
 	// written over, and a run allocates one per arenaChunk bytes rather
@@ -71,8 +84,8 @@ type owner[S any] struct {
 // own runs the owner of o until its run is over and its agent returned;
 // stop ends the run's context and release frees its slot once the agent
 // returned.
-func (rh *ResumableHandler[S]) own(ctx context.Context, o *ownedRun, run *Runner[S], runID string, release, stop func()) {
-	w := &owner[S]{rh: rh, o: o, run: run, runID: runID, ctx: ctx, batch: make([]LogEntry, 0, commitBatch)}
+func (rh *Handler[S]) own(ctx context.Context, o *ownedRun, run *core.Runner[S], runID string, release, stop func()) {
+	w := &owner[S]{rh: rh, o: o, run: run, runID: runID, ctx: ctx, batch: make([]Entry, 0, commitBatch)}
 	defer func() {
 		rh.mu.Lock()
 		if rh.runs[runID] == o {
@@ -81,13 +94,13 @@ func (rh *ResumableHandler[S]) own(ctx context.Context, o *ownedRun, run *Runner
 		rh.mu.Unlock()
 	}()
 	defer o.end()
-	c, err := run.Start(ctx, w.deliver, DeliverKeepsNothing())
+	c, err := run.Start(ctx, w.deliver, core.DeliverKeepsNothing())
 	if err != nil {
 		// Only a run that was started before fails to start; its log
 		// still ends with a terminal event.
 		stop()
 		release()
-		w.batch = append(w.batch, LogEntry{Data: mustJSON(runError(err)), Terminal: true})
+		w.batch = append(w.batch, Entry{Data: mustJSON(runError(err)), Terminal: true})
 		w.flush()
 		return
 	}
@@ -106,7 +119,7 @@ func (rh *ResumableHandler[S]) own(ctx context.Context, o *ownedRun, run *Runner
 // drive takes the run's events until its stream is over, selecting over
 // the run's queue, the lease renewal, stops, the shutdown deadline and the
 // grace period.
-func (w *owner[S]) drive(c *Consumer) {
+func (w *owner[S]) drive(c *core.Consumer) {
 	rh, o := w.rh, w.o
 	renew := time.NewTicker(rh.cfg.leaseTTL / 3)
 	defer renew.Stop()
@@ -144,8 +157,8 @@ func (w *owner[S]) drive(c *Consumer) {
 				w.fail(err)
 				continue
 			case err != nil:
-				rh.logger().LogAttrs(w.ctx, slog.LevelWarn, "core: renewing a run's lease failed",
-					slog.String("run_id", LogID(w.runID)), slog.Any("error", err))
+				rh.set.Logger.LogAttrs(w.ctx, slog.LevelWarn, "resume: renewing a run's lease failed",
+					slog.String("run_id", core.LogID(w.runID)), slog.Any("error", err))
 				continue
 			}
 			if st.Stopped {
@@ -194,7 +207,7 @@ func (w *owner[S]) drive(c *Consumer) {
 }
 
 // deliver encodes ev into the batch of entries to append; a full batch is
-// appended at once. It keeps nothing of ev (see [DeliverKeepsNothing]),
+// appended at once. It keeps nothing of ev (see [core.DeliverKeepsNothing]),
 // and never stops the run: a log that refuses it cancels the run itself
 // (see fail), and what the run still sends is dropped.
 func (w *owner[S]) deliver(ev agui.Event) bool {
@@ -203,16 +216,16 @@ func (w *owner[S]) deliver(ev agui.Event) bool {
 	}
 	data, err := w.encode(ev)
 	if err != nil {
-		w.rh.logger().LogAttrs(w.ctx, slog.LevelError, "core: event not encodable",
-			slog.String("run_id", LogID(w.runID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
-		if !isTerminal(ev) {
+		w.rh.set.Logger.LogAttrs(w.ctx, slog.LevelError, "resume: event not encodable",
+			slog.String("run_id", core.LogID(w.runID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
+		if !terminal(ev) {
 			w.run.Cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
 			return true
 		}
 		// Nothing follows a terminal event, so its stand-in is ours.
 		data = mustJSON(&agui.RunError{Message: "the run's last event could not be encoded", Code: string(agui.CodeSerialization)})
 	}
-	w.batch = append(w.batch, LogEntry{Data: data, Terminal: isTerminal(ev)})
+	w.batch = append(w.batch, Entry{Data: data, Terminal: terminal(ev)})
 	if len(w.batch) >= commitBatch {
 		w.flush()
 	}
@@ -269,8 +282,8 @@ func (w *owner[S]) fail(err error) {
 func (w *owner[S]) seal() {
 	ctx := context.Background()
 	if err := w.rh.sealRetry(ctx, w.o.lease); err != nil {
-		w.rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: sealing a run's log failed",
-			slog.String("run_id", LogID(w.runID)), slog.Any("error", err))
+		w.rh.set.Logger.LogAttrs(ctx, slog.LevelWarn, "resume: sealing a run's log failed",
+			slog.String("run_id", core.LogID(w.runID)), slog.Any("error", err))
 	}
 	w.sealed = true
 	w.o.end()
@@ -289,13 +302,13 @@ func (w *owner[S]) endNow() {
 	if w.sealed || w.broken {
 		return
 	}
-	w.batch = append(w.batch[:0], LogEntry{Data: mustJSON(runError(errClosing)), Terminal: true})
+	w.batch = append(w.batch[:0], Entry{Data: mustJSON(runError(errClosing)), Terminal: true})
 	w.flush()
 }
 
 // appendRetry appends batch, retrying errors other than the log's
 // refusals for up to storeOutage.
-func (rh *ResumableHandler[S]) appendRetry(ctx context.Context, l Lease, batch []LogEntry) error {
+func (rh *Handler[S]) appendRetry(ctx context.Context, l Lease, batch []Entry) error {
 	deadline := time.Now().Add(storeOutage)
 	backoff := 10 * time.Millisecond
 	for {
@@ -303,8 +316,8 @@ func (rh *ResumableHandler[S]) appendRetry(ctx context.Context, l Lease, batch [
 		if err == nil || refusal(err) || time.Now().After(deadline) {
 			return err
 		}
-		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: appending to a run's log failed; retrying",
-			slog.String("run_id", LogID(l.RunID)), slog.Any("error", err))
+		rh.set.Logger.LogAttrs(ctx, slog.LevelWarn, "resume: appending to a run's log failed; retrying",
+			slog.String("run_id", core.LogID(l.RunID)), slog.Any("error", err))
 		t := time.NewTimer(backoff)
 		<-t.C
 		backoff = min(2*backoff, time.Second)
@@ -314,7 +327,7 @@ func (rh *ResumableHandler[S]) appendRetry(ctx context.Context, l Lease, batch [
 // sealRetry seals l's run, retrying errors other than the log's refusals
 // for up to storeOutage: a run left unsealed after a store outage would
 // stay its thread's active run, and be taken for lost.
-func (rh *ResumableHandler[S]) sealRetry(ctx context.Context, l Lease) error {
+func (rh *Handler[S]) sealRetry(ctx context.Context, l Lease) error {
 	deadline := time.Now().Add(storeOutage)
 	backoff := 10 * time.Millisecond
 	for {
@@ -328,7 +341,7 @@ func (rh *ResumableHandler[S]) sealRetry(ctx context.Context, l Lease) error {
 	}
 }
 
-// refusal reports whether err is a RunLog's answer rather than a failure
+// refusal reports whether err is a Log's answer rather than a failure
 // to reach it.
 func refusal(err error) bool {
 	for _, e := range []error{ErrFenced, ErrSeqConflict, ErrLogFull, ErrRunNotFound} {

@@ -11,10 +11,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/resume"
 )
 
-// Log is a [core.RunLog] on Redis: each run is a stream of its events, with
+// Log is a [resume.Log] on Redis: each run is a stream of its events, with
 // explicit ids 0-<seq> so that Redis itself refuses a duplicate or
 // out-of-order append, and a hash of its state. Every write is a Lua
 // script that checks the lease generation, so a stale owner cannot
@@ -117,7 +117,7 @@ func New(c redis.UniversalClient, opts ...Option) (*Log, error) {
 	return &Log{c: c, rc: rc, cfg: cfg}, nil
 }
 
-var _ core.RunLog = (*Log)(nil)
+var _ resume.Log = (*Log)(nil)
 
 // A run's keys share the hash tag {<runId>}, so that every script, which
 // touches one run's keys only, runs in one Redis Cluster slot; the thread
@@ -145,21 +145,21 @@ func tag(id string) string {
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
-// Begin implements [core.RunLog].
-func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (core.Lease, core.RunStatus, error) {
+// Begin implements [resume.Log].
+func (l *Log) Begin(ctx context.Context, m resume.RunMeta, ttl time.Duration) (resume.Lease, resume.RunStatus, error) {
 	res, err := begin.Run(ctx, l.c, []string{l.meta(m.RunID)},
 		m.ThreadID, m.Principal, m.Owner, ms(ttl), ms(l.cfg.idle)).Slice()
 	if err != nil {
-		return core.Lease{}, core.RunStatus{}, l.err(err)
+		return resume.Lease{}, resume.RunStatus{}, l.err(err)
 	}
 	st, err := parseStatus(m.RunID, res[1])
 	if err != nil {
-		return core.Lease{}, core.RunStatus{}, err
+		return resume.Lease{}, resume.RunStatus{}, err
 	}
 	if res[0] == "exists" {
-		return core.Lease{}, st, agui.NewError(core.CodeRunExists, "run "+m.RunID+" exists")
+		return resume.Lease{}, st, agui.NewError(resume.CodeRunExists, "run "+m.RunID+" exists")
 	}
-	lease := core.Lease{RunID: m.RunID, Owner: m.Owner, Gen: st.Gen}
+	lease := resume.Lease{RunID: m.RunID, Owner: m.Owner, Gen: st.Gen}
 	if m.ThreadID != "" {
 		// The thread's key is in its own slot, so it is set on its own; a
 		// pointer left without its run is ignored by ActiveRun.
@@ -170,8 +170,8 @@ func (l *Log) Begin(ctx context.Context, m core.RunMeta, ttl time.Duration) (cor
 	return lease, st, nil
 }
 
-// Append implements [core.RunLog].
-func (l *Log) Append(ctx context.Context, lease core.Lease, entries []core.LogEntry) error {
+// Append implements [resume.Log].
+func (l *Log) Append(ctx context.Context, lease resume.Lease, entries []resume.Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -179,7 +179,7 @@ func (l *Log) Append(ctx context.Context, lease core.Lease, entries []core.LogEn
 	args = append(args, lease.Gen, entries[0].Seq, ms(l.cfg.idle), l.cfg.maxEvents)
 	for i, e := range entries {
 		if e.Seq != entries[0].Seq+uint64(i) || (e.Terminal && i != len(entries)-1) {
-			return agui.NewError(core.CodeSeqConflict, "entries must be contiguous and end at a terminal entry")
+			return agui.NewError(resume.CodeSeqConflict, "entries must be contiguous and end at a terminal entry")
 		}
 		t := "0"
 		if e.Terminal {
@@ -191,8 +191,8 @@ func (l *Log) Append(ctx context.Context, lease core.Lease, entries []core.LogEn
 	return l.err(err)
 }
 
-// Renew implements [core.RunLog].
-func (l *Log) Renew(ctx context.Context, lease core.Lease, ttl time.Duration) (core.RunStatus, error) {
+// Renew implements [resume.Log].
+func (l *Log) Renew(ctx context.Context, lease resume.Lease, ttl time.Duration) (resume.RunStatus, error) {
 	st, err := l.status(renew.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID)},
 		lease.Gen, ms(ttl), ms(l.cfg.idle)), lease.RunID)
 	if err != nil || st.ThreadID == "" {
@@ -201,8 +201,8 @@ func (l *Log) Renew(ctx context.Context, lease core.Lease, ttl time.Duration) (c
 	return st, l.err(touchThread.Run(ctx, l.c, []string{l.thread(st.ThreadID, st.Principal)}, lease.RunID, ms(l.cfg.idle)).Err())
 }
 
-// Seal implements [core.RunLog].
-func (l *Log) Seal(ctx context.Context, lease core.Lease) error {
+// Seal implements [resume.Log].
+func (l *Log) Seal(ctx context.Context, lease resume.Lease) error {
 	tp, err := seal.Run(ctx, l.c, []string{l.meta(lease.RunID), l.stream(lease.RunID)},
 		lease.Gen, ms(l.cfg.retention)).StringSlice()
 	if err != nil || len(tp) != 2 || tp[0] == "" {
@@ -211,8 +211,8 @@ func (l *Log) Seal(ctx context.Context, lease core.Lease) error {
 	return l.err(clearThread.Run(ctx, l.c, []string{l.thread(tp[0], tp[1])}, lease.RunID).Err())
 }
 
-// Read implements [core.RunLog].
-func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait time.Duration) ([]core.LogEntry, core.RunStatus, error) {
+// Read implements [resume.Log].
+func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait time.Duration) ([]resume.Entry, resume.RunStatus, error) {
 	if max <= 0 {
 		max = 1
 	}
@@ -221,7 +221,7 @@ func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait 
 		return nil, st, err
 	}
 	if after > st.Last {
-		return nil, st, agui.NewError(core.CodeCursorAhead, "the cursor is beyond the run's last event")
+		return nil, st, agui.NewError(resume.CodeCursorAhead, "the cursor is beyond the run's last event")
 	}
 	start := "0-" + strconv.FormatUint(after, 10)
 	if after < st.Last || st.Sealed || wait <= 0 {
@@ -248,7 +248,7 @@ func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait 
 	case err != nil:
 		return nil, st, l.err(err)
 	}
-	var es []core.LogEntry
+	var es []resume.Entry
 	for _, s := range res {
 		more, err := toEntries(s.Messages)
 		if err != nil {
@@ -259,26 +259,26 @@ func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait 
 	return es, st, nil
 }
 
-// Status implements [core.RunLog].
-func (l *Log) Status(ctx context.Context, run string) (core.RunStatus, error) {
+// Status implements [resume.Log].
+func (l *Log) Status(ctx context.Context, run string) (resume.RunStatus, error) {
 	return l.status(stat.Run(ctx, l.c, []string{l.meta(run)}, "0"), run)
 }
 
-// Stop implements [core.RunLog].
+// Stop implements [resume.Log].
 func (l *Log) Stop(ctx context.Context, run string) error {
 	return l.err(stop.Run(ctx, l.c, []string{l.meta(run)}).Err())
 }
 
-// Takeover implements [core.RunLog].
-func (l *Log) Takeover(ctx context.Context, run, owner string, ttl time.Duration) (core.Lease, core.RunStatus, error) {
+// Takeover implements [resume.Log].
+func (l *Log) Takeover(ctx context.Context, run, owner string, ttl time.Duration) (resume.Lease, resume.RunStatus, error) {
 	st, err := l.status(takeover.Run(ctx, l.c, []string{l.meta(run)}, owner, ms(ttl)), run)
 	if err != nil {
-		return core.Lease{}, st, err
+		return resume.Lease{}, st, err
 	}
-	return core.Lease{RunID: run, Owner: owner, Gen: st.Gen}, st, nil
+	return resume.Lease{RunID: run, Owner: owner, Gen: st.Gen}, st, nil
 }
 
-// ActiveRun implements [core.RunLog].
+// ActiveRun implements [resume.Log].
 func (l *Log) ActiveRun(ctx context.Context, threadID, principal string) (string, error) {
 	id, err := l.c.Get(ctx, l.thread(threadID, principal)).Result()
 	if errors.Is(err, redis.Nil) {
@@ -291,7 +291,7 @@ func (l *Log) ActiveRun(ctx context.Context, threadID, principal string) (string
 	// the other: the run decides.
 	st, err := l.Status(ctx, id)
 	switch {
-	case errors.Is(err, core.ErrRunNotFound):
+	case errors.Is(err, resume.ErrRunNotFound):
 		return "", nil
 	case err != nil:
 		return "", err
@@ -302,18 +302,18 @@ func (l *Log) ActiveRun(ctx context.Context, threadID, principal string) (string
 }
 
 // status reads a script's status answer.
-func (l *Log) status(cmd *redis.Cmd, run string) (core.RunStatus, error) {
+func (l *Log) status(cmd *redis.Cmd, run string) (resume.RunStatus, error) {
 	v, err := cmd.Result()
 	if errors.Is(err, redis.Nil) {
-		return core.RunStatus{}, agui.NewError(core.CodeRunNotFound, "no run "+run)
+		return resume.RunStatus{}, agui.NewError(resume.CodeRunNotFound, "no run "+run)
 	}
 	if err != nil {
-		return core.RunStatus{}, l.err(err)
+		return resume.RunStatus{}, l.err(err)
 	}
 	return parseStatus(run, v)
 }
 
-// err maps a script's refusal to the core.RunLog errors; anything else
+// err maps a script's refusal to the resume.Log errors; anything else
 // is a failure to reach the store.
 func (l *Log) err(err error) error {
 	if err == nil {
@@ -321,13 +321,13 @@ func (l *Log) err(err error) error {
 	}
 	msg := err.Error()
 	for prefix, code := range map[string]agui.Code{
-		"NOTFOUND":    core.CodeRunNotFound,
-		"FENCED":      core.CodeFenced,
-		"SEQCONFLICT": core.CodeSeqConflict,
-		"LOGFULL":     core.CodeLogFull,
-		"LEASEHELD":   core.CodeLeaseHeld,
+		"NOTFOUND":    resume.CodeRunNotFound,
+		"FENCED":      resume.CodeFenced,
+		"SEQCONFLICT": resume.CodeSeqConflict,
+		"LOGFULL":     resume.CodeLogFull,
+		"LEASEHELD":   resume.CodeLeaseHeld,
 		// Redis at maxmemory with the noeviction policy refuses writes.
-		"OOM": core.CodeLogFull,
+		"OOM": resume.CodeLogFull,
 	} {
 		if strings.HasPrefix(msg, prefix) {
 			return &agui.Error{Code: code, Message: "redislog: " + msg, Err: err}
@@ -343,10 +343,10 @@ const blockSlack = time.Second
 // CodeUnavailable is the code of errors reaching Redis.
 const CodeUnavailable agui.Code = "STORE_UNAVAILABLE"
 
-func parseStatus(run string, v any) (core.RunStatus, error) {
+func parseStatus(run string, v any) (resume.RunStatus, error) {
 	a, ok := v.([]any)
 	if !ok || len(a) != 10 {
-		return core.RunStatus{}, agui.NewError(core.CodeRunNotFound, "no run "+run)
+		return resume.RunStatus{}, agui.NewError(resume.CodeRunNotFound, "no run "+run)
 	}
 	s := make([]string, len(a))
 	for i, x := range a {
@@ -354,8 +354,8 @@ func parseStatus(run string, v any) (core.RunStatus, error) {
 	}
 	num := func(i int) int64 { n, _ := strconv.ParseInt(s[i], 10, 64); return n }
 	now := num(9)
-	st := core.RunStatus{
-		RunMeta:   core.RunMeta{RunID: run, ThreadID: s[0], Principal: s[1], Owner: s[2]},
+	st := resume.RunStatus{
+		RunMeta:   resume.RunMeta{RunID: run, ThreadID: s[0], Principal: s[1], Owner: s[2]},
 		Gen:       uint64(num(3)),
 		Last:      uint64(num(4)),
 		Sealed:    s[5] == "1",
@@ -369,8 +369,8 @@ func parseStatus(run string, v any) (core.RunStatus, error) {
 	return st, nil
 }
 
-func toEntries(msgs []redis.XMessage) ([]core.LogEntry, error) {
-	out := make([]core.LogEntry, len(msgs))
+func toEntries(msgs []redis.XMessage) ([]resume.Entry, error) {
+	out := make([]resume.Entry, len(msgs))
 	for i, m := range msgs {
 		_, seq, ok := strings.Cut(m.ID, "-")
 		n, err := strconv.ParseUint(seq, 10, 64)
@@ -378,7 +378,7 @@ func toEntries(msgs []redis.XMessage) ([]core.LogEntry, error) {
 		if !ok || err != nil {
 			return nil, agui.NewError(CodeUnavailable, "redislog: a stream entry has a foreign id "+m.ID)
 		}
-		out[i] = core.LogEntry{Seq: n, Data: []byte(d), Terminal: m.Values["t"] == "1"}
+		out[i] = resume.Entry{Seq: n, Data: []byte(d), Terminal: m.Values["t"] == "1"}
 	}
 	return out, nil
 }

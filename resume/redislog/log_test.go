@@ -10,8 +10,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/core/redislog"
+	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/redislog"
 )
 
 // prefix is the test's own key prefix, fresh for each run of the test.
@@ -48,10 +48,10 @@ func newLog(t *testing.T, opts ...redislog.Option) (*redislog.Log, *redis.Client
 	return lg, c
 }
 
-func entries(from, n int, terminal bool) []core.LogEntry {
-	out := make([]core.LogEntry, n)
+func entries(from, n int, terminal bool) []resume.Entry {
+	out := make([]resume.Entry, n)
 	for i := range out {
-		out[i] = core.LogEntry{Seq: uint64(from + i), Data: []byte(`{"n":` + strconv.Itoa(from+i) + `}`)}
+		out[i] = resume.Entry{Seq: uint64(from + i), Data: []byte(`{"n":` + strconv.Itoa(from+i) + `}`)}
 	}
 	if terminal && n > 0 {
 		out[n-1].Terminal = true
@@ -65,7 +65,7 @@ func entries(from, n int, terminal bool) []core.LogEntry {
 func TestLogActiveRunPerPrincipal(t *testing.T) {
 	ctx := context.Background()
 	lg, _ := newLog(t)
-	for _, r := range []core.RunMeta{
+	for _, r := range []resume.RunMeta{
 		{RunID: "ra", ThreadID: "t", Principal: "alice", Owner: "a"},
 		{RunID: "rb", ThreadID: "t", Principal: "bob", Owner: "a"},
 		// A thread id and principal that would share a key if the key
@@ -76,7 +76,7 @@ func TestLogActiveRunPerPrincipal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	la := core.Lease{RunID: "ra", Owner: "a", Gen: 1}
+	la := resume.Lease{RunID: "ra", Owner: "a", Gen: 1}
 	for p, want := range map[string]string{"alice": "ra", "bob": "rb", "mallory": ""} {
 		if id, err := lg.ActiveRun(ctx, "t", p); id != want || err != nil {
 			t.Fatalf("%s's active run %q %v, want %q", p, id, err, want)
@@ -99,11 +99,11 @@ func TestLogActiveRunPerPrincipal(t *testing.T) {
 func TestLogAppendRead(t *testing.T) {
 	ctx := context.Background()
 	lg, c := newLog(t, redislog.WithRetention(time.Minute))
-	l, st, err := lg.Begin(ctx, core.RunMeta{RunID: "r", ThreadID: "t", Principal: "alice", Owner: "a"}, time.Minute)
+	l, st, err := lg.Begin(ctx, resume.RunMeta{RunID: "r", ThreadID: "t", Principal: "alice", Owner: "a"}, time.Minute)
 	if err != nil || l.Gen != 1 || st.Principal != "alice" || st.LeaseExpired {
 		t.Fatalf("Begin: %+v %+v %v", l, st, err)
 	}
-	if _, st, err := lg.Begin(ctx, core.RunMeta{RunID: "r"}, time.Minute); !errors.Is(err, core.ErrRunExists) || st.Principal != "alice" {
+	if _, st, err := lg.Begin(ctx, resume.RunMeta{RunID: "r"}, time.Minute); !errors.Is(err, resume.ErrRunExists) || st.Principal != "alice" {
 		t.Fatalf("second Begin: %v %+v", err, st)
 	}
 	if err := lg.Append(ctx, l, entries(1, 3, false)); err != nil {
@@ -113,7 +113,7 @@ func TestLogAppendRead(t *testing.T) {
 	if err := lg.Append(ctx, l, entries(2, 3, false)); err != nil {
 		t.Fatalf("overlapping retry: %v", err)
 	}
-	if err := lg.Append(ctx, l, entries(7, 1, false)); !errors.Is(err, core.ErrSeqConflict) {
+	if err := lg.Append(ctx, l, entries(7, 1, false)); !errors.Is(err, resume.ErrSeqConflict) {
 		t.Fatalf("gap: %v", err)
 	}
 	es, st, err := lg.Read(ctx, "r", 1, 10, 0)
@@ -123,10 +123,10 @@ func TestLogAppendRead(t *testing.T) {
 	if st.SinceRead < 0 {
 		t.Error("a read was not recorded")
 	}
-	if _, _, err := lg.Read(ctx, "r", 9, 10, 0); !errors.Is(err, core.ErrCursorAhead) {
+	if _, _, err := lg.Read(ctx, "r", 9, 10, 0); !errors.Is(err, resume.ErrCursorAhead) {
 		t.Fatalf("cursor ahead: %v", err)
 	}
-	if _, _, err := lg.Read(ctx, "nope", 0, 10, 0); !errors.Is(err, core.ErrRunNotFound) {
+	if _, _, err := lg.Read(ctx, "nope", 0, 10, 0); !errors.Is(err, resume.ErrRunNotFound) {
 		t.Fatalf("unknown run: %v", err)
 	}
 	if id, err := lg.ActiveRun(ctx, "t", "alice"); id != "r" || err != nil {
@@ -151,7 +151,7 @@ func TestLogAppendRead(t *testing.T) {
 	if err != nil || len(es) != 1 || !es[0].Terminal || !st.Sealed {
 		t.Fatalf("terminal entry: %v %+v %v", es, st, err)
 	}
-	if err := lg.Append(ctx, l, entries(6, 1, false)); !errors.Is(err, core.ErrFenced) {
+	if err := lg.Append(ctx, l, entries(6, 1, false)); !errors.Is(err, resume.ErrFenced) {
 		t.Fatalf("append after seal: %v", err)
 	}
 	// The sealed run's keys expire after the retention time.
@@ -165,14 +165,14 @@ func TestLogAppendRead(t *testing.T) {
 func TestLogFencing(t *testing.T) {
 	ctx := context.Background()
 	lg, _ := newLog(t)
-	if _, _, err := lg.Begin(ctx, core.RunMeta{RunID: "live", Owner: "a"}, time.Minute); err != nil {
+	if _, _, err := lg.Begin(ctx, resume.RunMeta{RunID: "live", Owner: "a"}, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := lg.Takeover(ctx, "live", "b", time.Minute); !errors.Is(err, core.ErrLeaseHeld) {
+	if _, _, err := lg.Takeover(ctx, "live", "b", time.Minute); !errors.Is(err, resume.ErrLeaseHeld) {
 		t.Fatalf("takeover of a live lease: %v", err)
 	}
 	// A lease of 0 has expired at once, by Redis's clock.
-	old, _, err := lg.Begin(ctx, core.RunMeta{RunID: "r", Owner: "a"}, 0)
+	old, _, err := lg.Begin(ctx, resume.RunMeta{RunID: "r", Owner: "a"}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,10 +183,10 @@ func TestLogFencing(t *testing.T) {
 	if err != nil || l2.Gen != 2 || st.Owner != "b" {
 		t.Fatalf("takeover: %+v %+v %v", l2, st, err)
 	}
-	if err := lg.Append(ctx, old, entries(1, 1, false)); !errors.Is(err, core.ErrFenced) {
+	if err := lg.Append(ctx, old, entries(1, 1, false)); !errors.Is(err, resume.ErrFenced) {
 		t.Fatalf("stale owner appended: %v", err)
 	}
-	if _, err := lg.Renew(ctx, old, time.Minute); !errors.Is(err, core.ErrFenced) {
+	if _, err := lg.Renew(ctx, old, time.Minute); !errors.Is(err, resume.ErrFenced) {
 		t.Fatalf("stale owner renewed: %v", err)
 	}
 	if err := lg.Append(ctx, l2, entries(1, 1, true)); err != nil {
@@ -197,11 +197,11 @@ func TestLogFencing(t *testing.T) {
 func TestLogMaxEvents(t *testing.T) {
 	ctx := context.Background()
 	lg, _ := newLog(t, redislog.WithMaxEvents(2))
-	l, _, err := lg.Begin(ctx, core.RunMeta{RunID: "r"}, time.Minute)
+	l, _, err := lg.Begin(ctx, resume.RunMeta{RunID: "r"}, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := lg.Append(ctx, l, entries(1, 3, false)); !errors.Is(err, core.ErrLogFull) {
+	if err := lg.Append(ctx, l, entries(1, 3, false)); !errors.Is(err, resume.ErrLogFull) {
 		t.Fatalf("over the limit: %v", err)
 	}
 	if err := lg.Append(ctx, l, entries(1, 2, false)); err != nil {
@@ -215,11 +215,11 @@ func TestLogMaxEvents(t *testing.T) {
 func TestLogReadWaitsForAppend(t *testing.T) {
 	ctx := context.Background()
 	lg, _ := newLog(t, redislog.WithFollowWait(5*time.Second))
-	l, _, err := lg.Begin(ctx, core.RunMeta{RunID: "r"}, time.Minute)
+	l, _, err := lg.Begin(ctx, resume.RunMeta{RunID: "r"}, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := make(chan []core.LogEntry)
+	got := make(chan []resume.Entry)
 	go func() {
 		es, _, err := lg.Read(ctx, "r", 0, 10, time.Minute)
 		if err != nil {

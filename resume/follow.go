@@ -1,4 +1,4 @@
-package core
+package resume
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
 )
 
 // follow writes the run's log after the cursor to w and follows it to
@@ -20,7 +21,7 @@ import (
 // counted as a viewer (of a run this process runs, or by its reads of the
 // log) only once the principal is checked, so a refused caller never moves
 // the run's grace period.
-func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, legacy bool, principal, base string, leave func()) {
+func (rh *Handler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, legacy bool, principal, base string, leave func()) {
 	if leave != nil {
 		defer leave()
 	}
@@ -39,15 +40,15 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		}
 		if local := rh.watch(runID); local != nil {
 			defer local()
-		} else if g := rh.gate(); g != nil && !st.Sealed {
+		} else if g := rh.set.Gate; g != nil && !st.Sealed {
 			// Another process runs this run, so nothing here ends its log at
 			// shutdown: the gate ends this connection instead (see closing).
 			fctx, stop := context.WithCancelCause(ctx)
 			defer stop(nil)
-			release, _, ok := g.admit(stop)
+			release, _, ok := g.Admit(stop)
 			if !ok {
 				w.Header().Set("Retry-After", "1")
-				rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+				rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusServiceUnavailable, Code: core.CodeUnavailable,
 					Message: "the server is shutting down"})
 				return
 			}
@@ -60,17 +61,12 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		rh.refuse(w, r, err, after)
 		return
 	}
-	f := &follower{w: w, rc: http.NewResponseController(w), writeTimeout: rh.writeTimeout(), legacy: legacy}
-	h := w.Header()
-	h.Set("Content-Type", agui.SSEContentType)
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
+	f := &follower{c: rh.h.Conn(ctx, w, runID, legacy)}
 	if loc := location(base, runID, legacy); loc != "" {
-		h.Set("Content-Location", loc)
+		w.Header().Set("Content-Location", loc)
 	}
-	w.WriteHeader(http.StatusOK)
 	f.buf, _ = agui.AppendSSEFrame(f.buf, agui.SSEFrame{Retry: rh.cfg.retry}) // none when 0
-	hb := rh.heartbeat()
+	hb := rh.set.Heartbeat
 	wait := rh.cfg.leaseTTL
 	if hb > 0 {
 		wait = min(wait, hb)
@@ -79,10 +75,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 	var expiredAt time.Time // when this reader first saw the lease ended
 	for {
 		for _, e := range entries {
-			if f.frame(e) {
-				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: lossy downgrade for a pre-1.0 client",
-					slog.String("run_id", LogID(runID)), slog.Uint64("seq", e.Seq))
-			}
+			f.frame(e)
 			cursor = e.Seq
 			if e.Terminal {
 				f.send()
@@ -94,7 +87,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		}
 		entries, st, err = rh.log.Read(ctx, runID, cursor, readBatch, wait)
 		if err != nil {
-			if r.Context().Err() == nil && errors.Is(context.Cause(ctx), ErrShuttingDown) {
+			if r.Context().Err() == nil && errors.Is(context.Cause(ctx), core.ErrShuttingDown) {
 				f.closing()
 				return
 			}
@@ -102,8 +95,8 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 				// The connection ends with a coded RUN_ERROR (without an
 				// id, so the client rejoins from its cursor once the log
 				// is back), never silently.
-				rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: reading a run's log failed",
-					slog.String("run_id", LogID(runID)), slog.Any("error", err))
+				rh.set.Logger.LogAttrs(ctx, slog.LevelWarn, "resume: reading a run's log failed",
+					slog.String("run_id", core.LogID(runID)), slog.Any("error", err))
 				f.end(logUnavailable(err))
 			}
 			return
@@ -119,7 +112,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 		case rh.presumedDead(runID, &expiredAt):
 			rh.rescue(ctx, runID)
 		}
-		if hb > 0 && time.Since(f.lastWrite) >= hb {
+		if f.c.HeartbeatDue() {
 			f.buf = append(f.buf, agui.SSEHeartbeat...)
 		}
 	}
@@ -128,7 +121,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 // rescue ends a run whose owner died: it takes the run over and stores a
 // RUN_ERROR with code RUN_LOST as its last event. Exactly one process
 // wins the takeover; the others keep following.
-func (rh *ResumableHandler[S]) rescue(ctx context.Context, runID string) {
+func (rh *Handler[S]) rescue(ctx context.Context, runID string) {
 	prev, err := rh.log.Status(ctx, runID)
 	if err != nil {
 		return
@@ -136,20 +129,20 @@ func (rh *ResumableHandler[S]) rescue(ctx context.Context, runID string) {
 	l, st, err := rh.log.Takeover(ctx, runID, rh.cfg.replica, rh.cfg.leaseTTL)
 	if err != nil {
 		if !errors.Is(err, ErrLeaseHeld) && !errors.Is(err, ErrFenced) {
-			rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: taking over a run failed",
-				slog.String("run_id", LogID(runID)), slog.Any("error", err))
+			rh.set.Logger.LogAttrs(ctx, slog.LevelWarn, "resume: taking over a run failed",
+				slog.String("run_id", core.LogID(runID)), slog.Any("error", err))
 		}
 		return
 	}
 	lost := &agui.RunError{Code: string(CodeRunLost), Message: "the process running this run stopped"}
-	if err := rh.log.Append(ctx, l, []LogEntry{{Seq: st.Last + 1, Data: mustJSON(lost), Terminal: true}}); err != nil {
-		rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: ending a lost run failed",
-			slog.String("run_id", LogID(runID)), slog.Any("error", err))
+	if err := rh.log.Append(ctx, l, []Entry{{Seq: st.Last + 1, Data: mustJSON(lost), Terminal: true}}); err != nil {
+		rh.set.Logger.LogAttrs(ctx, slog.LevelWarn, "resume: ending a lost run failed",
+			slog.String("run_id", core.LogID(runID)), slog.Any("error", err))
 		return
 	}
 	_ = rh.log.Seal(ctx, l)
-	rh.logger().LogAttrs(ctx, slog.LevelWarn, "core: a run's owner stopped; the run was ended",
-		slog.String("run_id", LogID(runID)), slog.String("owner", prev.Owner))
+	rh.set.Logger.LogAttrs(ctx, slog.LevelWarn, "resume: a run's owner stopped; the run was ended",
+		slog.String("run_id", core.LogID(runID)), slog.String("owner", prev.Owner))
 }
 
 // presumedDead reports whether the owner of a run whose lease has ended is
@@ -157,7 +150,7 @@ func (rh *ResumableHandler[S]) rescue(ctx context.Context, runID string) {
 // while this reader could read the log, so that an owner that could not
 // renew during a store outage gets the time to renew after it, and never
 // when this process runs the run (its owner is alive).
-func (rh *ResumableHandler[S]) presumedDead(runID string, expiredAt *time.Time) bool {
+func (rh *Handler[S]) presumedDead(runID string, expiredAt *time.Time) bool {
 	if expiredAt.IsZero() {
 		*expiredAt = time.Now()
 		return false
@@ -174,7 +167,7 @@ func (rh *ResumableHandler[S]) presumedDead(runID string, expiredAt *time.Time) 
 // be read: its code is the log's error's (an [*agui.Error]), for example
 // redislog's STORE_UNAVAILABLE, or else UNAVAILABLE.
 func logUnavailable(err error) *agui.RunError {
-	code := agui.Code(CodeUnavailable)
+	code := agui.Code(core.CodeUnavailable)
 	if e, ok := errors.AsType[*agui.Error](err); ok && e != nil && e.Code != "" {
 		code = e.Code
 	}
@@ -183,30 +176,21 @@ func logUnavailable(err error) *agui.RunError {
 
 // follower writes SSE frames of log entries to one connection.
 type follower struct {
-	w            http.ResponseWriter
-	rc           *http.ResponseController
-	writeTimeout time.Duration
-	legacy       bool // downgrade for a pre-1.0 client
-	lossyWarned  bool
-	buf          []byte
-	id           []byte // scratch for a frame's id
-	lastWrite    time.Time
+	c   *core.Conn
+	buf []byte
+	id  []byte // scratch for a frame's id
 }
 
 // frame appends e as "id: <seq>\ndata: <json>\n\n", downgraded for a
 // pre-1.0 client; an event Downgrade drops is not sent, so such a stream's
-// ids have gaps, which a cursor does not mind. It reports the first lossy
-// downgrade of the stream, which the caller logs as the protocol asks.
-func (f *follower) frame(e LogEntry) (lossy bool) {
+// ids have gaps, which a cursor does not mind.
+func (f *follower) frame(e Entry) {
 	data := e.Data
-	if f.legacy {
+	if f.c.Legacy() {
 		if ev, err := agui.DecodeEvent(data); err == nil {
-			if !f.lossyWarned && agui.DowngradeLossy(ev) {
-				f.lossyWarned, lossy = true, true
-			}
-			out, keep := agui.Downgrade(ev)
+			out, keep := f.c.Downgrade(ev)
 			if !keep {
-				return lossy
+				return
 			}
 			if out != ev {
 				if d, err := out.AppendJSON(nil); err == nil {
@@ -220,7 +204,6 @@ func (f *follower) frame(e LogEntry) (lossy bool) {
 	// id's string does not escape, so it costs no allocation.
 	f.id = strconv.AppendUint(f.id[:0], e.Seq, 10)
 	f.buf, _ = agui.AppendSSEFrame(f.buf, agui.SSEFrame{ID: string(f.id), Data: data})
-	return lossy
 }
 
 // closing ends a stream whose run goes on in another process, as this one
@@ -243,20 +226,11 @@ func (f *follower) end(ev agui.Event) {
 // client is still there.
 func (f *follower) send() bool {
 	if len(f.buf) > 0 {
-		var d time.Time
-		if f.writeTimeout > 0 {
-			d = time.Now().Add(f.writeTimeout)
-		}
-		_ = f.rc.SetWriteDeadline(d)
-		_, err := f.w.Write(f.buf)
+		err := f.c.Write(f.buf)
 		f.buf = f.buf[:0]
 		if err != nil {
 			return false
 		}
-		f.lastWrite = time.Now()
 	}
-	if err := f.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return false
-	}
-	return true
+	return f.c.Flush() == nil
 }
