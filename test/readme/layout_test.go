@@ -31,6 +31,10 @@ func TestDependencyRule(t *testing.T) {
 		// The generic JSON machinery knows nothing of AG-UI.
 		module + "/internal/jsonx": {},
 		module + "/core":           {module, module + "/internal/"},
+		// Resumable runs are a client of core's transport surface.
+		module + "/resume":          {module, module + "/core", module + "/internal/"},
+		module + "/resume/redislog": {module, module + "/core", module + "/resume", module + "/internal/"},
+		module + "/resume/logtest":  {module, module + "/core", module + "/resume", module + "/internal/"},
 	}
 	for pkg, ok := range allowed {
 		for _, d := range deps(t, pkg) {
