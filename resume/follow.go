@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/agui-go/agui"
@@ -61,10 +62,12 @@ func (rh *Handler[S]) follow(w http.ResponseWriter, r *http.Request, runID strin
 		rh.refuse(w, r, err, after)
 		return
 	}
-	f := &follower{c: rh.h.Conn(ctx, w, runID, legacy)}
+	f := &follower{c: rh.h.Conn(ctx, w, runID, legacy), bufs: &rh.bufs}
+	defer f.release()
 	if loc := location(base, runID, legacy); loc != "" {
 		w.Header().Set("Content-Location", loc)
 	}
+	f.grab()
 	f.buf, _ = agui.AppendSSEFrame(f.buf, agui.SSEFrame{Retry: rh.cfg.retry}) // none when 0
 	hb := rh.set.Heartbeat
 	wait := rh.cfg.leaseTTL
@@ -76,6 +79,9 @@ func (rh *Handler[S]) follow(w http.ResponseWriter, r *http.Request, runID strin
 	for {
 		for _, e := range entries {
 			f.frame(e)
+			if len(f.buf) >= writeChunk && !f.write() {
+				return
+			}
 			cursor = e.Seq
 			if e.Terminal {
 				f.send()
@@ -113,6 +119,7 @@ func (rh *Handler[S]) follow(w http.ResponseWriter, r *http.Request, runID strin
 			rh.rescue(ctx, runID)
 		}
 		if f.c.HeartbeatDue() {
+			f.grab()
 			f.buf = append(f.buf, agui.SSEHeartbeat...)
 		}
 	}
@@ -176,9 +183,51 @@ func logUnavailable(err error) *agui.RunError {
 
 // follower writes SSE frames of log entries to one connection.
 type follower struct {
-	c   *core.Conn
-	buf []byte
-	id  []byte // scratch for a frame's id
+	c *core.Conn
+	// buf holds the frames not yet written, in a buffer taken from bufs
+	// (bufp) while there is something to write and given back after:
+	// a follower waiting for events holds none.
+	buf  []byte
+	bufp *[]byte
+	bufs *sync.Pool
+	id   []byte // scratch for a frame's id
+}
+
+// Sizes of a follower's write buffer.
+const (
+	// writeChunk is how many bytes of frames a follower gathers before
+	// writing them: one Write of many frames costs the ResponseWriter's
+	// per-call work once.
+	writeChunk = 32 << 10
+	// maxPooledBuf is the largest buffer kept for reuse: one that carried
+	// a huge frame is not pinned.
+	maxPooledBuf = 4 * writeChunk
+)
+
+// grab gives the follower a write buffer from the pool, unless it has one.
+func (f *follower) grab() {
+	if f.bufp != nil {
+		return
+	}
+	if p, _ := f.bufs.Get().(*[]byte); p != nil {
+		f.bufp = p
+	} else {
+		b := make([]byte, 0, writeChunk+writeChunk/4)
+		f.bufp = &b
+	}
+	f.buf = (*f.bufp)[:0]
+}
+
+// release gives the write buffer back; what it held is dropped.
+func (f *follower) release() {
+	if f.bufp == nil {
+		return
+	}
+	if cap(f.buf) <= maxPooledBuf {
+		*f.bufp = f.buf[:0]
+		f.bufs.Put(f.bufp)
+	}
+	f.buf, f.bufp = nil, nil
 }
 
 // frame appends e as "id: <seq>\ndata: <json>\n\n", downgraded for a
@@ -203,6 +252,7 @@ func (f *follower) frame(e Entry) {
 	// owner framed it once), and the id is digits: this cannot fail. The
 	// id's string does not escape, so it costs no allocation.
 	f.id = strconv.AppendUint(f.id[:0], e.Seq, 10)
+	f.grab()
 	f.buf, _ = agui.AppendSSEFrame(f.buf, agui.SSEFrame{ID: string(f.id), Data: data})
 }
 
@@ -218,19 +268,28 @@ func (f *follower) closing() {
 // end writes ev as the stream's last frame, without an id: it is not an
 // event of the run's log.
 func (f *follower) end(ev agui.Event) {
+	f.grab()
 	f.buf, _ = agui.AppendSSE(f.buf, ev) // a RUN_ERROR, which always encodes
 	f.send()
 }
 
 // send writes what was framed, flushes, and reports whether the
-// client is still there.
+// client is still there. The write buffer goes back to the pool.
 func (f *follower) send() bool {
-	if len(f.buf) > 0 {
-		err := f.c.Write(f.buf)
-		f.buf = f.buf[:0]
-		if err != nil {
-			return false
-		}
+	if !f.write() {
+		return false
 	}
+	f.release()
 	return f.c.Flush() == nil
+}
+
+// write writes what was framed, and reports whether the client is still
+// there.
+func (f *follower) write() bool {
+	if len(f.buf) == 0 {
+		return true
+	}
+	err := f.c.Write(f.buf)
+	f.buf = f.buf[:0]
+	return err == nil
 }

@@ -72,6 +72,8 @@ type Handler[S any] struct {
 	wg     sync.WaitGroup
 
 	detached detachCount // see WithMaxDetachedRuns
+	// bufs holds the followers' write buffers (*[]byte) between bursts.
+	bufs sync.Pool
 }
 
 // ownedRun is a run this process runs and writes to the log.
