@@ -72,8 +72,10 @@ type Handler[S any] struct {
 	wg     sync.WaitGroup
 
 	detached detachCount // see WithMaxDetachedRuns
-	// bufs holds the followers' write buffers (*[]byte) between bursts.
-	bufs sync.Pool
+	// bufs holds the followers' write buffers (*[]byte) between bursts,
+	// and scratch the owners' batches and encoding buffers
+	// (*ownerScratch) between runs.
+	bufs, scratch sync.Pool
 }
 
 // ownedRun is a run this process runs and writes to the log.

@@ -32,8 +32,8 @@ type Log interface {
 	// returns [ErrRunExists] with the run's status, so the caller can join
 	// it instead. [ErrLogFull] means the log has no room for a new run.
 	Begin(ctx context.Context, m RunMeta, ttl time.Duration) (Lease, RunStatus, error)
-	// Append stores entries, whose Seq must follow the run's Last, under
-	// lease l. A terminal entry is the run's last.
+	// Append stores a copy of entries, whose Seq must follow the run's
+	// Last, under lease l. A terminal entry is the run's last.
 	Append(ctx context.Context, l Lease, entries []Entry) error
 	// Renew extends l by ttl and returns the run's status, which carries
 	// a stop request and how recently a reader read the run.
@@ -66,8 +66,9 @@ type Log interface {
 type Entry struct {
 	// Seq is the event's number in its run, from 1; it is the SSE id.
 	Seq uint64
-	// Data is the event's JSON, exactly the SSE data: payload. A log
-	// keeps the slice: it must not be modified after Append.
+	// Data is the event's JSON, exactly the SSE data: payload. Append
+	// copies what the log keeps: the caller may reuse Data once Append
+	// has returned. What Read returns must not be modified.
 	Data []byte
 	// Terminal marks RUN_FINISHED or RUN_ERROR, the run's last event.
 	Terminal bool

@@ -34,6 +34,9 @@ type MemoryLog struct {
 
 	mu      sync.Mutex
 	runs    map[string]*memRun
+	// live are the runs not sealed, which the sweeper and eviction walk:
+	// not the sealed ones, which expire in order (sealed).
+	live    map[string]*memRun
 	threads map[threadKey]string // thread and principal -> active run id
 	sealed  []sealedRun          // in seal order, which is expiry order
 	bytes   int64                // counted bytes of all runs
@@ -52,9 +55,16 @@ type MemoryLog struct {
 type threadKey struct{ thread, principal string }
 
 type memRun struct {
-	meta     RunMeta
-	gen      uint64
-	entries  []Entry
+	meta RunMeta
+	gen  uint64
+	// chunks hold the entries' bytes, copied in one after the other; a
+	// chunk is never moved or written over. entries are the entries in
+	// segments, each twice as large as the last up to memSegmentMax, so
+	// that a long run's log grows without moving what it holds, and a
+	// read hands out a part of one segment. n counts the entries.
+	chunks   [][]byte
+	entries  [][]Entry
+	n        int
 	bytes    int64 // its ids and events, as counted
 	sealed   bool
 	stopped  bool
@@ -149,7 +159,7 @@ func NewMemoryLog(opts ...MemoryLogOption) (*MemoryLog, error) {
 	if c.runShare > c.runBytes || c.runShare > c.bytes {
 		return nil, errors.New("resume: WithMemoryRunShare must not exceed WithMemoryRunBytes or WithMemoryBytes")
 	}
-	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, threads: map[threadKey]string{}}, nil
+	return &MemoryLog{cfg: c, runs: map[string]*memRun{}, live: map[string]*memRun{}, threads: map[threadKey]string{}}, nil
 }
 
 // Close stops the log's sweeper and waits for a sweep in progress. The log
@@ -187,7 +197,7 @@ func (m *MemoryLog) Stats() MemoryStats {
 		if !r.sealed {
 			s.Live++
 		}
-		s.Events += len(r.entries)
+		s.Events += r.n
 	}
 	return s
 }
@@ -215,6 +225,7 @@ func (m *MemoryLog) Begin(_ context.Context, meta RunMeta, ttl time.Duration) (L
 	}
 	r := &memRun{meta: meta, gen: 1, bytes: cost, leaseEnd: now.Add(ttl), changed: make(chan struct{})}
 	m.runs[meta.RunID] = r
+	m.live[meta.RunID] = r
 	m.bytes += cost
 	m.slack += hold - cost
 	if meta.ThreadID != "" {
@@ -232,7 +243,7 @@ func (m *MemoryLog) Append(_ context.Context, l Lease, entries []Entry) error {
 	if err != nil {
 		return err
 	}
-	last := uint64(len(r.entries))
+	last := uint64(r.n)
 	for len(entries) > 0 && entries[0].Seq <= last {
 		// A retried batch: what is already stored was stored by this
 		// lease, as only it may append.
@@ -257,7 +268,7 @@ func (m *MemoryLog) Append(_ context.Context, l Lease, entries []Entry) error {
 	slack := m.slackOf(r.bytes)
 	newSlack := m.slackOf(r.bytes + add)
 	grow := add - (slack - newSlack)
-	over := len(r.entries)+len(entries) > m.cfg.runEvents || r.bytes+add > m.cfg.runBytes
+	over := r.n+len(entries) > m.cfg.runEvents || r.bytes+add > m.cfg.runBytes
 	if !over && grow > 0 {
 		if need := m.bytes + m.slack + grow - m.cfg.bytes; need > 0 {
 			over = !m.evict(need, r)
@@ -268,7 +279,7 @@ func (m *MemoryLog) Append(_ context.Context, l Lease, entries []Entry) error {
 		// can still end.
 		return agui.NewError(CodeLogFull, "the run's log is full")
 	}
-	r.entries = append(r.entries, entries...)
+	r.add(entries)
 	r.bytes += add
 	m.bytes += add
 	m.slack += newSlack - slack
@@ -300,6 +311,7 @@ func (m *MemoryLog) Seal(_ context.Context, l Lease) error {
 		return err
 	}
 	r.sealed = true
+	delete(m.live, l.RunID)
 	m.slack -= m.slackOf(r.bytes) // a finished run's share is free again
 	if k := (threadKey{r.meta.ThreadID, r.meta.Principal}); m.threads[k] == l.RunID {
 		delete(m.threads, k)
@@ -329,15 +341,14 @@ func (m *MemoryLog) Read(ctx context.Context, runID string, after uint64, max in
 			return nil, RunStatus{}, agui.NewError(CodeRunNotFound, "no run "+runID)
 		}
 		r.lastRead = now
-		last := uint64(len(r.entries))
+		last := uint64(r.n)
 		if after > last {
 			return nil, r.status(now), agui.NewError(CodeCursorAhead, "the cursor is beyond the run's last event")
 		}
 		if after < last || r.sealed || wait <= 0 {
-			end := min(last, after+uint64(max))
-			// The entries are never modified once appended, so the
-			// caller may read them after the lock is released.
-			return r.entries[after:end:end], r.status(now), nil
+			// The entries' bytes are never modified once appended, so
+			// the caller may read them after the lock is released.
+			return r.read(after, max), r.status(now), nil
 		}
 		if timer == nil {
 			t := time.NewTimer(wait)
@@ -463,10 +474,7 @@ func (m *MemoryLog) sweep(now time.Time) (next time.Time) {
 	if len(m.sealed) > 0 {
 		next = m.sealed[0].at.Add(m.cfg.retention)
 	}
-	for id, r := range m.runs {
-		if r.sealed {
-			continue
-		}
+	for id, r := range m.live {
 		at := r.leaseEnd.Add(m.cfg.retention)
 		if !now.Before(at) {
 			m.dropLive(id, r)
@@ -526,11 +534,11 @@ func (m *MemoryLog) evict(need int64, keep *memRun) bool {
 	m.dropHead(n)
 	if freed < need {
 		now := time.Now()
-		for id, r := range m.runs {
+		for id, r := range m.live {
 			if freed >= need {
 				break
 			}
-			if r != keep && !r.sealed && !now.Before(r.leaseEnd) {
+			if r != keep && !now.Before(r.leaseEnd) {
 				freed += r.bytes + m.slackOf(r.bytes)
 				m.dropLive(id, r)
 			}
@@ -551,6 +559,7 @@ func (m *MemoryLog) dropLive(id string, r *memRun) {
 	m.bytes -= r.bytes
 	m.slack -= m.slackOf(r.bytes)
 	delete(m.runs, id)
+	delete(m.live, id)
 	if k := (threadKey{r.meta.ThreadID, r.meta.Principal}); m.threads[k] == id {
 		delete(m.threads, k)
 	}
@@ -575,11 +584,61 @@ func (r *memRun) wake() {
 	r.changed = make(chan struct{})
 }
 
+// Sizes of a run's chunks of entry bytes (a larger entry has a chunk of
+// its own) and of its segments of entries (see memRun).
+const (
+	memChunk      = 16 << 10
+	memSegmentMin = 16
+	memSegmentMax = 1024
+)
+
+// add copies es into the run.
+func (r *memRun) add(es []Entry) {
+	for _, e := range es {
+		k := len(r.chunks) - 1
+		if k < 0 || cap(r.chunks[k])-len(r.chunks[k]) < len(e.Data) {
+			r.chunks = append(r.chunks, make([]byte, 0, max(memChunk, len(e.Data))))
+			k++
+		}
+		c := r.chunks[k]
+		start := len(c)
+		c = append(c, e.Data...)
+		r.chunks[k] = c
+		e.Data = c[start:len(c):len(c)]
+
+		j := len(r.entries) - 1
+		if j < 0 || len(r.entries[j]) == cap(r.entries[j]) {
+			size := memSegmentMin
+			if j >= 0 {
+				size = min(2*cap(r.entries[j]), memSegmentMax)
+			}
+			r.entries = append(r.entries, make([]Entry, 0, size))
+			j++
+		}
+		r.entries[j] = append(r.entries[j], e)
+		r.n++
+	}
+}
+
+// read returns up to max entries after the one numbered after, from one
+// segment: a reader asks again for the rest.
+func (r *memRun) read(after uint64, max int) []Entry {
+	i := int(after)
+	for _, seg := range r.entries {
+		if i < len(seg) {
+			end := min(len(seg), i+max)
+			return seg[i:end:end]
+		}
+		i -= len(seg)
+	}
+	return nil
+}
+
 func (r *memRun) status(now time.Time) RunStatus {
 	s := RunStatus{
 		RunMeta:      r.meta,
 		Gen:          r.gen,
-		Last:         uint64(len(r.entries)),
+		Last:         uint64(r.n),
 		Sealed:       r.sealed,
 		Stopped:      r.stopped,
 		LeaseExpired: !r.sealed && !now.Before(r.leaseEnd),

@@ -10,30 +10,37 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// arenaChunk is the size of an owner's encoding chunks (see owner.arena).
-const arenaChunk = 16 << 10
+// ownerScratch is what an owner grows, kept for the next run's (see
+// Handler.scratch).
+type ownerScratch struct {
+	batch []Entry
+	buf   []byte
+}
 
-// encode returns ev's JSON, encoded into the arena, refusing what a
-// client could not read.
+// Sizes of an owner's encoding buffer (see owner.buf).
+const (
+	encodeBuf    = 16 << 10
+	maxEncodeBuf = 256 << 10
+)
+
+// encode returns ev's JSON, encoded into the batch's buffer, refusing
+// what a client could not read.
 func (w *owner[S]) encode(ev agui.Event) ([]byte, error) {
-	if cap(w.arena)-len(w.arena) < arenaChunk/16 {
-		w.arena = make([]byte, 0, arenaChunk)
+	if w.buf == nil {
+		w.buf = make([]byte, 0, encodeBuf)
 	}
-	mark := len(w.arena)
-	b, err := ev.AppendJSON(w.arena)
+	mark := len(w.buf)
+	b, err := ev.AppendJSON(w.buf)
 	if err != nil {
 		return nil, err
 	}
-	data := b[mark:len(b):len(b)]
-	if len(data) > agui.MaxEventSize {
+	if len(b)-mark > agui.MaxEventSize {
 		return nil, agui.NewError(agui.CodeSerialization, "the event's JSON is over the event size limit")
 	}
-	if cap(b) != cap(w.arena) {
-		// The event did not fit: it has a chunk of its own.
-		return data, nil
-	}
-	w.arena = b
-	return data, nil
+	// When the buffer grew, the batch's earlier entries keep the old one,
+	// which nothing writes to any more.
+	w.buf = b
+	return b[mark:len(b):len(b)], nil
 }
 
 // terminal reports whether ev ends its run.
@@ -72,11 +79,9 @@ type owner[S any] struct {
 
 	seq   uint64
 	batch []Entry
-	// arena is the chunk the events' JSON is encoded into, one after the
-	// other: the log keeps each entry's slice of it, so a chunk is never
-	// written over, and a run allocates one per arenaChunk bytes rather
-	// than a growing buffer per event.
-	arena  []byte
+	// buf holds the batch's JSON, one event after the other, and is
+	// reused once the batch is appended: the log copies what it keeps.
+	buf    []byte
 	broken bool // the log refused us: nothing more is written
 	sealed bool
 }
@@ -85,7 +90,18 @@ type owner[S any] struct {
 // stop ends the run's context and release frees its slot once the agent
 // returned.
 func (rh *Handler[S]) own(ctx context.Context, o *ownedRun, run *core.Runner[S], runID string, release, stop func()) {
-	w := &owner[S]{rh: rh, o: o, run: run, runID: runID, ctx: ctx, batch: make([]Entry, 0, commitBatch)}
+	w := &owner[S]{rh: rh, o: o, run: run, runID: runID, ctx: ctx}
+	if sc, _ := rh.scratch.Get().(*ownerScratch); sc != nil {
+		w.batch, w.buf = sc.batch, sc.buf
+	} else {
+		w.batch = make([]Entry, 0, commitBatch)
+	}
+	defer func() {
+		// The batch is empty and the log copied the buffer: the next run
+		// reuses both.
+		clear(w.batch)
+		rh.scratch.Put(&ownerScratch{batch: w.batch[:0], buf: w.buf[:0]})
+	}()
 	defer func() {
 		rh.mu.Lock()
 		if rh.runs[runID] == o {
@@ -237,7 +253,9 @@ func (w *owner[S]) deliver(ev agui.Event) bool {
 func (w *owner[S]) flush() {
 	batch := w.batch
 	w.batch = batch[:0]
+	defer w.reuse()
 	if len(batch) == 0 || w.broken || w.sealed {
+		clear(batch)
 		return
 	}
 	rh, o := w.rh, w.o
@@ -269,6 +287,16 @@ func (w *owner[S]) flush() {
 	if terminal {
 		w.seal()
 	}
+}
+
+// reuse empties the encoding buffer once its batch was appended, and
+// drops it when a large batch grew it.
+func (w *owner[S]) reuse() {
+	if cap(w.buf) > maxEncodeBuf {
+		w.buf = nil
+		return
+	}
+	w.buf = w.buf[:0]
 }
 
 // fail stops writing to a log that refused the run, and cancels the run.

@@ -9,7 +9,8 @@
 //	}
 //
 // [Run] checks that a run's entries are stored once, in order and byte for
-// byte, and read back after any cursor in pages; that a retried batch is
+// byte (Append copies them, so the caller may reuse its buffer), and read
+// back after any cursor in pages; that a retried batch is
 // accepted and a gap refused; the refusals a handler maps to statuses
 // (unknown run, cursor ahead, run exists); that Read waits for an append
 // and wakes when one comes; leases: only the current one appends, renews

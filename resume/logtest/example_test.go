@@ -14,6 +14,7 @@ func ExampleNames() {
 	// Output:
 	// AppendRead
 	// RetriedBatch
+	// AppendCopies
 	// Pages
 	// Refusals
 	// ReadWaitsForAppend

@@ -28,6 +28,7 @@ func checks() []check {
 	return []check{
 		{"AppendRead", appendRead},
 		{"RetriedBatch", retriedBatch},
+		{"AppendCopies", appendCopies},
 		{"Pages", pages},
 		{"Refusals", refusals},
 		{"ReadWaitsForAppend", readWaits},
@@ -163,6 +164,22 @@ func retriedBatch(t *testing.T, lg resume.Log) {
 		if e.Seq != uint64(i+1) || string(e.Data) != `{"n":`+strconv.Itoa(i+1)+`}` {
 			t.Fatalf("entry %d: %d %s: stored twice or out of order", i, e.Seq, e.Data)
 		}
+	}
+}
+
+// appendCopies: the caller may reuse an entry's bytes once Append has
+// returned, as a run's owner reuses its encoding buffer.
+func appendCopies(t *testing.T, lg resume.Log) {
+	ctx := t.Context()
+	l := begin(t, lg, resume.RunMeta{RunID: "r", ThreadID: "t"})
+	buf := []byte(`{"n":1}{"n":2}`)
+	if err := lg.Append(ctx, l, []resume.Entry{{Seq: 1, Data: buf[:7]}, {Seq: 2, Data: buf[7:]}}); err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, `{"x":0}{"x":0}`)
+	es, _, err := lg.Read(ctx, "r", 0, 10, 0)
+	if err != nil || len(es) != 2 || string(es[0].Data) != `{"n":1}` || string(es[1].Data) != `{"n":2}` {
+		t.Fatalf("after the caller reused its buffer the log holds %v, %v", es, err)
 	}
 }
 
