@@ -2,6 +2,7 @@ package readme
 
 import (
 	"fmt"
+	"go/format"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,8 @@ func goBlocks(markdown string) []string {
 // each block is written to its own directory inside the module (named with
 // a leading underscore, so ./... never picks up one a crashed run left
 // behind) and all are type-checked by one go vet, which compiles them as go
-// build would without linking a binary per block.
+// build would without linking a binary per block. A block must also be
+// gofmt-formatted, as code a reader copies should be.
 func TestREADMEGoBlocksCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
@@ -48,6 +50,9 @@ func TestREADMEGoBlocksCompile(t *testing.T) {
 			if !strings.HasPrefix(b, "package main\n") {
 				t.Errorf("%s: Go block %d is not a complete program (package main first):\n%s", doc.path, i+1, b)
 				continue
+			}
+			if f, err := format.Source([]byte(b)); err == nil && string(f) != b {
+				t.Errorf("%s: Go block %d is not gofmt-formatted", doc.path, i+1)
 			}
 			name := strings.NewReplacer("/", "_", ".", "_").Replace(doc.path)
 			d := filepath.Join(dir, fmt.Sprintf("%s_block%d", name, i+1))

@@ -74,7 +74,7 @@ func TestDocumentLinksResolve(t *testing.T) {
 
 func TestSlug(t *testing.T) {
 	for h, want := range map[string]string{
-		"`POST /agents/detached`: a run that survives its connection": "post-agentsdetached-a-run-that-survives-its-connection",
+		"`POST /agents/detached`: a run that survives its connection":      "post-agentsdetached-a-run-that-survives-its-connection",
 		"Tool calls run at least once; the call id is the idempotency key": "tool-calls-run-at-least-once-the-call-id-is-the-idempotency-key",
 		"Gin: transformers are middleware, the outer one sees events last": "gin-transformers-are-middleware-the-outer-one-sees-events-last",
 	} {
