@@ -89,7 +89,7 @@ type ownedRun struct {
 	changed chan struct{}
 
 	// gateForced (the gate's, nil without one) and force (closed by
-	// Close) ask the committer to store the terminal event now, for an
+	// Close) ask the owner to store the terminal event now, for an
 	// agent that ignores its cancellation.
 	gateForced <-chan struct{}
 	force      chan struct{}
@@ -101,7 +101,7 @@ type ownedRun struct {
 	onEnd   func()
 }
 
-// forceEnd asks the committer to end the run's log at once.
+// forceEnd asks the owner to end the run's log at once.
 func (o *ownedRun) forceEnd() { o.forceOnce.Do(func() { close(o.force) }) }
 
 // end marks the run ended (see ended).
