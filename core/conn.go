@@ -13,10 +13,11 @@ import (
 
 // Conn writes one SSE event stream to its client as a [Handler] writes
 // its own, for transports other than [Handler.Serve] (package resume):
-// the stream's headers before its first byte ([SetStreamHeaders]), the
-// write deadline moved by the route's write timeout before each write
-// ([WithWriteTimeout]), flushes, heartbeats when due ([WithHeartbeat]),
-// and the downgrade of each event for a pre-1.0 client. The transport
+// the stream's headers before its first byte (its Content-Type, no
+// caching, no buffering by proxies), the write deadline moved by the
+// route's write timeout before each write ([WithWriteTimeout]), flushes,
+// heartbeats when due ([WithHeartbeat]), and the downgrade of each event
+// for a pre-1.0 client. The transport
 // frames the events itself ([agui.AppendSSEFrame]). A failed write or
 // flush means the client is gone. A ResponseWriter that cannot flush or
 // set deadlines is used as it is, and logged once per handler, as Serve
@@ -44,10 +45,11 @@ func (h *Handler[S]) Conn(ctx context.Context, w http.ResponseWriter, runID stri
 	return &Conn{t: &h.t, ctx: ctx, w: w, rc: http.NewResponseController(w), runID: runID, legacy: legacy}
 }
 
-// SetStreamHeaders sets the headers of an event stream in format f: its
+// setStreamHeaders sets the headers of an event stream in format f: its
 // Content-Type, no caching, and no buffering by proxies
-// (X-Accel-Buffering: no), which would hold events back.
-func SetStreamHeaders(h http.Header, f agui.Format) {
+// (X-Accel-Buffering: no), which would hold events back. Serve and a Conn
+// set the same ones.
+func setStreamHeaders(h http.Header, f agui.Format) {
 	h.Set("Content-Type", f.ContentType())
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
@@ -107,7 +109,7 @@ func (c *Conn) start() {
 		return
 	}
 	c.started = true
-	SetStreamHeaders(c.w.Header(), agui.FormatSSE)
+	setStreamHeaders(c.w.Header(), agui.FormatSSE)
 	c.w.WriteHeader(http.StatusOK)
 }
 

@@ -243,7 +243,7 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 	}
 	if !s.started {
 		s.started = true
-		SetStreamHeaders(s.w.Header(), s.format)
+		setStreamHeaders(s.w.Header(), s.format)
 	}
 	s.pending++
 	// The burst's frames go out in one Write when the buffer is full, at
