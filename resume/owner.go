@@ -81,9 +81,12 @@ type owner[S any] struct {
 	batch []Entry
 	// buf holds the batch's JSON, one event after the other, and is
 	// reused once the batch is appended: the log copies what it keeps.
-	buf    []byte
-	broken bool // the log refused us: nothing more is written
-	sealed bool
+	buf []byte
+	// dropped is set when an event could not be encoded: the run then
+	// cannot end in success.
+	dropped bool
+	broken  bool // the log refused us: nothing more is written
+	sealed  bool
 }
 
 // own runs the owner of o until its run is over and its agent returned;
@@ -230,11 +233,17 @@ func (w *owner[S]) deliver(ev agui.Event) bool {
 	if w.broken || w.sealed {
 		return true
 	}
+	if _, ok := ev.(*agui.RunFinished); ok && w.dropped {
+		// An event was lost on the way: the log must not say the run
+		// succeeded (as the plain route's writer does).
+		ev = &agui.RunError{Message: "an event could not be encoded", Code: string(agui.CodeSerialization)}
+	}
 	data, err := w.encode(ev)
 	if err != nil {
 		w.rh.set.Logger.LogAttrs(w.ctx, slog.LevelError, "resume: event not encodable",
 			slog.String("run_id", core.LogID(w.runID)), slog.String("event", string(ev.Type())), slog.Any("error", err))
 		if !terminal(ev) {
+			w.dropped = true
 			w.run.Cancel(&agui.Error{Code: agui.CodeSerialization, Message: "an event could not be encoded", Err: err})
 			return true
 		}
