@@ -25,7 +25,7 @@ var errRunDeadline error = &agui.Error{Code: CodeDeadline, Message: "the run exc
 // it to [NewHandler] (or ginagui.Register) for a per-route deadline. A negative
 // d makes [NewRunner] fail.
 func WithRunTimeout(d time.Duration) Option {
-	return optionFunc(func(s *settings) { s.run.timeout = d })
+	return runOption(func(c *runConfig) { c.timeout = d })
 }
 
 // checkRunTimeout rejects a negative WithRunTimeout.

@@ -48,7 +48,7 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := ginagui.Shutdown(ctx, srv, gate); err != nil {
+	if err := core.Shutdown(ctx, srv, gate); err != nil {
 		t.Fatalf("Shutdown = %v", err)
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
@@ -72,7 +72,7 @@ func TestShutdownNilGate(t *testing.T) {
 	srv := &http.Server{Handler: gin.New()}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	if err := ginagui.Shutdown(context.Background(), srv, nil); err != nil {
+	if err := core.Shutdown(context.Background(), srv, nil); err != nil {
 		t.Fatalf("Shutdown = %v", err)
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
