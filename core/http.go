@@ -20,7 +20,7 @@ import (
 // header. Framework adapters (such as package ginagui) are built on Serve.
 //
 // Before the stream, nothing is written until the input is valid (see
-// [ReadInput]); a refusal is a JSON error body. Then the headers go out with
+// [InputReader.Read]); a refusal is a JSON error body. Then the headers go out with
 // RUN_STARTED, each event is one Write, and events already queued share one
 // flush. Serve's own goroutine is the writer: it waits on the run's queue,
 // the idle timer and the request's end together, so when the client goes
@@ -123,7 +123,7 @@ func (h *Handler[S]) prepare(w http.ResponseWriter, r *http.Request, opts []RunO
 	ctx := h.t.withRoute(r.Context(), r)
 	in, ok := InputFrom(ctx)
 	if ok {
-		h.t.extendDeadline(w) // as ReadInput does, for a refusal below
+		h.t.extendDeadline(w) // as InputReader.Read does, for a refusal below
 	} else {
 		var err error
 		if in, err = h.t.Read(w, r); err != nil {

@@ -491,7 +491,7 @@ func (rh *ResumableHandler[S]) refuse(w http.ResponseWriter, r *http.Request, er
 }
 
 // authenticate runs the route's principal hook on r (see
-// [Handler.Authenticate]) and returns r carrying it and the principal a
+// [InputReader.Authenticate]) and returns r carrying it and the principal a
 // run of r belongs to: "" for all requests of a route without one.
 func (rh *ResumableHandler[S]) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, string, bool) {
 	r, ok := rh.h.t.Authenticate(w, r)
@@ -581,7 +581,7 @@ func location(base, runID string, legacy bool) string {
 // The settings of the wrapped Handler the resumable layer uses, in one
 // place.
 func (rh *ResumableHandler[S]) logger() *slog.Logger        { return rh.h.t.cfg.logger }
-func (rh *ResumableHandler[S]) runOptions() []RunOption { return rh.h.t.cfg.run }
+func (rh *ResumableHandler[S]) runOptions() []RunOption     { return rh.h.t.cfg.run }
 func (rh *ResumableHandler[S]) gate() *Gate                 { return rh.h.t.cfg.gate }
 func (rh *ResumableHandler[S]) heartbeat() time.Duration    { return rh.h.t.cfg.heartbeat }
 func (rh *ResumableHandler[S]) writeTimeout() time.Duration { return rh.h.t.cfg.writeTimeout }

@@ -69,7 +69,7 @@ func route(f func()) (err error) {
 }
 
 // methodNotAllowed refuses a request to an agent route that is not a POST,
-// as core.ReadInput would, without ever running the agent.
+// as core.InputReader.Read would, without ever running the agent.
 func methodNotAllowed(c *gin.Context) {
 	(&core.RequestError{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed,
 		Message: "a run is started with POST"}).WriteHTTP(c.Writer)
