@@ -31,8 +31,8 @@ type handlerConfig struct {
 }
 
 // runOptions returns the options every run of the handler applies: its
-// logger, then its run options. The slice is new, for the caller to
-// append to.
+// logger, then its run options. The slice is new, with room for one
+// more: the caller may append a request's own.
 func (c *handlerConfig) runOptions() []RunOption {
 	opts := make([]RunOption, 0, 1+len(c.run)+1)
 	return append(append(opts, WithLogger(c.logger)), c.run...)
