@@ -95,7 +95,7 @@ func TestHandlerOptionToRunIsACompileError(t *testing.T) {
 		"Run":       `_ = core.Run(ctx, a, in, core.WithHeartbeat(time.Second))`,
 		"NewRunner": `_, _ = core.NewRunner(a, in, core.WithGate(nil))`,
 		"Serve":     `var h *core.Handler[core.NoState]; h.Serve(nil, nil, core.WithMaxBodyBytes(1))`,
-		"resume":    `_ = core.Run(ctx, a, in, core.WithDetach(time.Second))`,
+		"principal": `_ = core.Run(ctx, a, in, core.WithPrincipal(nil))`,
 	} {
 		err := typeCheck(t, exports, body)
 		if err == nil {
