@@ -13,7 +13,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-func connHandler(t *testing.T, opts ...Option) *Handler[NoState] {
+func connHandler(t *testing.T, opts ...HandlerOption) *Handler[NoState] {
 	t.Helper()
 	h, err := NewHandler[NoState](AgentFunc[NoState](func(context.Context, *RunContext[NoState]) (agui.Outcome, error) {
 		return agui.Success(), nil

@@ -102,7 +102,7 @@ func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format agui.
 		rc:      http.NewResponseController(w),
 		format:  format,
 		cfg:     cfg,
-		t:       &transport{cfg: *cfg},
+		t:       &transport{InputReader: InputReader{cfg: *cfg}},
 		cancel:  cr.cancel,
 		in:      agui.NewInput("t", "r"),
 		logCtx:  context.Background(),
@@ -129,7 +129,7 @@ func (c *swCancel) get() error {
 	return c.cause
 }
 
-func swConfig(t *testing.T, opts ...Option) *handlerConfig {
+func swConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
 	t.Helper()
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {
@@ -461,7 +461,7 @@ func TestStreamWriterRequestDoneCancelsRun(t *testing.T) {
 
 func TestStreamWriterRefusedBeforeStart(t *testing.T) {
 	rec := newSWRecorder()
-	tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler)))}
+	tr := &transport{InputReader: InputReader{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler)))}}
 	req, _ := http.NewRequest(http.MethodPost, "/", nil)
 	tr.stream(context.Background(), rec, req, agui.NewInput("t", "r"),
 		swRefusingRun{&agui.InputError{Field: "runId", Reason: "required"}}, nil)
@@ -613,7 +613,7 @@ func (q *swFakeQueue) Abandon() { q.Close() }
 func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var logs bytes.Buffer
-		tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
+		tr := &transport{InputReader: InputReader{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}}
 		rec := newSWRecorder()
 		ctx, cancel := context.WithCancel(context.Background())
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/", nil)
@@ -643,7 +643,7 @@ func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 
 func TestTransportLogLine(t *testing.T) {
 	var logs bytes.Buffer
-	tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
+	tr := &transport{InputReader: InputReader{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}}
 	rec := newSWRecorder()
 	req, _ := http.NewRequest(http.MethodPost, "/", nil)
 	run := newSWFakeRun()

@@ -15,7 +15,8 @@ import (
 // accepts a request ([Handler.Accept]), builds its run ([Handler.NewRun]),
 // admits it ([Handler.Slot], the route's [Gate]), drives it
 // ([Runner.Start]) and writes to its client with a [Conn]; it answers
-// refusals with [Handler.Refuse]. Serve is built on the same steps.
+// refusals with its [InputReader] ([Handler.InputReader]). Serve is built
+// on the same steps.
 
 // RouteSettings are what a [Handler]'s options set for the transports
 // that serve its route (see [Handler.Settings]). It is a plain value.
@@ -46,16 +47,16 @@ func (h *Handler[S]) Settings() RouteSettings {
 }
 
 // Accept reads a run request as [Handler.Serve] does before it runs
-// anything: it runs the route's principal hook ([Handler.Authenticate]),
+// anything: it runs the route's principal hook ([InputReader.Authenticate]),
 // puts the route's names on the request's context ([RouteFrom]), and reads
-// and checks the input ([Handler.ReadInput]) unless the context carries
+// and checks the input ([InputReader.Read]) unless the context carries
 // one ([InputFrom]). It returns the request's context carrying all
-// three, and the input; or it answers the refusal ([Handler.Refuse]) and
-// returns false.
+// three, and the input; or it answers the refusal ([InputReader.Refuse])
+// and returns false.
 func (h *Handler[S]) Accept(w http.ResponseWriter, r *http.Request) (context.Context, *agui.RunAgentInput, bool) {
 	// The principal first: a caller the route cannot name is refused
 	// before its body is read.
-	r, ok := h.Authenticate(w, r)
+	r, ok := h.t.Authenticate(w, r)
 	if !ok {
 		return nil, nil, false
 	}
@@ -65,7 +66,7 @@ func (h *Handler[S]) Accept(w http.ResponseWriter, r *http.Request) (context.Con
 		h.t.extendDeadline(w) // as ReadInput does, for a refusal to come
 	} else {
 		var err error
-		if in, err = h.ReadInput(w, r); err != nil {
+		if in, err = h.t.Read(w, r); err != nil {
 			h.t.refuse(ctx, w, asRequestError(err))
 			return nil, nil, false
 		}
@@ -77,8 +78,9 @@ func (h *Handler[S]) Accept(w http.ResponseWriter, r *http.Request) (context.Con
 // NewRun builds the run of in that [Handler.Serve] would: with the
 // handler's run options, then opts, once an [Admitter] agent has taken
 // it. ctx is the request's, as [Handler.Accept] returns it. It fails with
-// the [*RequestError] to answer ([Handler.Refuse]); nothing has run then.
-func (h *Handler[S]) NewRun(ctx context.Context, in *agui.RunAgentInput, opts ...Option) (*Runner[S], error) {
+// the [*RequestError] to answer ([InputReader.Refuse]); nothing has run
+// then.
+func (h *Handler[S]) NewRun(ctx context.Context, in *agui.RunAgentInput, opts ...RunOption) (*Runner[S], error) {
 	if re := admitAgent(ctx, h.agent, in); re != nil {
 		return nil, re
 	}
@@ -88,10 +90,7 @@ func (h *Handler[S]) NewRun(ctx context.Context, in *agui.RunAgentInput, opts ..
 		// The common case: the handler's own options, resolved once.
 		run, err = newRunner(h.agent, in, h.runOpts)
 	} else {
-		runOpts := make([]Option, 0, 1+len(h.t.cfg.runOptions)+len(opts))
-		runOpts = append(runOpts, WithLogger(h.t.cfg.logger))
-		runOpts = append(append(runOpts, h.t.cfg.runOptions...), opts...)
-		run, err = NewRunner(h.agent, in, runOpts...)
+		run, err = NewRunner(h.agent, in, append(h.t.cfg.runOptions(), opts...)...)
 	}
 	if err != nil {
 		return nil, inputRequestError(err)

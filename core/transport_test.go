@@ -30,12 +30,12 @@ func ExampleHandler_Accept() {
 		}
 		run, err := h.NewRun(ctx, in)
 		if err != nil {
-			h.Refuse(w, r, err)
+			h.InputReader().Refuse(w, r, err)
 			return
 		}
 		release, err := h.Slot(w)
 		if err != nil {
-			h.Refuse(w, r, err)
+			h.InputReader().Refuse(w, r, err)
 			return
 		}
 		defer release()
@@ -51,7 +51,7 @@ func ExampleHandler_Accept() {
 		}
 		c, err := run.Start(context.WithoutCancel(ctx), deliver, core.DeliverKeepsNothing())
 		if err != nil {
-			h.Refuse(w, r, err)
+			h.InputReader().Refuse(w, r, err)
 			return
 		}
 		defer c.Close()

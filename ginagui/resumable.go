@@ -1,14 +1,12 @@
 package ginagui
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/resume"
 )
@@ -22,7 +20,8 @@ import (
 //     escaped path segment (a "/" in it is %2F), taken whole;
 //   - GET path/threads/:threadId/run follows the thread's active run (204
 //     when there is none);
-//   - GET path/capabilities declares transport.resumable;
+//   - GET path/capabilities serves [resume.Handler.Capabilities] with
+//     core's handler ([core.NewCapabilitiesHandler]);
 //   - GET, PUT, PATCH and DELETE on path are answered 405, as [Register]
 //     answers them.
 //
@@ -42,19 +41,7 @@ func RegisterResumable[S any](r gin.IRouter, path string, rh *resume.Handler[S])
 	if rh == nil {
 		return fmt.Errorf("ginagui: RegisterResumable %s: no handler", path)
 	}
-	h := rh.Base()
-	caps, ok := h.Capabilities()
-	if !ok {
-		caps = DefaultCapabilities[S]()
-	}
-	tr := agui.TransportCapabilities{}
-	if caps.Transport != nil {
-		tr = *caps.Transport
-	}
-	// Resumable streams are SSE only.
-	tr.Resumable, tr.HTTPBinary = new(true), new(false)
-	caps.Transport = &tr
-	body, err := json.Marshal(caps)
+	caps, err := core.NewCapabilitiesHandler(rh.Capabilities(), rh.Base().InputReader())
 	if err != nil {
 		return err
 	}
@@ -63,19 +50,11 @@ func RegisterResumable[S any](r gin.IRouter, path string, rh *resume.Handler[S])
 		method, path string
 		handle       gin.HandlerFunc
 	}{
-		{http.MethodGet, base + "/capabilities", func(c *gin.Context) {
-			// The route's principal hook guards every method of it.
-			if _, ok := h.Authenticate(c.Writer, c.Request); !ok {
-				c.Abort()
-				return
-			}
-			c.Header("Cache-Control", "no-cache")
-			c.Data(http.StatusOK, "application/json", body)
-		}},
+		{http.MethodGet, base + "/capabilities", abortAfter(caps)},
 		{http.MethodPost, path, func(c *gin.Context) {
 			defer c.Abort()
 			namePattern(c)
-			var opts []core.Option
+			var opts []core.RunOption
 			if ts := transformers(c); len(ts) > 0 {
 				opts = append(opts, core.WithTransformers(ts...))
 			}

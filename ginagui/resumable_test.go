@@ -172,13 +172,13 @@ func TestRegisterResumableRunIDWithSlash(t *testing.T) {
 
 // newResumable returns a resumable handler of a, with handler options
 // opts, on lg.
-func newResumable(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts ...core.Option) *resume.Handler[core.NoState] {
+func newResumable(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts ...core.HandlerOption) *resume.Handler[core.NoState] {
 	t.Helper()
 	return newResumableWith(t, a, lg, opts)
 }
 
 // newResumableWith is newResumable with resume options too.
-func newResumableWith(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts []core.Option, ropts ...resume.Option) *resume.Handler[core.NoState] {
+func newResumableWith(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts []core.HandlerOption, ropts ...resume.Option) *resume.Handler[core.NoState] {
 	t.Helper()
 	h, err := core.NewHandler(a, opts...)
 	if err != nil {

@@ -56,7 +56,7 @@ func TestShutdownEndsRunsThatIgnoreTheirContext(t *testing.T) {
 	// still running.
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if err := ginagui.Shutdown(ctx, srv, gate); err != nil {
+	if err := core.Shutdown(ctx, srv, gate); err != nil {
 		t.Errorf("Shutdown = %v, want nil: every stream got its terminal", err)
 		_ = srv.Close() // so the reader below ends
 	}
@@ -92,7 +92,7 @@ func TestShutdownEndsResumableRunsThatIgnoreTheirContext(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := gin.New()
-	rh := newResumableWith(t, stubborn, lg, []core.Option{core.WithGate(gate)}, resume.WithDetach(time.Minute))
+	rh := newResumableWith(t, stubborn, lg, []core.HandlerOption{core.WithGate(gate)}, resume.WithDetach(time.Minute))
 	if err := ginagui.RegisterResumable(r, "/agent", rh); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestShutdownEndsResumableRunsThatIgnoreTheirContext(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if err := ginagui.Shutdown(ctx, srv, gate); err != nil {
+	if err := core.Shutdown(ctx, srv, gate); err != nil {
 		t.Errorf("Shutdown = %v, want nil: every stream got its terminal", err)
 		_ = srv.Close()
 	}

@@ -36,7 +36,7 @@ func (rh *Handler[S]) follow(w http.ResponseWriter, r *http.Request, runID strin
 			return
 		}
 		if st.Principal != principal {
-			rh.h.Refuse(w, r, forbidden())
+			rh.ir.Refuse(w, r, forbidden())
 			return
 		}
 		if local := rh.watch(runID); local != nil {
@@ -49,7 +49,7 @@ func (rh *Handler[S]) follow(w http.ResponseWriter, r *http.Request, runID strin
 			release, _, ok := g.Admit(stop)
 			if !ok {
 				w.Header().Set("Retry-After", "1")
-				rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusServiceUnavailable, Code: core.CodeUnavailable,
+				rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusServiceUnavailable, Code: core.CodeUnavailable,
 					Message: "the server is shutting down"})
 				return
 			}

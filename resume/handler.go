@@ -62,6 +62,7 @@ import (
 // the runs it started; Close cancels them and waits for them.
 type Handler[S any] struct {
 	h   *core.Handler[S]
+	ir  *core.InputReader // h's: it refuses and authenticates as h does
 	set core.RouteSettings
 	log Log
 	cfg config
@@ -171,12 +172,29 @@ func New[S any](h *core.Handler[S], lg Log, opts ...Option) (*Handler[S], error)
 	if err != nil {
 		return nil, err
 	}
-	return &Handler[S]{h: h, set: h.Settings(), log: lg, cfg: cfg, runs: map[string]*ownedRun{}}, nil
+	return &Handler[S]{h: h, ir: h.InputReader(), set: h.Settings(), log: lg, cfg: cfg, runs: map[string]*ownedRun{}}, nil
 }
 
 // Base returns the plain handler the route's runs are served by: its
-// capabilities and principal hook are the route's.
+// principal hook and input reader ([core.Handler.InputReader]) are the
+// route's.
 func (rh *Handler[S]) Base() *core.Handler[S] { return rh.h }
+
+// Capabilities returns what the route's capabilities endpoint declares:
+// the plain handler's ([core.Handler.Capabilities]), with
+// transport.resumable set and transport.httpBinary unset, as resumable
+// streams are SSE only. Serve it with [core.NewCapabilitiesHandler] and
+// Base's input reader, as ginagui.RegisterResumable does.
+func (rh *Handler[S]) Capabilities() agui.Capabilities {
+	caps := rh.h.Capabilities()
+	tr := agui.TransportCapabilities{}
+	if caps.Transport != nil {
+		tr = *caps.Transport
+	}
+	tr.Resumable, tr.HTTPBinary = new(true), new(false)
+	caps.Transport = &tr
+	return caps
+}
 
 // ServeHTTP serves a request of a resumable route; see [Handler].
 func (rh *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -190,7 +208,7 @@ func (rh *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodDelete && r.PathValue("runId") != "":
 		rh.Stop(w, r, r.PathValue("runId"))
 	default:
-		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed,
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed,
 			Message: "a run is started with POST"})
 	}
 }
@@ -198,7 +216,7 @@ func (rh *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Start starts the run POSTed in r, or joins it when its runId is known,
 // and follows it. opts are passed to a new run after the handler's own
 // run options, as [core.Handler.Serve] does.
-func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core.Option) {
+func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core.RunOption) {
 	// The route and agent name label the run's log lines, metrics and
 	// refusals, as on the wrapped Handler.
 	ctx, in, ok := rh.h.Accept(w, r)
@@ -215,7 +233,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 	if len(runURL(base, in.RunID)) > MaxRunURLLen {
 		// Its URL could not be sent in a header, so it could not be
 		// rejoined: refused before anything is stored.
-		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusUnprocessableEntity, Code: core.CodeInvalidInput,
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusUnprocessableEntity, Code: core.CodeInvalidInput,
 			Message: "the runId is too long for the run's URL on a resumable route"})
 		return
 	}
@@ -229,7 +247,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 
 	run, err := rh.h.NewRun(ctx, in, opts...)
 	if err != nil {
-		rh.h.Refuse(w, r, err)
+		rh.ir.Refuse(w, r, err)
 		return
 	}
 	// The route's cap on concurrent runs (WithMaxConcurrentRuns) counts a
@@ -239,7 +257,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 		if rh.joined(w, r, in.RunID, legacy, principal, base) {
 			return
 		}
-		rh.h.Refuse(w, r, err)
+		rh.ir.Refuse(w, r, err)
 		return
 	}
 	releaseDetached, refused := rh.admitDetached(w, principal)
@@ -248,7 +266,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 		if rh.joined(w, r, in.RunID, legacy, principal, base) {
 			return
 		}
-		rh.h.Refuse(w, r, refused)
+		rh.ir.Refuse(w, r, refused)
 		return
 	}
 	releaseSlot := release
@@ -265,7 +283,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 			if rh.joined(w, r, in.RunID, legacy, principal, base) {
 				return
 			}
-			rh.h.Refuse(w, r, shuttingDown())
+			rh.ir.Refuse(w, r, shuttingDown())
 			return
 		}
 		releaseGate, forced = rg, fc
@@ -402,7 +420,7 @@ func (rh *Handler[S]) Stop(w http.ResponseWriter, r *http.Request, runID string)
 		return
 	}
 	if st.Principal != principal {
-		rh.h.Refuse(w, r, forbidden())
+		rh.ir.Refuse(w, r, forbidden())
 		return
 	}
 	if err := rh.log.Stop(ctx, runID); err != nil {
@@ -473,27 +491,27 @@ func (rh *Handler[S]) Close(ctx context.Context) error {
 func (rh *Handler[S]) refuse(w http.ResponseWriter, r *http.Request, err error, after uint64) {
 	switch {
 	case errors.Is(err, ErrRunNotFound) && after > 0:
-		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusGone, Code: core.RequestCode(CodeRunGone),
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusGone, Code: core.RequestCode(CodeRunGone),
 			Message: "the run's log is no longer retained"})
 	case errors.Is(err, ErrRunNotFound):
-		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusNotFound, Code: core.RequestCode(CodeRunNotFound),
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusNotFound, Code: core.RequestCode(CodeRunNotFound),
 			Message: "no such run"})
 	case errors.Is(err, ErrCursorAhead):
-		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusBadRequest, Code: core.RequestCode(CodeCursorAhead),
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusBadRequest, Code: core.RequestCode(CodeCursorAhead),
 			Message: "the cursor is beyond the run's last event"})
 	default:
 		w.Header().Set("Retry-After", "1")
-		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusServiceUnavailable, Code: core.CodeUnavailable,
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusServiceUnavailable, Code: core.CodeUnavailable,
 			Message: "the run log is unavailable"})
 	}
 }
 
 // authenticate runs the route's principal hook on r (see
-// [core.Handler.Authenticate]) and returns r carrying it and the
+// [core.InputReader.Authenticate]) and returns r carrying it and the
 // principal a run of r belongs to: "" for all requests of a route without
 // one.
 func (rh *Handler[S]) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, string, bool) {
-	r, ok := rh.h.Authenticate(w, r)
+	r, ok := rh.ir.Authenticate(w, r)
 	if !ok {
 		return r, "", false
 	}
@@ -518,7 +536,7 @@ func (rh *Handler[S]) cursorOf(w http.ResponseWriter, r *http.Request) (uint64, 
 	}
 	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
 	if err != nil {
-		rh.h.Refuse(w, r, &core.RequestError{Status: http.StatusBadRequest, Code: core.CodeMalformedInput,
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusBadRequest, Code: core.CodeMalformedInput,
 			Message: "the cursor (Last-Event-ID or after) must be an event id of this stream"})
 		return 0, false
 	}

@@ -22,7 +22,7 @@ func newServer(t *testing.T, h http.Handler) *httptest.Server {
 	return srv
 }
 
-func mustHandler[S any](t *testing.T, a core.Agent[S], opts ...core.Option) *core.Handler[S] {
+func mustHandler[S any](t *testing.T, a core.Agent[S], opts ...core.HandlerOption) *core.Handler[S] {
 	t.Helper()
 	h, err := core.NewHandler(a, opts...)
 	if err != nil {
@@ -54,10 +54,10 @@ func (w *tailWriter) Write(p []byte) (int, error) {
 }
 
 // splitOptions splits a test's list of handler and resume options.
-func splitOptions(opts []any) (hopts []core.Option, ropts []resume.Option) {
+func splitOptions(opts []any) (hopts []core.HandlerOption, ropts []resume.Option) {
 	for _, o := range opts {
 		switch o := o.(type) {
-		case core.Option:
+		case core.HandlerOption:
 			hopts = append(hopts, o)
 		case resume.Option:
 			ropts = append(ropts, o)

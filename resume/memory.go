@@ -32,8 +32,8 @@ import (
 type MemoryLog struct {
 	cfg memoryConfig
 
-	mu      sync.Mutex
-	runs    map[string]*memRun
+	mu   sync.Mutex
+	runs map[string]*memRun
 	// live are the runs not sealed, which the sweeper and eviction walk:
 	// not the sealed ones, which expire in order (sealed).
 	live    map[string]*memRun
