@@ -31,7 +31,7 @@ func WithApprovalTimeout(d time.Duration) Option {
 func (r *run) pending(callID string) *PendingApproval {
 	p := &PendingApproval{InterruptID: r.sink.newID("approval"), ToolCallID: callID}
 	if d := r.a.cfg.approvalTimeout; d > 0 {
-		p.ExpiresAt = time.Now().Add(d)
+		p.ExpiresAt = r.clock.now().Add(d)
 	}
 	return p
 }
