@@ -39,7 +39,8 @@ func TestFinishStopOnLastStepIsNotMaxSteps(t *testing.T) {
 	assertResult(t, res)
 }
 
-// Model text, reasoning and tool calls become AG-UI events; usage adds up.
+// Model text, reasoning and tool calls become AG-UI events, in a whole
+// run's stream even when run directly; usage adds up.
 func TestEventsAndUsage(t *testing.T) {
 	p := Script(
 		Turn{Reasoning: "let me think", Text: "checking", Calls: echoCalls("c1"), Usage: Usage{InputTokens: 10, OutputTokens: 5}},
@@ -64,10 +65,12 @@ func TestEventsAndUsage(t *testing.T) {
 		}
 	}
 	want := []agui.EventType{
+		agui.TypeRunStarted,
 		agui.TypeReasoningStart, agui.TypeReasoningMessageStart, agui.TypeReasoningMessageContent, agui.TypeReasoningMessageEnd, agui.TypeReasoningEnd,
 		agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd,
 		agui.TypeToolCallStart, agui.TypeToolCallArgs, agui.TypeToolCallEnd, agui.TypeToolCallResult,
 		agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd,
+		agui.TypeRunFinished,
 	}
 	if !slices.Equal(types, want) {
 		t.Fatalf("event types\n got %v\nwant %v", types, want)

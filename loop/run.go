@@ -67,7 +67,7 @@ type run struct {
 func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st stateAccess) (Result, error) {
 	thread := in.ThreadID
 	if thread == "" {
-		thread = s.newID("thread")
+		thread = newID("thread")
 	}
 	if ctx.Err() != nil {
 		// Already aborted: touch neither the provider nor the store.
@@ -85,7 +85,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 	}
 	runID := in.RunID
 	if runID == "" {
-		runID = s.newID("run")
+		runID = newID("run")
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
