@@ -155,20 +155,23 @@ func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 		in.RunID = newID("run")
 	}
 	var (
-		res    Result
-		runErr error
+		res     Result
+		runErr  error
+		settled bool
 	)
-	ran, err := host(ctx, in.ThreadID, in.RunID, a.cfg.logger, in.OnEvent, func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+	err := host(ctx, in.ThreadID, in.RunID, a.cfg.logger, in.OnEvent, func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		res, runErr = a.execute(ctx, in, sink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, nil)
 		o, err := settle(ctx, rc, &res, runErr)
-		runErr = err
+		runErr, settled = err, true
 		return o, err
 	})
 	switch {
 	case err != nil:
 		return Result{ThreadID: in.ThreadID, FinishReason: FinishError}, err
-	case !ran:
-		return Result{ThreadID: in.ThreadID, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
+	case !settled:
+		// The loop panicked (core recovered the panic and logged its
+		// stack): the stream ended with RUN_ERROR AGENT_PANIC.
+		return Result{ThreadID: in.ThreadID, FinishReason: FinishError}, agui.NewError(agui.CodePanic, "loop: the run panicked")
 	}
 	return res, runErr
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"log/slog"
 	"slices"
 	"testing"
 
@@ -148,5 +149,30 @@ func TestInputCannotInjectToolCalls(t *testing.T) {
 		if kinds := errorKinds(res.Messages); adopt != (kinds["x"] == KindNotRun) {
 			t.Fatalf("adopt %v: result kinds %v", adopt, kinds)
 		}
+	}
+}
+
+// panickingStore panics on Load, on the run's own goroutine.
+type panickingStore struct{ *MemoryStore }
+
+func (panickingStore) Load(context.Context, string) (*Checkpoint, int64, error) {
+	panic("store bug")
+}
+
+// A panic on the loop's goroutine is recovered by the core run Execute
+// drives, as a hosted run's is: the run fails with AGENT_PANIC and the
+// stream ends with RUN_ERROR.
+func TestExecuteRecoversPanic(t *testing.T) {
+	a := mustNew(t, Script(Turn{Text: "unreached"}), WithCheckpoints(panickingStore{NewMemoryStore()}), WithLogger(slog.New(slog.DiscardHandler)))
+	rec := &recorder{}
+	in := user("go")
+	in.OnEvent = rec.on
+	res, err := a.Execute(t.Context(), in)
+	if agui.CodeOf(err) != agui.CodePanic || res.FinishReason != FinishError {
+		t.Fatalf("%s %v", res.FinishReason, err)
+	}
+	evs := rec.events()
+	if re, ok := evs[len(evs)-1].(*agui.RunError); !ok || re.Code != string(agui.CodePanic) {
+		t.Fatalf("the stream ends with %#v", evs[len(evs)-1])
 	}
 }

@@ -44,7 +44,7 @@ func Delegate(name, description string, sub *Agent) (Tool, error) {
 			out string
 			err error
 		)
-		_, herr := host(ctx, newID("thread"), newID("run"), sub.cfg.logger, nil, func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		herr := host(ctx, newID("thread"), newID("run"), sub.cfg.logger, nil, func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 			out, err = delegate(ctx, scope{sink: sink{rc.Emitter}, line: lineage{maxDepth: sub.cfg.maxDepth}, thread: rc.Input().ThreadID, toolCallID: newID("call")}, name, sub, in.Task)
 			return agui.Success(), nil
 		})

@@ -45,26 +45,22 @@ func newID(prefix string) string { return prefix + "-" + uuid.NewString() }
 // run outside core. onEvent receives the run's stream, RUN_STARTED to
 // its terminal event, one event at a time on the caller's goroutine (nil
 // discards it); its first error cancels the run with that error as the
-// cause, and the rest of the stream is discarded. host reports whether
-// fn ran: a run whose stream could not start never calls it.
-func host(ctx context.Context, thread, runID string, logger *slog.Logger, onEvent func(agui.Event) error, fn core.AgentFunc[core.NoState]) (ran bool, err error) {
+// cause, and the rest of the stream is discarded. host returns once the
+// run is over; its error is core's refusal to start the run.
+func host(ctx context.Context, thread, runID string, logger *slog.Logger, onEvent func(agui.Event) error, fn core.AgentFunc[core.NoState]) error {
 	var opts []core.Option
 	if logger != nil {
 		opts = append(opts, core.WithLogger(logger))
 	}
-	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
-		ran = true
-		return fn(ctx, rc)
-	})
-	r, err := core.NewRunner(agent, agui.NewInput(thread, runID), opts...)
+	r, err := core.NewRunner(fn, agui.NewInput(thread, runID), opts...)
 	if err != nil {
-		return false, err
+		return err
 	}
 	var refused error
 	for ev, err := range r.Events(ctx) {
 		switch {
 		case err != nil:
-			return false, err
+			return err
 		case refused != nil || onEvent == nil:
 		default:
 			if refused = onEvent(ev); refused != nil {
@@ -72,5 +68,5 @@ func host(ctx context.Context, thread, runID string, logger *slog.Logger, onEven
 			}
 		}
 	}
-	return ran, nil
+	return nil
 }
