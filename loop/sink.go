@@ -48,11 +48,10 @@ func newID(prefix string) string { return prefix + "-" + uuid.NewString() }
 // cause, and the rest of the stream is discarded. host returns once the
 // run is over; its error is core's refusal to start the run.
 func host(ctx context.Context, thread, runID string, logger *slog.Logger, onEvent func(agui.Event) error, fn core.AgentFunc[core.NoState]) error {
-	var opts []core.Option
-	if logger != nil {
-		opts = append(opts, core.WithLogger(logger))
+	if logger == nil {
+		logger = slog.Default() // core's default too
 	}
-	r, err := core.NewRunner(fn, agui.NewInput(thread, runID), opts...)
+	r, err := core.NewRunner(fn, agui.NewInput(thread, runID), core.WithLogger(logger))
 	if err != nil {
 		return err
 	}
