@@ -64,11 +64,10 @@ type run struct {
 	structured structured
 }
 
+// execute runs the loop on in, whose ThreadID is set (a core run's, or a
+// delegation's), sending its events to s.
 func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st stateAccess) (Result, error) {
 	thread := in.ThreadID
-	if thread == "" {
-		thread = newID("thread")
-	}
 	if ctx.Err() != nil {
 		// Already aborted: touch neither the provider nor the store.
 		return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
