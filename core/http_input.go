@@ -88,14 +88,14 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// ReadInput checks a run request and decodes its body, writing nothing: a
+// readInput checks a run request and decodes its body, writing nothing: a
 // POST (405 otherwise) with Content-Type application/json (415), a body of
 // at most maxBytes (413), well-formed JSON (400) and a valid RunAgentInput
 // of protocol major version 1 or of no version (422). A refusal is
 // returned as a [*RequestError]. The whole body is read before the function
 // returns, so an HTTP/1 server can stream the response afterwards. opts
 // are passed to DecodeInput.
-func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...agui.DecodeOption) (*agui.RunAgentInput, error) {
+func readInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...agui.DecodeOption) (*agui.RunAgentInput, error) {
 	if r.Method != http.MethodPost {
 		return nil, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
 			Message: "a run is started with POST"}
