@@ -63,11 +63,13 @@ func (e *RequestError) Unwrap() error { return e.cause }
 // before it answers, to reuse the connection; a client that stalls its
 // upload would hold that read, and with it a server's Shutdown, until its
 // read timeout. With the deadline passed, the answer goes out at once and
-// the connection is closed (Connection: close) when a body was left
-// unread; a request whose body was read keeps its connection.
+// the connection is closed (Connection: close), the body read or not: the
+// deadline would otherwise stay on the connection and cancel the next
+// request on it as it starts.
 func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 	// Ignored where unsupported (a ResponseRecorder): then nothing drains.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	w.Header().Set("Connection", "close")
 	body, _ := json.Marshal(struct {
 		Error string `json:"error"`
 		Code  string `json:"code"`
