@@ -67,7 +67,7 @@ func BenchmarkServeFixtureLog(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rdb := redis.NewClient(&redis.Options{Addr: redisAddr})
+	rdb := redis.NewClient(&redis.Options{Addr: redisAddr(b)})
 	defer rdb.Close()
 	rlog, err := redislog.New(rdb, redislog.WithPrefix("bench:"+strconv.FormatInt(time.Now().UnixNano(), 36)+":"), redislog.WithRetention(time.Minute))
 	if err != nil {
@@ -127,7 +127,7 @@ func BenchmarkRetainedRun(b *testing.B) {
 		runtime.KeepAlive(mem)
 	})
 	b.Run("redis", func(b *testing.B) {
-		rdb := redis.NewClient(&redis.Options{Addr: redisAddr})
+		rdb := redis.NewClient(&redis.Options{Addr: redisAddr(b)})
 		defer rdb.Close()
 		ctx := context.Background()
 		prefix := "retained:" + strconv.FormatInt(time.Now().UnixNano(), 36) + ":"

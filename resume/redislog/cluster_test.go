@@ -4,12 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -19,86 +15,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/resume"
 	"github.com/agui-go/agui/resume/redislog"
 )
-
-// startCluster starts a Redis Cluster of three masters on free loopback
-// ports, in a temporary directory, and returns their addresses; the
-// cleanup stops them by their pids. Without redis-cli the test is skipped,
-// unless CI is set, where that is a failure.
-func startCluster(t *testing.T) []string {
-	t.Helper()
-	cli, err := exec.LookPath("redis-cli")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("redis-cli is not installed (apt-get install redis-tools)")
-		}
-		t.Skip("redis-cli is not installed; CI is unset")
-	}
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatal(err) // TestMain has checked it
-	}
-	dir := t.TempDir()
-	var addrs []string
-	for i := range 3 {
-		port := clusterPort(t)
-		node := filepath.Join(dir, strconv.Itoa(i))
-		if err := os.Mkdir(node, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-			"--dir", node, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		})
-		addr := "127.0.0.1:" + strconv.Itoa(port)
-		waitFor(t, addr+" to answer PING", func() bool { return ping(addr) })
-		addrs = append(addrs, addr)
-	}
-	args := append([]string{"--cluster", "create"}, addrs...)
-	out, err := exec.Command(cli, append(args, "--cluster-replicas", "0", "--cluster-yes")...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
-	}
-	for _, addr := range addrs {
-		c := redis.NewClient(&redis.Options{Addr: addr})
-		waitFor(t, "the cluster to be ok on "+addr, func() bool {
-			info, err := c.ClusterInfo(context.Background()).Result()
-			return err == nil && strings.Contains(info, "cluster_state:ok")
-		})
-		c.Close()
-	}
-	return addrs
-}
-
-// clusterPort is a free port whose cluster bus port (+10000) is free too.
-func clusterPort(t *testing.T) int {
-	t.Helper()
-	for range 100 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		port := ln.Addr().(*net.TCPAddr).Port
-		ln.Close()
-		if port+10000 > 65535 {
-			continue
-		}
-		bus, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port+10000))
-		if err == nil {
-			bus.Close()
-			return port
-		}
-	}
-	t.Fatal("no free port pair for a cluster node")
-	return 0
-}
 
 // waitFor polls another process's readiness, for at most 20 s.
 func waitFor(t *testing.T, what string, ok func() bool) {
@@ -116,7 +36,7 @@ func waitFor(t *testing.T, what string, ok func() bool) {
 // route, on a three-node Redis Cluster: a script touches one slot only,
 // whatever the run and thread ids, and every key it leaves has a TTL.
 func TestLogOnRedisCluster(t *testing.T) {
-	addrs := startCluster(t)
+	addrs := redistest.StartCluster(t, 3).Addrs()
 	ctx := context.Background()
 	c := redis.NewClusterClient(&redis.ClusterOptions{Addrs: addrs})
 	defer c.Close()

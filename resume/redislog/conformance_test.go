@@ -7,7 +7,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/resume"
 	"github.com/agui-go/agui/resume/logtest"
 	"github.com/agui-go/agui/resume/redislog"
@@ -16,10 +15,10 @@ import (
 // TestLogConformance runs the run log conformance kit on a Log on a
 // redis-server of its own, each check under a prefix of its own.
 func TestLogConformance(t *testing.T) {
-	srv := redistest.Start(t)
+	addr := redisAddr(t)
 	var n atomic.Int64
 	logtest.Run(t, func(t *testing.T) resume.Log {
-		c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
+		c := redis.NewClient(&redis.Options{Addr: addr})
 		t.Cleanup(func() { c.Close() })
 		lg, err := redislog.New(c, redislog.WithPrefix("conformance:"+strconv.FormatInt(n.Add(1), 10)+":"))
 		if err != nil {

@@ -38,7 +38,7 @@ var prefixes = struct {
 // redis-server, and its client.
 func newLog(t *testing.T, opts ...redislog.Option) (*redislog.Log, *redis.Client) {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: redisAddr})
+	c := redis.NewClient(&redis.Options{Addr: redisAddr(t)})
 	t.Cleanup(func() { c.Close() })
 	opts = append([]redislog.Option{redislog.WithPrefix(prefix(t))}, opts...)
 	lg, err := redislog.New(c, opts...)
@@ -243,7 +243,7 @@ func TestLogReadWaitsForAppend(t *testing.T) {
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
-	c := redis.NewClient(&redis.Options{Addr: redisAddr})
+	c := redis.NewClient(&redis.Options{Addr: redisAddr(t)})
 	defer c.Close()
 	if _, err := redislog.New(nil); err == nil {
 		t.Error("nil client accepted")

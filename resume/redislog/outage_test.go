@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/resume"
 	"github.com/agui-go/agui/resume/redislog"
 )
@@ -75,19 +75,12 @@ func replicaOn(t *testing.T, addr, name string, a core.Agent[core.NoState], opts
 // owner is alive, goes on: a rejoin finds it finishing, not RUN_LOST,
 // though its lease ran out during the outage.
 func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatal(err)
-	}
-	stop, addr, cmd, err := startRedisCmd(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stop()
+	srv := redistest.Start(t)
+	addr := srv.Addr()
 	resumed := false
 	defer func() {
 		if !resumed {
-			_ = cmd.Process.Signal(syscall.SIGCONT)
+			_ = syscall.Kill(srv.Pid(), syscall.SIGCONT)
 		}
 	}()
 	started, proceed := make(chan struct{}, 1), make(chan struct{})
@@ -105,7 +98,7 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 		t.Fatalf("follower's first frames: %+v", got)
 	}
 
-	if err := cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+	if err := syscall.Kill(srv.Pid(), syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
@@ -125,7 +118,7 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 
 	// The outage outlasts the lease; then Redis is back.
 	time.Sleep(time.Second) // the outage's length, not a synchronisation
-	if err := cmd.Process.Signal(syscall.SIGCONT); err != nil {
+	if err := syscall.Kill(srv.Pid(), syscall.SIGCONT); err != nil {
 		t.Fatal(err)
 	}
 	resumed = true

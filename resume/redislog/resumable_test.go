@@ -56,7 +56,7 @@ func waitAgent(started chan<- struct{}) core.Agent[core.NoState] {
 // replica is one process's view: its own Redis client, log and handler.
 func replica(t *testing.T, name string, a core.Agent[core.NoState], opts ...resume.Option) string {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: redisAddr})
+	c := redis.NewClient(&redis.Options{Addr: redisAddr(t)})
 	lg, err := redislog.New(c, redislog.WithPrefix(prefix(t)), redislog.WithFollowWait(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestStopFromAnotherReplica(t *testing.T) {
 
 func TestOwnerDeath(t *testing.T) {
 	ctx := context.Background()
-	c := redis.NewClient(&redis.Options{Addr: redisAddr})
+	c := redis.NewClient(&redis.Options{Addr: redisAddr(t)})
 	defer c.Close()
 	dead, err := redislog.New(c, redislog.WithPrefix(prefix(t)))
 	if err != nil {
