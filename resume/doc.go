@@ -12,6 +12,9 @@
 //	mux.Handle("GET /chat/runs/{runId}", rh)
 //	mux.Handle("DELETE /chat/runs/{runId}", rh)
 //	mux.Handle("GET /chat/threads/{threadId}/run", rh)
+//	caps, err := core.NewCapabilitiesHandler(rh.Capabilities(), h.InputReader())
+//	if err != nil { … }
+//	mux.Handle("GET /chat/capabilities", caps)
 //
 // A POST starts the run on a goroutine of its own (its owner), which
 // numbers the run's events and stores them in a [Log]; every connection,
