@@ -78,3 +78,22 @@ func TestResumableKeepsTheHandlersCapAndRefusals(t *testing.T) {
 		t.Fatalf("first run = %v", aguitest.Types(evs))
 	}
 }
+
+// The route's capabilities are its handler's, declaring resumable SSE
+// streams and no protobuf.
+func TestResumableCapabilities(t *testing.T) {
+	h := mustHandler(t, countAgent(1, nil), core.WithCapabilities(agui.Capabilities{
+		Transport: &agui.TransportCapabilities{Streaming: new(true), HTTPBinary: new(true)},
+	}))
+	rh, err := resume.New(h, mustMemoryLog(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rh.Capabilities().Transport
+	if tr == nil || tr.Streaming == nil || !*tr.Streaming || tr.Resumable == nil || !*tr.Resumable || tr.HTTPBinary == nil || *tr.HTTPBinary {
+		t.Fatalf("transport capabilities %+v", tr)
+	}
+	if h.Capabilities().Transport.Resumable != nil {
+		t.Fatal("the plain handler's capabilities were changed")
+	}
+}
