@@ -18,7 +18,7 @@ import (
 // "field": Field} (field omitted when empty). Values are immutable.
 type RequestError struct {
 	Status int
-	Code   RequestCode
+	Code   agui.Code
 	// Message says what is wrong, naming the field when there is one.
 	Message string
 	// Field is the JSON path of the offending input value, if any.
@@ -31,22 +31,23 @@ type RequestError struct {
 	cause error
 }
 
-// RequestCode is the stable code of a [RequestError], written as the "code"
-// of the JSON error body.
-type RequestCode string
-
-// The codes of [RequestError].
+// The codes of the refusals of [ReadInput] and [Handler]. A [RequestError]
+// carries an [agui.Code], as RUN_ERROR does: one code space, whether a
+// failure is answered before the stream or reported in it.
 const (
-	CodeMethodNotAllowed     RequestCode = "METHOD_NOT_ALLOWED"
-	CodeUnsupportedMediaType RequestCode = "UNSUPPORTED_MEDIA_TYPE"
-	CodeBodyTooLarge         RequestCode = "BODY_TOO_LARGE"
-	CodeMalformedInput       RequestCode = "MALFORMED_INPUT"
-	CodeInvalidInput         RequestCode = "INVALID_INPUT"
-	CodeUnavailable          RequestCode = "UNAVAILABLE"
+	CodeMethodNotAllowed     agui.Code = "METHOD_NOT_ALLOWED"
+	CodeUnsupportedMediaType agui.Code = "UNSUPPORTED_MEDIA_TYPE"
+	CodeBodyTooLarge         agui.Code = "BODY_TOO_LARGE"
+	CodeMalformedInput       agui.Code = "MALFORMED_INPUT"
+	CodeInvalidInput         agui.Code = "INVALID_INPUT"
+	// CodeUnavailable is the 503 of a server that cannot take the request
+	// now: it is shutting down, or an [Admitter] refused without a code
+	// of its own.
+	CodeUnavailable agui.Code = "UNAVAILABLE"
 	// CodeUnauthenticated is the 401 answered, before any stream, to a
 	// request whose principal hook ([WithPrincipal]) failed: the route
 	// has owners, and this caller could not be named.
-	CodeUnauthenticated RequestCode = "UNAUTHENTICATED"
+	CodeUnauthenticated agui.Code = "UNAUTHENTICATED"
 )
 
 // Error returns the message.

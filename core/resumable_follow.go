@@ -174,7 +174,7 @@ func (rh *ResumableHandler[S]) presumedDead(runID string, expiredAt *time.Time) 
 // be read: its code is the log's error's (an [*agui.Error]), for example
 // redislog's STORE_UNAVAILABLE, or else UNAVAILABLE.
 func logUnavailable(err error) *agui.RunError {
-	code := agui.Code(CodeUnavailable)
+	code := CodeUnavailable
 	if e, ok := errors.AsType[*agui.Error](err); ok && e != nil && e.Code != "" {
 		code = e.Code
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // CodeThreadNotFound is the code of [HistoryHandler]'s 404 answer.
-const CodeThreadNotFound = "THREAD_NOT_FOUND"
+const CodeThreadNotFound agui.Code = "THREAD_NOT_FOUND"
 
 // History is a thread as [HistoryHandler] serves it: its transcript in
 // AG-UI message shapes and its shared state (JSON null without one).
@@ -72,7 +72,7 @@ func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 		cp, _, err := a.cfg.store.Load(r.Context(), id)
 		switch {
 		case errors.Is(err, ErrNotFound) || id == "":
-			writeJSONError(w, http.StatusNotFound, CodeThreadNotFound, "no thread "+id)
+			writeJSONError(w, http.StatusNotFound, string(CodeThreadNotFound), "no thread "+id)
 			return
 		case err != nil:
 			writeJSONError(w, http.StatusInternalServerError, string(CodeCheckpoint), "the thread could not be read")

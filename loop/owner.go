@@ -101,7 +101,7 @@ func (a *Agent) OwnerGuard(principal core.PrincipalFunc, next http.Handler) http
 			if agui.CodeOf(err) != CodeForbidden {
 				status = http.StatusServiceUnavailable
 			}
-			(&core.RequestError{Status: status, Code: core.RequestCode(agui.CodeOf(err)), Message: agui.ErrorText(err)}).WriteHTTP(w)
+			(&core.RequestError{Status: status, Code: agui.CodeOf(err), Message: agui.ErrorText(err)}).WriteHTTP(w)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))
