@@ -485,7 +485,7 @@ func (rh *ResumableHandler[S]) refuse(w http.ResponseWriter, r *http.Request, er
 			Message: "the cursor is beyond the run's last event"})
 	default:
 		w.Header().Set("Retry-After", "1")
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+		rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeStoreUnavailable,
 			Message: "the run log is unavailable"})
 	}
 }
