@@ -48,6 +48,10 @@ const (
 	// request whose principal hook ([WithPrincipal]) failed: the route
 	// has owners, and this caller could not be named.
 	CodeUnauthenticated agui.Code = "UNAUTHENTICATED"
+	// CodeForbidden: the request's principal is not the owner of the run
+	// or thread it names (a 403 before any stream, or the RUN_ERROR of a
+	// run that reached a thread it does not own).
+	CodeForbidden agui.Code = "FORBIDDEN"
 )
 
 // Error returns the message.

@@ -65,7 +65,7 @@ func TestRefusalBeforeBodyReadDoesNotWaitForTheBody(t *testing.T) {
 func TestRefusalKeepsConnectionWhenNothingIsUnread(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
-		(&RequestError{Status: http.StatusForbidden, Code: "THREAD_FORBIDDEN", Message: "not yours"}).WriteHTTP(w)
+		(&RequestError{Status: http.StatusForbidden, Code: CodeForbidden, Message: "not yours"}).WriteHTTP(w)
 	}))
 	defer srv.Close()
 	client := srv.Client()

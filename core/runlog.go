@@ -122,7 +122,6 @@ const (
 	CodeLeaseHeld   agui.Code = "LEASE_HELD"
 	CodeSeqConflict agui.Code = "SEQ_CONFLICT"
 	CodeLogFull     agui.Code = "LOG_FULL"
-	CodeForbidden   agui.Code = "FORBIDDEN"
 	CodeRunLost     agui.Code = "RUN_LOST"
 	// CodeStoreUnavailable: the run log's store cannot be reached (the
 	// 503 of a request the log cannot serve, and the RUN_ERROR that ends

@@ -49,7 +49,7 @@ type History struct {
 // request's context (behind [Agent.OwnerGuard], say). A failing hook is a
 // JSON 401 (core.CodeUnauthenticated). Ownership fails closed: a thread
 // with an owner is served only to that principal, and a request without a
-// principal, or with another, gets 403 (THREAD_FORBIDDEN), so a route
+// principal, or with another, gets 403 (FORBIDDEN), so a route
 // mounted without a hook serves unowned threads only.
 func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
