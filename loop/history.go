@@ -60,7 +60,7 @@ func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeJSONError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "only GET reads a thread")
+			refuse(w, http.StatusMethodNotAllowed, core.CodeMethodNotAllowed, "only GET reads a thread")
 			return
 		}
 		id := r.PathValue("threadId")
@@ -72,21 +72,21 @@ func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 		cp, _, err := a.cfg.store.Load(r.Context(), id)
 		switch {
 		case errors.Is(err, ErrNotFound) || id == "":
-			writeJSONError(w, http.StatusNotFound, string(CodeThreadNotFound), "no thread "+id)
+			refuse(w, http.StatusNotFound, CodeThreadNotFound, "no thread "+id)
 			return
 		case err != nil:
-			writeJSONError(w, http.StatusInternalServerError, string(CodeCheckpoint), "the thread could not be read")
+			refuse(w, http.StatusInternalServerError, CodeCheckpoint, "the thread could not be read")
 			return
 		}
 		if err := checkOwner(cp, principalFrom(r.Context())); err != nil {
 			// Another principal's thread, or an owned thread and no
 			// principal at all: never skipped, never served.
-			writeJSONError(w, http.StatusForbidden, string(agui.CodeOf(err)), "the thread belongs to someone else")
+			refuse(w, http.StatusForbidden, agui.CodeOf(err), "the thread belongs to someone else")
 			return
 		}
 		body, err := historyBody(id, cp)
 		if err != nil {
-			writeJSONError(w, http.StatusInternalServerError, string(agui.CodeSerialization), err.Error())
+			refuse(w, http.StatusInternalServerError, agui.CodeSerialization, err.Error())
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -237,15 +237,9 @@ func jsonLen(s string) int {
 	return n
 }
 
-func writeJSONError(w http.ResponseWriter, status int, code, msg string) {
-	body, _ := json.Marshal(struct {
-		Error string `json:"error"`
-		Code  string `json:"code"`
-	}{msg, code}) // two strings always marshal
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
+// refuse answers a history request with core's JSON error body.
+func refuse(w http.ResponseWriter, status int, code agui.Code, msg string) {
+	(&core.RequestError{Status: status, Code: code, Message: msg}).WriteHTTP(w)
 }
 
 // announceHistory sends MESSAGES_SNAPSHOT of the thread's transcript when
