@@ -60,7 +60,7 @@ func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			refuse(w, http.StatusMethodNotAllowed, core.CodeMethodNotAllowed, "only GET reads a thread")
+			(&core.RequestError{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "only GET reads a thread"}).WriteHTTP(w)
 			return
 		}
 		id := r.PathValue("threadId")
@@ -72,21 +72,21 @@ func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 		cp, _, err := a.cfg.store.Load(r.Context(), id)
 		switch {
 		case errors.Is(err, ErrNotFound) || id == "":
-			refuse(w, http.StatusNotFound, CodeThreadNotFound, "no thread "+id)
+			(&core.RequestError{Status: http.StatusNotFound, Code: CodeThreadNotFound, Message: "no thread " + id}).WriteHTTP(w)
 			return
 		case err != nil:
-			refuse(w, http.StatusInternalServerError, CodeCheckpoint, "the thread could not be read")
+			(&core.RequestError{Status: http.StatusInternalServerError, Code: CodeCheckpoint, Message: "the thread could not be read"}).WriteHTTP(w)
 			return
 		}
 		if err := checkOwner(cp, principalFrom(r.Context())); err != nil {
 			// Another principal's thread, or an owned thread and no
 			// principal at all: never skipped, never served.
-			refuse(w, http.StatusForbidden, agui.CodeOf(err), "the thread belongs to someone else")
+			(&core.RequestError{Status: http.StatusForbidden, Code: core.CodeForbidden, Message: "the thread belongs to someone else"}).WriteHTTP(w)
 			return
 		}
 		body, err := historyBody(id, cp)
 		if err != nil {
-			refuse(w, http.StatusInternalServerError, agui.CodeSerialization, err.Error())
+			(&core.RequestError{Status: http.StatusInternalServerError, Code: agui.CodeSerialization, Message: err.Error()}).WriteHTTP(w)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -235,11 +235,6 @@ func jsonLen(s string) int {
 		i += size
 	}
 	return n
-}
-
-// refuse answers a history request with core's JSON error body.
-func refuse(w http.ResponseWriter, status int, code agui.Code, msg string) {
-	(&core.RequestError{Status: status, Code: code, Message: msg}).WriteHTTP(w)
 }
 
 // announceHistory sends MESSAGES_SNAPSHOT of the thread's transcript when
