@@ -13,7 +13,7 @@ import (
 // nullOmissionCases is how many cases shared/fixtures/null-omission.json,
 // the cross-SDK contract for optional fields and meaningful nulls, holds.
 // The fixture lives beside the repository, not in it; a different count
-// means it changed, and this test and the README's claim need a look.
+// means it changed, and this test and docs/wire.md's claim need a look.
 const nullOmissionCases = 28
 
 // TestNullOmissionFixture decodes every case's input, encodes it again and

@@ -51,8 +51,8 @@ func bearer(token string) gin.HandlerFunc {
 // every owned route: the loop, frontend and MCP agents and their history
 // routes, and the users' resumable route, whose threads and runs belong to
 // the principal that created them. Callers without credentials are all
-// "anonymous" (one principal, so the README's curl lines work without a
-// token), the demo token is the user "user:demo", "Bearer alice-token" and
+// "anonymous" (one principal, so the curl lines of docs/example-app.md
+// work without a token), the demo token is the user "user:demo", "Bearer alice-token" and
 // "Bearer bob-token" are "user:alice" and "user:bob", and any other
 // credentials are refused (401), on every method.
 var principal core.PrincipalFunc = func(r *http.Request) (string, error) {

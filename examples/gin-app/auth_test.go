@@ -58,8 +58,8 @@ func TestAgentListHidesPrivateRoutes(t *testing.T) {
 }
 
 // The loop route binds each thread to its creator: anonymous callers (one
-// principal, so the README's curl lines work) and the demo token's user
-// cannot use each other's threads; a foreign caller gets a JSON 403
+// principal, so the curl lines of docs/example-app.md work) and the demo
+// token's user cannot use each other's threads; a foreign caller gets a JSON 403
 // before any stream.
 func TestLoopThreadOwnership(t *testing.T) {
 	t.Parallel()

@@ -7,7 +7,7 @@
 // run logs, so several replicas share them and any replica serves a
 // rejoin; without it they live in memory.
 //
-// See "The example app" in the repository's README.md for the routes and a
+// See docs/example-app.md in the repository for the routes and a
 // curl line for each.
 package main
 

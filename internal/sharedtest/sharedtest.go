@@ -1,7 +1,6 @@
 // Package sharedtest is how tests find what lives outside the repository:
-// the shared requirements folder (shared/, which holds the cross-SDK
-// fixtures and sits beside the clone, as CI checks it out) and programs
-// on PATH. A test without what it needs skips on a developer's machine
+// the cross-SDK fixtures (test data in a shared/ folder, which CI checks
+// out beside the clone) and programs on PATH. A test without what it needs skips on a developer's machine
 // and fails when the CI environment variable is "true", so a check that
 // CI is meant to run can never pass there by not running.
 package sharedtest

@@ -1,4 +1,3 @@
-// Package readme checks that the README's claims point at tests that exist.
 package readme
 
 import (
@@ -9,18 +8,14 @@ import (
 	"testing"
 )
 
-// TestREADMENamesRealTests fails when the README cites a Test, Example,
-// Fuzz or Benchmark function that no _test.go file in the repository
-// declares, so a renamed or deleted test cannot leave a claim unbacked.
+// TestREADMENamesRealTests fails when the README or a chapter of docs/
+// cites a Test, Example, Fuzz or Benchmark function that no _test.go file
+// in the repository declares, so a renamed or deleted test cannot leave a
+// claim unbacked.
 func TestREADMENamesRealTests(t *testing.T) {
-	root := filepath.Join("..", "..")
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	docs, err := documents()
 	if err != nil {
 		t.Fatal(err)
-	}
-	cited := regexp.MustCompile("`((?:Test|Example|Fuzz|Benchmark)[A-Za-z0-9_]*)`").FindAllStringSubmatch(string(readme), -1)
-	if len(cited) == 0 {
-		t.Fatal("the README cites no tests")
 	}
 	declared := map[string]bool{}
 	decl := regexp.MustCompile(`(?m)^func ((?:Test|Example|Fuzz|Benchmark)[A-Za-z0-9_]*)\(`)
@@ -46,9 +41,18 @@ func TestREADMENamesRealTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range cited {
-		if !declared[c[1]] {
-			t.Errorf("README cites %s, which no test file declares", c[1])
+	cite := regexp.MustCompile("`((?:Test|Example|Fuzz|Benchmark)[A-Za-z0-9_]*)`")
+	total := 0
+	for _, doc := range docs {
+		cited := cite.FindAllStringSubmatch(doc.text, -1)
+		total += len(cited)
+		for _, c := range cited {
+			if !declared[c[1]] {
+				t.Errorf("%s cites %s, which no test file declares", doc.path, c[1])
+			}
 		}
+	}
+	if total == 0 {
+		t.Fatal("the documents cite no tests")
 	}
 }
