@@ -60,7 +60,8 @@ func (e *RequestError) Error() string { return e.Message }
 // Unwrap returns the I/O error behind a failed body read, if any.
 func (e *RequestError) Unwrap() error { return e.cause }
 
-// WriteHTTP answers the request with e. It must be called before anything
+// WriteHTTP answers the request with e; a 405 says Allow: POST unless w
+// already has an Allow header. It must be called before anything
 // else is written to w, and nothing reads the request's body afterwards:
 // WriteHTTP moves the connection's read deadline to now. A refusal is
 // often written before the body is read (a failed principal hook, a
@@ -81,7 +82,8 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
-	if e.Status == http.StatusMethodNotAllowed {
+	if e.Status == http.StatusMethodNotAllowed && h.Get("Allow") == "" {
+		// A run route's; a route serving other methods sets its own.
 		h.Set("Allow", http.MethodPost)
 	}
 	if e.RetryAfter > 0 {
