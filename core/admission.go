@@ -49,11 +49,8 @@ func (o opsConfig) check() error {
 // 429 rather than 503: the server is healthy, this route is busy, and a
 // load balancer must not take the instance out of rotation for it; 503
 // stays the answer of a shut [Gate].
-func WithMaxConcurrentRuns(n int, retryAfter time.Duration) Option {
-	return optionFunc(func(s *settings) {
-		c := &s.handler
-		c.ops.maxRuns, c.ops.retryAfter = n, retryAfter
-	})
+func WithMaxConcurrentRuns(n int, retryAfter time.Duration) HandlerOption {
+	return handlerOption(func(c *handlerConfig) { c.ops.maxRuns, c.ops.retryAfter = n, retryAfter })
 }
 
 // admitRun takes one of the handler's run slots. It returns release, to

@@ -23,9 +23,9 @@ var errRunDeadline error = &agui.Error{Code: CodeDeadline, Message: "the run exc
 // cancelled and its stream ends with RUN_ERROR code DEADLINE_EXCEEDED
 // ([CodeDeadline]), whatever error the agent returned on the way out. Pass
 // it to [NewHandler] (or ginagui.Register) for a per-route deadline. A negative
-// d makes [NewRunner] fail.
+// d makes [NewRunner] and [NewHandler] fail.
 func WithRunTimeout(d time.Duration) Option {
-	return optionFunc(func(s *settings) { s.run.timeout = d })
+	return runOption(func(c *runConfig) { c.timeout = d })
 }
 
 // checkRunTimeout rejects a negative WithRunTimeout.

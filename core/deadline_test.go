@@ -16,7 +16,7 @@ import (
 )
 
 // runToEnd runs a with opts and returns its last event.
-func runToEnd(t *testing.T, a core.Agent[core.NoState], opts ...core.Option) agui.Event {
+func runToEnd(t *testing.T, a core.Agent[core.NoState], opts ...core.RunOption) agui.Event {
 	t.Helper()
 	var last agui.Event
 	for ev, err := range core.Run(context.Background(), a, agui.NewInput("t", "r"), opts...) {

@@ -109,6 +109,24 @@
 // when a 1.x client prefers it), and a client that goes away cancels the
 // run. Package ginagui mounts the same handler on Gin routes.
 //
+//	h, err := core.NewHandler(editor, core.WithGate(&gate), core.WithQueueSize(16))
+//	caps, err := core.NewCapabilitiesHandler(h.Capabilities(), h.InputReader())
+//	mux.Handle("POST /agents/editor", h)
+//	mux.Handle("GET /agents/editor/capabilities", caps)
+//	// on SIGTERM: core.Shutdown(ctx, srv, &gate) ends open streams too
+//
+// Options are typed by where they apply. A [RunOption] configures a run
+// ([Run], [NewRunner]); a [HandlerOption] configures a handler
+// ([NewHandler], [NewInputReader]); an [Option] ([WithQueueSize],
+// [WithTransformers], [WithLogger], [WithRunTimeout]) is both, and a
+// handler passes it on to each run. A handler-only option such as
+// [WithHeartbeat] given to Run does not compile.
+//
+// An [InputReader] reads and checks run requests with a route's options
+// (the handler's limits, timeouts, principal hook and refusals), for
+// middleware that needs the input before the run; it puts it on the
+// request's context ([ContextWithInput]), where the Handler finds it.
+//
 // Each run writes one log line naming its route and agent ([WithRoute],
 // [WithAgentName], read back with [RouteFrom]) and, when it failed, its whole
 // error; each refused request writes one too and goes to [WithRefusalHook].

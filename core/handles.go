@@ -116,8 +116,8 @@ type toolCallID string
 func (id toolCallID) applyToolCall(o *toolCallOptions) { o.id = string(id) }
 
 // WithToolCallID gives a tool call the id id instead of a fresh one, for
-// agents that relay a model's own call ids. The id must not be reused
-// within the run.
+// agents that relay a model's own call ids (default: a fresh id). The id
+// must not be reused within the run.
 func WithToolCallID(id string) ToolCallOption { return toolCallID(id) }
 
 // ParentMessageOption links a tool call or a subagent invocation to the

@@ -25,7 +25,7 @@ func collect(t *testing.T, seq iter.Seq2[agui.Event, error]) []agui.Event {
 }
 
 // run runs an agent function on a fresh input and collects its stream.
-func run[S any](t *testing.T, f AgentFunc[S], opts ...Option) []agui.Event {
+func run[S any](t *testing.T, f AgentFunc[S], opts ...RunOption) []agui.Event {
 	t.Helper()
 	return collect(t, Run[S](context.Background(), f, agui.NewInput("t", "r"), opts...))
 }

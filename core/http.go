@@ -20,7 +20,7 @@ import (
 // header. Framework adapters (such as package ginagui) are built on Serve.
 //
 // Before the stream, nothing is written until the input is valid (see
-// [ReadInput]); a refusal is a JSON error body. Then the headers go out with
+// [InputReader.Read]); a refusal is a JSON error body. Then the headers go out with
 // RUN_STARTED, each event is one Write, and events already queued share one
 // flush. Serve's own goroutine is the writer: it waits on the run's queue,
 // the idle timer and the request's end together, so when the client goes
@@ -35,13 +35,14 @@ type Handler[S any] struct {
 	t     transport
 	// runOpts are the handler's run options resolved once, its logger
 	// first: what a run without per-request options uses.
-	runOpts options
+	runOpts runConfig
 }
 
 // transport is the part of a Handler that does not depend on the state
-// type: it streams any run.
+// type: it reads requests (its InputReader holds the handler's settings)
+// and streams any run.
 type transport struct {
-	cfg handlerConfig
+	InputReader
 	// warned records which missing ResponseWriter features were logged,
 	// so a misconfigured middleware chain logs once, not once per run.
 	warned warnings
@@ -64,79 +65,39 @@ type runHandle interface {
 var _ http.Handler = (*Handler[NoState])(nil)
 
 // NewHandler returns a [Handler] serving a. It fails when a is nil or an
-// option, including a run option, is out of range.
-func NewHandler[S any](a Agent[S], opts ...Option) (*Handler[S], error) {
+// option, including a run option, is out of range. The run options of
+// opts (the [Option]s) apply to every run, after the handler's logger
+// ([WithHandlerLogger]).
+func NewHandler[S any](a Agent[S], opts ...HandlerOption) (*Handler[S], error) {
 	if a == nil {
 		return nil, errors.New("core: NewHandler needs an agent")
 	}
+	// The options, run options included, are checked now: once requests
+	// come, a failing run option would be taken for bad input.
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := cfg.ops.check(); err != nil {
-		return nil, err
-	}
-	// Check the run options now: once requests come, a failing NewRunner
-	// is taken for bad input.
-	if _, err := NewRunner(a, agui.NewInput("check", "check"), cfg.runOptions...); err != nil {
-		return nil, fmt.Errorf("core: run options: %w", err)
-	}
-	runOpts, err := newOptions(append([]Option{WithLogger(cfg.logger)}, cfg.runOptions...))
+	runOpts, err := newRunConfig(cfg.runOptions())
 	if err != nil {
 		return nil, fmt.Errorf("core: run options: %w", err)
 	}
-	return &Handler[S]{agent: a, t: transport{cfg: cfg}, runOpts: runOpts}, nil
+	return &Handler[S]{agent: a, t: transport{InputReader: InputReader{cfg: cfg}}, runOpts: runOpts}, nil
 }
 
-// Capabilities returns the capabilities set with [WithCapabilities], and
-// whether any were set.
-func (h *Handler[S]) Capabilities() (agui.Capabilities, bool) {
-	if c := h.t.cfg.capabilities; c != nil {
-		return *c, true
-	}
-	return agui.Capabilities{}, false
-}
+// InputReader returns the reader h reads its requests with: an adapter
+// that decodes the input ahead of [Handler.Serve] (to put it on its own
+// request's context, say) reads and refuses with it, as Serve does.
+func (h *Handler[S]) InputReader() *InputReader { return &h.t.InputReader }
 
 // ServeHTTP serves one run.
 func (h *Handler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.Serve(w, r) }
-
-// ReadInput checks r and decodes its body with the handler's body limit,
-// read timeout (see [WithReadTimeout]) and input limits (see
-// [WithInputLimits]); see the package function ReadInput. On a route with
-// a [Gate], the gate's Shutdown cuts the read and the request gets 503. Before reading, it moves the
-// connection's write deadline as every write of a stream does (see
-// [WithWriteTimeout]): a server's WriteTimeout runs from the request's
-// headers, and a slow upload must not use it up before the answer starts.
-func (h *Handler[S]) ReadInput(w http.ResponseWriter, r *http.Request) (*agui.RunAgentInput, error) {
-	h.t.extendDeadline(w)
-	clear := h.t.readDeadline(w)
-	done := h.t.cutOnShutdown(w)
-	in, err := ReadInput(w, r, h.t.cfg.maxBodyBytes, h.t.cfg.decode...)
-	done()
-	if err != nil {
-		// The deadline stays: net/http drains an unread body after the
-		// handler, and a stalled client must not hold that drain either.
-		err = timeoutError(err)
-		if re := (*RequestError)(nil); errors.As(err, &re) && re.Code == CodeRequestTimeout {
-			if g := h.t.cfg.gate; g != nil && g.reads.shut() {
-				return nil, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
-					Message: "the server is shutting down"}
-			}
-		}
-		return nil, err
-	}
-	clear()
-	if err := h.t.cfg.limits.check(in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
 
 // Serve serves one run, passing opts to it after the handler's own run
 // options (adapters pass per-route transformers this way). When r's
 // context already carries an input ([ContextWithInput]), that input is run
 // and the body is not read.
-func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Option) {
+func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...RunOption) {
 	// The goroutine waits under this frame for as long as the stream is
 	// open, and net/http's header write (a 2.8 KiB frame, then a sort)
 	// runs under it on the first flush: reading the input and building the
@@ -152,20 +113,20 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...Optio
 
 // prepare reads the input (unless r's context carries one) and builds the
 // run; on a refusal it answers w and returns a nil run.
-func (h *Handler[S]) prepare(w http.ResponseWriter, r *http.Request, opts []Option) (context.Context, *agui.RunAgentInput, *Runner[S]) {
+func (h *Handler[S]) prepare(w http.ResponseWriter, r *http.Request, opts []RunOption) (context.Context, *agui.RunAgentInput, *Runner[S]) {
 	// The principal first: a caller the route cannot name is refused
 	// before its body is read.
-	r, ok := h.Authenticate(w, r)
+	r, ok := h.t.Authenticate(w, r)
 	if !ok {
 		return nil, nil, nil
 	}
 	ctx := h.t.withRoute(r.Context(), r)
 	in, ok := InputFrom(ctx)
 	if ok {
-		h.t.extendDeadline(w) // as ReadInput does, for a refusal below
+		h.t.extendDeadline(w) // as InputReader.Read does, for a refusal below
 	} else {
 		var err error
-		if in, err = h.ReadInput(w, r); err != nil {
+		if in, err = h.t.Read(w, r); err != nil {
 			h.t.refuse(ctx, w, asRequestError(err))
 			return nil, nil, nil
 		}
@@ -181,10 +142,7 @@ func (h *Handler[S]) prepare(w http.ResponseWriter, r *http.Request, opts []Opti
 		// The common case: the handler's own options, resolved once.
 		run, err = newRunner(h.agent, in, h.runOpts)
 	} else {
-		runOpts := make([]Option, 0, 1+len(h.t.cfg.runOptions)+len(opts))
-		runOpts = append(runOpts, WithLogger(h.t.cfg.logger))
-		runOpts = append(append(runOpts, h.t.cfg.runOptions...), opts...)
-		run, err = NewRunner(h.agent, in, runOpts...)
+		run, err = NewRunner(h.agent, in, append(h.t.cfg.runOptions(), opts...)...)
 	}
 	if err != nil {
 		h.t.refuse(ctx, w, inputRequestError(err))
@@ -226,10 +184,10 @@ func (t *transport) streamGated(ctx context.Context, w http.ResponseWriter, r *h
 // extendDeadline moves w's write deadline writeTimeout ahead, or clears
 // it when writeTimeout is 0. A ResponseWriter without deadlines is left
 // alone here; the stream warns about it when it writes.
-func (t *transport) extendDeadline(w http.ResponseWriter) {
+func (ir *InputReader) extendDeadline(w http.ResponseWriter) {
 	var d time.Time
-	if t.cfg.writeTimeout > 0 {
-		d = time.Now().Add(t.cfg.writeTimeout)
+	if ir.cfg.writeTimeout > 0 {
+		d = time.Now().Add(ir.cfg.writeTimeout)
 	}
 	_ = http.NewResponseController(w).SetWriteDeadline(d)
 }

@@ -69,11 +69,13 @@ func (e *RequestError) Unwrap() error { return e.cause }
 // before it answers, to reuse the connection; a client that stalls its
 // upload would hold that read, and with it a server's Shutdown, until its
 // read timeout. With the deadline passed, the answer goes out at once and
-// the connection is closed (Connection: close) when a body was left
-// unread; a request whose body was read keeps its connection.
+// the connection is closed (Connection: close), the body read or not: the
+// deadline would otherwise stay on the connection and cancel the next
+// request on it as it starts.
 func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 	// Ignored where unsupported (a ResponseRecorder): then nothing drains.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+	w.Header().Set("Connection", "close")
 	body, _ := json.Marshal(struct {
 		Error string `json:"error"`
 		Code  string `json:"code"`
@@ -93,14 +95,14 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 	_, _ = w.Write(append(body, '\n'))
 }
 
-// ReadInput checks a run request and decodes its body, writing nothing: a
+// readInput checks a run request and decodes its body, writing nothing: a
 // POST (405 otherwise) with Content-Type application/json (415), a body of
 // at most maxBytes (413), well-formed JSON (400) and a valid RunAgentInput
 // of protocol major version 1 or of no version (422). A refusal is
 // returned as a [*RequestError]. The whole body is read before the function
 // returns, so an HTTP/1 server can stream the response afterwards. opts
 // are passed to DecodeInput.
-func ReadInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...agui.DecodeOption) (*agui.RunAgentInput, error) {
+func readInput(w http.ResponseWriter, r *http.Request, maxBytes int64, opts ...agui.DecodeOption) (*agui.RunAgentInput, error) {
 	if r.Method != http.MethodPost {
 		return nil, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
 			Message: "a run is started with POST"}

@@ -88,7 +88,11 @@ func TestReadInputAcceptsCharset(t *testing.T) {
 	t.Parallel()
 	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
-	in, err := core.ReadInput(httptest.NewRecorder(), req, core.DefaultMaxBodyBytes)
+	ir, err := core.NewInputReader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := ir.Read(httptest.NewRecorder(), req)
 	if err != nil {
 		t.Fatal(err)
 	}

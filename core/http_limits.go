@@ -46,8 +46,8 @@ type InputLimits struct {
 // input, 422 and code INVALID_INPUT with the id's JSON path (such as
 // messages[2].toolCalls[0].id). Both are answered before any run starts.
 // [NewHandler] fails on a negative limit.
-func WithInputLimits(l InputLimits) Option {
-	return optionFunc(func(s *settings) { s.handler.limits = l })
+func WithInputLimits(l InputLimits) HandlerOption {
+	return handlerOption(func(c *handlerConfig) { c.limits = l })
 }
 
 // withDefaults fills the zero fields with the defaults.

@@ -13,7 +13,7 @@ func TestNewHandlerRejectsBadOptions(t *testing.T) {
 	a := core.AgentFunc[core.NoState](func(context.Context, *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		return agui.Success(), nil
 	})
-	for name, opt := range map[string]core.Option{
+	for name, opt := range map[string]core.HandlerOption{
 		"body":      core.WithMaxBodyBytes(0),
 		"heartbeat": core.WithHeartbeat(-1),
 		"timeout":   core.WithWriteTimeout(-1),

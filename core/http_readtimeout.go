@@ -24,18 +24,18 @@ const CodeRequestTimeout agui.Code = "REQUEST_TIMEOUT"
 // the connection when reading starts and cleared when the body is read,
 // so it never cuts the stream that follows; it needs a ResponseWriter
 // that supports read deadlines (net/http's does).
-func WithReadTimeout(d time.Duration) Option {
-	return optionFunc(func(s *settings) { s.handler.readTimeout = d })
+func WithReadTimeout(d time.Duration) HandlerOption {
+	return handlerOption(func(c *handlerConfig) { c.readTimeout = d })
 }
 
 // readDeadline sets w's read deadline readTimeout ahead and returns the
 // function clearing it, called once the body has been read whole.
-func (t *transport) readDeadline(w http.ResponseWriter) func() {
-	if t.cfg.readTimeout <= 0 {
+func (ir *InputReader) readDeadline(w http.ResponseWriter) func() {
+	if ir.cfg.readTimeout <= 0 {
 		return func() {}
 	}
 	rc := http.NewResponseController(w)
-	if rc.SetReadDeadline(time.Now().Add(t.cfg.readTimeout)) != nil {
+	if rc.SetReadDeadline(time.Now().Add(ir.cfg.readTimeout)) != nil {
 		return func() {}
 	}
 	return func() { _ = rc.SetReadDeadline(time.Time{}) }
@@ -54,8 +54,8 @@ func timeoutError(err error) error {
 // cutOnShutdown registers w's body read with the handler's gate, if any,
 // so that the gate's Shutdown ends it by moving the read deadline to
 // now; the returned function unregisters it.
-func (t *transport) cutOnShutdown(w http.ResponseWriter) (done func()) {
-	g := t.cfg.gate
+func (ir *InputReader) cutOnShutdown(w http.ResponseWriter) (done func()) {
+	g := ir.cfg.gate
 	if g == nil {
 		return func() {}
 	}

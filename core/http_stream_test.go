@@ -129,7 +129,7 @@ func (c *swCancel) get() error {
 	return c.cause
 }
 
-func swConfig(t *testing.T, opts ...Option) *handlerConfig {
+func swConfig(t *testing.T, opts ...HandlerOption) *handlerConfig {
 	t.Helper()
 	cfg, err := newHandlerConfig(opts)
 	if err != nil {
@@ -458,7 +458,7 @@ func TestStreamWriterRequestDoneCancelsRun(t *testing.T) {
 
 func TestStreamWriterRefusedBeforeStart(t *testing.T) {
 	rec := newSWRecorder()
-	tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler)))}
+	tr := &transport{InputReader: InputReader{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.DiscardHandler)))}}
 	req, _ := http.NewRequest(http.MethodPost, "/", nil)
 	tr.stream(context.Background(), rec, req, agui.NewInput("t", "r"),
 		swRefusingRun{&agui.InputError{Field: "runId", Reason: "required"}}, nil)
@@ -610,7 +610,7 @@ func (q *swFakeQueue) Abandon() { q.Close() }
 func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var logs bytes.Buffer
-		tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
+		tr := &transport{InputReader: InputReader{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}}
 		rec := newSWRecorder()
 		ctx, cancel := context.WithCancel(context.Background())
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/", nil)
@@ -640,7 +640,7 @@ func TestTransportDisconnectCancelsAndJoins(t *testing.T) {
 
 func TestTransportLogLine(t *testing.T) {
 	var logs bytes.Buffer
-	tr := &transport{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}
+	tr := &transport{InputReader: InputReader{cfg: *swConfig(t, WithHandlerLogger(slog.New(slog.NewJSONHandler(&logs, nil))))}}
 	rec := newSWRecorder()
 	req, _ := http.NewRequest(http.MethodPost, "/", nil)
 	run := newSWFakeRun()

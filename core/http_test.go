@@ -57,7 +57,7 @@ func newServer(t *testing.T, h http.Handler) *httptest.Server {
 	return srv
 }
 
-func mustHandler[S any](t *testing.T, a core.Agent[S], opts ...core.Option) *core.Handler[S] {
+func mustHandler[S any](t *testing.T, a core.Agent[S], opts ...core.HandlerOption) *core.Handler[S] {
 	t.Helper()
 	h, err := core.NewHandler(a, opts...)
 	if err != nil {

@@ -24,7 +24,7 @@ func TestRefusalLogIsBounded(t *testing.T) {
 	huge := strings.Repeat("x", 4<<20)
 	req := httptest.NewRequest(http.MethodPost, "/", nil)
 	req = req.WithContext(ContextWithInput(req.Context(), agui.NewInput(huge, huge)))
-	h.Refuse(httptest.NewRecorder(), req, &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput, Message: "bad: " + huge})
+	h.InputReader().Refuse(httptest.NewRecorder(), req, &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput, Message: "bad: " + huge})
 	logFailure(t.Context(), slog.New(slog.NewTextHandler(&logs, nil)), agui.NewInput(huge, huge), errors.New(huge), "AGENT_ERROR")
 	if logs.Len() > 16<<10 {
 		t.Fatalf("two log lines of %d bytes", logs.Len())

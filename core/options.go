@@ -9,27 +9,52 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// Option configures a run, a [Handler], or both: the one option type of
-// [Run], [NewRunner], [NewHandler], [Handler.Serve] and ginagui.Register, so that
-// run options ([WithQueueSize], [WithTransformers], [WithLogger]) and handler
-// options ([WithHeartbeat], [WithGate], …) go in one list. A run ignores the
-// handler options; a Handler passes its whole list to every run it starts.
-// Options are plain values, safe to share between runs and goroutines.
-type Option interface{ apply(*settings) }
+// RunOption configures a run: what [Run] and [NewRunner] accept, and what
+// [Handler.Serve] adds to a handler's runs. Every RunOption is an [Option]
+// too, so a [Handler] takes it and passes it on to each run it starts.
+// Only this package implements it: the method is unexported. Options are
+// plain values, safe to share between runs and goroutines.
+type RunOption interface{ applyRun(*runConfig) }
 
-// settings is what a list of options sets.
-type settings struct {
-	run     options
-	handler handlerConfig
-	resume  []func(*resumeConfig) // read by NewResumableHandler only
+// HandlerOption configures a [Handler] or an [InputReader]: what
+// [NewHandler] and [NewInputReader] accept, and ginagui's Register,
+// Handler and Input. Options that only a handler reads ([WithHeartbeat],
+// [WithGate], …) are HandlerOptions and nothing else, so passing one to
+// [Run] is a compile error, not a setting silently ignored. Only this
+// package implements it. Options are plain values, safe to share between
+// handlers and goroutines.
+type HandlerOption interface{ applyHandler(*handlerConfig) }
+
+// Option configures runs and handlers alike ([WithQueueSize],
+// [WithTransformers], [WithLogger], [WithRunTimeout]): it is both a
+// [RunOption] and a [HandlerOption], as connect-go's Option is both a
+// client and a handler option. A [Handler] given one passes it on to
+// every run it starts.
+type Option interface {
+	RunOption
+	HandlerOption
 }
+
+// runOption is an Option: a run applies it, a handler keeps it for its
+// runs.
+type runOption func(*runConfig)
+
+func (f runOption) applyRun(c *runConfig) { f(c) }
+
+func (f runOption) applyHandler(c *handlerConfig) { c.run = append(c.run, f) }
+
+// handlerOption is a HandlerOption read by the handler alone.
+type handlerOption func(*handlerConfig)
+
+func (f handlerOption) applyHandler(c *handlerConfig) { f(c) }
 
 // defaultQueueSize is the default bound of the queue between the agent and
 // the consumer: enough to absorb a burst of deltas between two writes to a
 // connection, small enough that a stalled client costs little memory.
 const defaultQueueSize = 64
 
-type options struct {
+// runConfig is what a list of RunOptions sets.
+type runConfig struct {
 	queue        int
 	transformers []TransformerFactory
 	logger       *slog.Logger
@@ -39,14 +64,13 @@ type options struct {
 	scratch *sync.Pool
 }
 
-func newOptions(opts []Option) (options, error) {
-	st := settings{run: options{queue: defaultQueueSize}}
+func newRunConfig(opts []RunOption) (runConfig, error) {
+	o := runConfig{queue: defaultQueueSize}
 	for _, opt := range opts {
 		if opt != nil {
-			opt.apply(&st)
+			opt.applyRun(&o)
 		}
 	}
-	o := st.run
 	if o.queue < 0 {
 		return o, agui.NewError(agui.CodeProtocol, fmt.Sprintf("core: queue size %d is negative", o.queue))
 	}
@@ -59,10 +83,6 @@ func newOptions(opts []Option) (options, error) {
 	return o, nil
 }
 
-type optionFunc func(*settings)
-
-func (f optionFunc) apply(s *settings) { f(s) }
-
 // WithQueueSize bounds the number of events queued between the agent and
 // the consumer (default 64; 0 hands each event over directly). The
 // consumer takes everything queued at once, so besides the n queued it
@@ -71,8 +91,8 @@ func (f optionFunc) apply(s *settings) { f(s) }
 // queue is full the agent's next emit blocks until the consumer takes or
 // the run is cancelled, so a slow client slows the agent down instead of
 // growing the heap. The run's terminal event never waits for room in the
-// queue. A negative n makes [NewRunner] fail.
-func WithQueueSize(n int) Option { return optionFunc(func(s *settings) { s.run.queue = n }) }
+// queue. A negative n makes [NewRunner] and [NewHandler] fail.
+func WithQueueSize(n int) Option { return runOption(func(c *runConfig) { c.queue = n }) }
 
 // WithTransformers passes the run's stream through a Chain built for this
 // run from ts, in order (see [TransformerFactory]). The chain's output is
@@ -80,9 +100,10 @@ func WithQueueSize(n int) Option { return optionFunc(func(s *settings) { s.run.q
 // A nil factory, or a factory returning nil, is skipped. Repeated options
 // append. Default: no transformers.
 func WithTransformers(ts ...TransformerFactory) Option {
-	return optionFunc(func(s *settings) { s.run.transformers = append(s.run.transformers, ts...) })
+	return runOption(func(c *runConfig) { c.transformers = append(c.transformers, ts...) })
 }
 
 // WithLogger sets the logger that receives recovered agent and transformer
-// panics with their stack (default [slog.Default]()).
-func WithLogger(l *slog.Logger) Option { return optionFunc(func(s *settings) { s.run.logger = l }) }
+// panics with their stack (default [slog.Default](); a [Handler]'s runs
+// default to the handler's logger, see [WithHandlerLogger]).
+func WithLogger(l *slog.Logger) Option { return runOption(func(c *runConfig) { c.logger = l }) }

@@ -9,19 +9,19 @@ import (
 )
 
 func TestOptionDefaults(t *testing.T) {
-	o, err := newOptions(nil)
+	o, err := newRunConfig(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if o.queue != defaultQueueSize || o.logger != slog.Default() || len(o.transformers) != 0 {
 		t.Errorf("defaults = %+v", o)
 	}
-	o, err = newOptions([]Option{nil, WithLogger(nil), WithQueueSize(3)})
+	o, err = newRunConfig([]RunOption{nil, WithLogger(nil), WithQueueSize(3)})
 	if err != nil || o.queue != 3 || o.logger != slog.Default() {
 		t.Errorf("options = %+v, %v", o, err)
 	}
 	nt := Stateless(TransformerFunc(func(ev agui.Event, emit func(agui.Event) error) error { return emit(ev) }))
-	o, _ = newOptions([]Option{WithTransformers(nt), WithTransformers(nt, nt)})
+	o, _ = newRunConfig([]RunOption{WithTransformers(nt), WithTransformers(nt, nt)})
 	if len(o.transformers) != 3 {
 		t.Errorf("WithTransformers does not append: %d", len(o.transformers))
 	}

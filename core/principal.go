@@ -35,7 +35,7 @@ var errUnauthenticated = &RequestError{Status: http.StatusUnauthorized, Code: Co
 // (every request of a resumable route is the same principal, and loop
 // threads created there are unowned), unless a middleware put a
 // principal on the context itself. A nil f makes [NewHandler] fail.
-func WithPrincipal(f PrincipalFunc) Option {
+func WithPrincipal(f PrincipalFunc) HandlerOption {
 	return handlerOption(func(c *handlerConfig) { c.principal, c.principalSet = f, true })
 }
 
@@ -72,15 +72,16 @@ func (f PrincipalFunc) Authenticate(r *http.Request) (*http.Request, error) {
 	return r.WithContext(ContextWithPrincipal(r.Context(), p)), nil
 }
 
-// Authenticate runs the handler's principal hook ([WithPrincipal]) on r:
+// Authenticate runs the route's principal hook ([WithPrincipal]) on r:
 // it returns r carrying the principal and true, or answers the 401 and
-// reports it as the handler's other refusals, and returns false. Adapters
-// call it on every route of the agent (a capabilities route, say) before
-// answering; Serve calls it itself.
-func (h *Handler[S]) Authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
-	r2, err := h.t.cfg.principal.Authenticate(r)
+// reports it as the route's other refusals, and returns false. Adapters
+// call it on every route of the agent before answering; [Handler.Serve]
+// and the capabilities handler ([NewCapabilitiesHandler]) call it
+// themselves.
+func (ir *InputReader) Authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+	r2, err := ir.cfg.principal.Authenticate(r)
 	if err != nil {
-		h.Refuse(w, r, err)
+		ir.Refuse(w, r, err)
 		return r, false
 	}
 	return r2, true

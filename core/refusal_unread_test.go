@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httptrace"
 	"strings"
 	"sync"
 	"testing"
@@ -59,25 +58,34 @@ func TestRefusalBeforeBodyReadDoesNotWaitForTheBody(t *testing.T) {
 	}
 }
 
-// A refusal that leaves nothing unread keeps the connection: a request
-// without a body, or one whose body was read, is refused and the next
-// request reuses the connection.
-func TestRefusalKeepsConnectionWhenNothingIsUnread(t *testing.T) {
+// A refusal closes its connection, even when nothing was left unread (a
+// request without a body, or one whose body was read): the read deadline
+// WriteHTTP moved would stay on the connection, and net/http's background
+// read, failing at once, would cancel every later request on it as it
+// starts. The next request gets a new connection and a live context.
+func TestRefusalClosesItsConnection(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		(&RequestError{Status: http.StatusForbidden, Code: CodeForbidden, Message: "not yours"}).WriteHTTP(w)
+		if _, err := io.ReadAll(r.Body); err != nil {
+			t.Error(err)
+		}
+		if r.URL.Path != "/next" {
+			(&RequestError{Status: http.StatusServiceUnavailable, Code: "CHECKPOINT_ERROR", Message: "store down"}).WriteHTTP(w)
+			return
+		}
+		// The background read that cancels a request whose connection
+		// fails starts once the body is read: give it its chance.
+		select {
+		case <-r.Context().Done():
+			http.Error(w, "cancelled", http.StatusGone)
+		case <-time.After(100 * time.Millisecond): // a bound on failure, not a wait for success
+			w.WriteHeader(http.StatusOK)
+		}
 	}))
 	defer srv.Close()
 	client := srv.Client()
 	defer client.CloseIdleConnections()
-	reused := 0
-	for i, method := range []string{http.MethodGet, http.MethodGet, http.MethodPost, http.MethodPost} {
-		trace := &httptrace.ClientTrace{GotConn: func(c httptrace.GotConnInfo) {
-			if c.Reused {
-				reused++
-			}
-		}}
-		req, err := http.NewRequestWithContext(httptrace.WithClientTrace(t.Context(), trace), method, srv.URL, strings.NewReader(`{"threadId":"t"}`))
+	for _, method := range []string{http.MethodGet, http.MethodPost} {
+		req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+"/refuse", strings.NewReader(`{"threadId":"t","runId":"r"}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,15 +94,20 @@ func TestRefusalKeepsConnectionWhenNothingIsUnread(t *testing.T) {
 		}
 		resp, err := client.Do(req)
 		if err != nil {
-			t.Fatalf("request %d: %v", i, err)
+			t.Fatal(err)
 		}
 		_, _ = io.Copy(io.Discard, resp.Body)
 		_ = resp.Body.Close()
-		if resp.StatusCode != http.StatusForbidden || resp.Close {
-			t.Fatalf("request %d: got %d (close %v), want 403 keeping the connection", i, resp.StatusCode, resp.Close)
+		if resp.StatusCode != http.StatusServiceUnavailable || !resp.Close {
+			t.Fatalf("%s refused: got %d (close %v), want 503 closing the connection", method, resp.StatusCode, resp.Close)
 		}
-	}
-	if reused != 3 {
-		t.Fatalf("%d of 3 later requests reused the connection", reused)
+		resp, err = client.Post(srv.URL+"/next", "application/json", strings.NewReader(`{"threadId":"t","runId":"r"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("the request after a refused %s got %d: its context was cancelled", method, resp.StatusCode)
+		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Refusal is a run request a [Handler] answered with an error before any
-// event: a 4xx for a request it will not run (see [ReadInput]), a 429 over
+// event: a 4xx for a request it will not run (see [InputReader.Read]), a 429 over
 // the concurrent-run cap (see [WithMaxConcurrentRuns]), a 503 from a shut
 // [Gate], or an [Admitter]'s refusal. It is what the handler logs and passes to [WithRefusalHook].
 //
@@ -31,8 +31,8 @@ type Refusal struct {
 // logged either way). f runs on the request's goroutine and gets its
 // context; it must be safe for concurrent use. Metrics sinks count
 // refusals with it, as aguiprom's Sink.Refused does.
-func WithRefusalHook(f func(ctx context.Context, r Refusal)) Option {
-	return optionFunc(func(s *settings) { s.handler.ops.refused = f })
+func WithRefusalHook(f func(ctx context.Context, r Refusal)) HandlerOption {
+	return handlerOption(func(c *handlerConfig) { c.ops.refused = f })
 }
 
 // Refuse answers r with err as a JSON error (see [RequestError]; any other
@@ -40,21 +40,21 @@ func WithRefusalHook(f func(ctx context.Context, r Refusal)) Option {
 // as the handler reports its own refusals: one log line at level Info
 // with the route, agent, status, code and message, and the refusal hook
 // ([WithRefusalHook]). Adapters that read the input themselves (see
-// [ReadInput]) answer its errors with it.
-func (h *Handler[S]) Refuse(w http.ResponseWriter, r *http.Request, err error) {
-	ctx := h.t.withRoute(r.Context(), r)
-	h.t.refuse(ctx, w, asRequestError(err))
+// [InputReader.Read]) answer its errors with it.
+func (ir *InputReader) Refuse(w http.ResponseWriter, r *http.Request, err error) {
+	ctx := ir.withRoute(r.Context(), r)
+	ir.refuse(ctx, w, asRequestError(err))
 }
 
 // refuse writes re and reports it. ctx carries the route (withRoute) and,
 // once decoded, the input.
-func (t *transport) refuse(ctx context.Context, w http.ResponseWriter, re *RequestError) {
+func (ir *InputReader) refuse(ctx context.Context, w http.ResponseWriter, re *RequestError) {
 	// A refusal is a write like a stream's: it gets its own write window.
 	// The one set before the body read has passed by the time a stalled
 	// body's 408 is written whenever the write timeout is no longer than
 	// the read timeout (both default to 30 s), and the client would get an
 	// EOF instead of the 408.
-	t.extendDeadline(w)
+	ir.extendDeadline(w)
 	re.WriteHTTP(w)
 	rf := Refusal{Status: re.Status, Code: re.Code, Message: re.Message}
 	rf.RouteInfo, _ = RouteFrom(ctx)
@@ -73,8 +73,8 @@ func (t *transport) refuse(ctx context.Context, w http.ResponseWriter, re *Reque
 	if rf.RunID != "" {
 		attrs = append(attrs, slog.String("thread_id", LogID(rf.ThreadID)), slog.String("run_id", LogID(rf.RunID)))
 	}
-	t.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui refused", attrs...)
-	if f := t.cfg.ops.refused; f != nil {
+	ir.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui refused", attrs...)
+	if f := ir.cfg.ops.refused; f != nil {
 		f(ctx, rf)
 	}
 }

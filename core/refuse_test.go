@@ -93,14 +93,14 @@ func TestRefusalNamesTheRun(t *testing.T) {
 	}
 }
 
-// Handler.Refuse answers an adapter's own ReadInput error as the handler
+// InputReader.Refuse answers an adapter's own read error as the handler
 // would, and reports it.
 func TestHandlerRefuseReports(t *testing.T) {
 	t.Parallel()
 	var got refusals
 	h := mustHandler(t, sayAgent("hi"), core.WithRoute("/a"), core.WithRefusalHook(got.hook), core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
 	rec := httptest.NewRecorder()
-	h.Refuse(rec, newPost(""), errors.New("nope"))
+	h.InputReader().Refuse(rec, newPost(""), errors.New("nope"))
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "nope") {
 		t.Fatalf("answer %d %s", rec.Code, rec.Body.String())
 	}

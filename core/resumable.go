@@ -158,7 +158,7 @@ var (
 // ([WithPrincipal]); any other option in the list is ignored here, so the
 // list given to [NewHandler] may be passed again. It fails when lg is nil
 // or an option is out of range.
-func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...Option) (*ResumableHandler[S], error) {
+func NewResumableHandler[S any](h *Handler[S], lg RunLog, opts ...HandlerOption) (*ResumableHandler[S], error) {
 	if h == nil || lg == nil {
 		return nil, errors.New("core: NewResumableHandler needs a handler and a log")
 	}
@@ -181,7 +181,7 @@ func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request)
 	case r.Method == http.MethodDelete && r.PathValue("runId") != "":
 		rh.Stop(w, r, r.PathValue("runId"))
 	default:
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
 			Message: "a run is started with POST"})
 	}
 }
@@ -189,7 +189,7 @@ func (rh *ResumableHandler[S]) ServeHTTP(w http.ResponseWriter, r *http.Request)
 // Start starts the run POSTed in r, or joins it when its runId is known,
 // and follows it. opts are passed to a new run after the handler's own
 // run options, as [Handler.Serve] does.
-func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...Option) {
+func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...RunOption) {
 	r, principal, ok := rh.authenticate(w, r)
 	if !ok {
 		return
@@ -201,8 +201,8 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	in, ok := InputFrom(ctx)
 	if !ok {
 		var err error
-		if in, err = rh.h.ReadInput(w, r); err != nil {
-			rh.h.Refuse(w, r, asRequestError(err))
+		if in, err = rh.h.t.Read(w, r); err != nil {
+			rh.h.t.Refuse(w, r, asRequestError(err))
 			return
 		}
 		ctx = ContextWithInput(ctx, in)
@@ -216,7 +216,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	if len(runURL(base, in.RunID)) > MaxRunURLLen {
 		// Its URL could not be sent in a header, so it could not be
 		// rejoined: refused before anything is stored.
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput,
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput,
 			Message: "the runId is too long for the run's URL on a resumable route"})
 		return
 	}
@@ -229,15 +229,15 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 	}
 
 	if re := admitAgent(ctx, rh.h.agent, in); re != nil {
-		rh.h.Refuse(w, r, re)
+		rh.h.t.Refuse(w, r, re)
 		return
 	}
-	runOpts := make([]Option, 0, 1+len(rh.runOptions())+len(opts))
+	runOpts := make([]RunOption, 0, 1+len(rh.runOptions())+len(opts))
 	runOpts = append(runOpts, WithLogger(rh.logger()))
 	runOpts = append(append(runOpts, rh.runOptions()...), opts...)
 	run, err := NewRunner(rh.h.agent, in, runOpts...)
 	if err != nil {
-		rh.h.Refuse(w, r, inputRequestError(err))
+		rh.h.t.Refuse(w, r, inputRequestError(err))
 		return
 	}
 	// The route's cap on concurrent runs (WithMaxConcurrentRuns) counts a
@@ -247,7 +247,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		if rh.joined(w, r, in.RunID, legacy, principal, base) {
 			return
 		}
-		rh.h.Refuse(w, r, refused)
+		rh.h.t.Refuse(w, r, refused)
 		return
 	}
 	releaseDetached, refused := rh.admitDetached(w, principal)
@@ -256,7 +256,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 		if rh.joined(w, r, in.RunID, legacy, principal, base) {
 			return
 		}
-		rh.h.Refuse(w, r, refused)
+		rh.h.t.Refuse(w, r, refused)
 		return
 	}
 	releaseSlot := release
@@ -273,7 +273,7 @@ func (rh *ResumableHandler[S]) Start(w http.ResponseWriter, r *http.Request, opt
 			if rh.joined(w, r, in.RunID, legacy, principal, base) {
 				return
 			}
-			rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+			rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
 				Message: "the server is shutting down"})
 			return
 		}
@@ -404,7 +404,7 @@ func (rh *ResumableHandler[S]) Stop(w http.ResponseWriter, r *http.Request, runI
 		return
 	}
 	if st.Principal != principal {
-		rh.h.Refuse(w, r, forbidden())
+		rh.h.t.Refuse(w, r, forbidden())
 		return
 	}
 	if err := rh.log.Stop(ctx, runID); err != nil {
@@ -475,26 +475,26 @@ func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
 func (rh *ResumableHandler[S]) refuse(w http.ResponseWriter, r *http.Request, err error, after uint64) {
 	switch {
 	case errors.Is(err, ErrRunNotFound) && after > 0:
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusGone, Code: CodeRunGone,
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusGone, Code: CodeRunGone,
 			Message: "the run's log is no longer retained"})
 	case errors.Is(err, ErrRunNotFound):
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusNotFound, Code: CodeRunNotFound,
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusNotFound, Code: CodeRunNotFound,
 			Message: "no such run"})
 	case errors.Is(err, ErrCursorAhead):
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: CodeCursorAhead,
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: CodeCursorAhead,
 			Message: "the cursor is beyond the run's last event"})
 	default:
 		w.Header().Set("Retry-After", "1")
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeStoreUnavailable,
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeStoreUnavailable,
 			Message: "the run log is unavailable"})
 	}
 }
 
 // authenticate runs the route's principal hook on r (see
-// [Handler.Authenticate]) and returns r carrying it and the principal a
+// [InputReader.Authenticate]) and returns r carrying it and the principal a
 // run of r belongs to: "" for all requests of a route without one.
 func (rh *ResumableHandler[S]) authenticate(w http.ResponseWriter, r *http.Request) (*http.Request, string, bool) {
-	r, ok := rh.h.Authenticate(w, r)
+	r, ok := rh.h.t.Authenticate(w, r)
 	if !ok {
 		return r, "", false
 	}
@@ -519,7 +519,7 @@ func (rh *ResumableHandler[S]) cursorOf(w http.ResponseWriter, r *http.Request) 
 	}
 	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
 	if err != nil {
-		rh.h.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: CodeMalformedInput,
 			Message: "the cursor (Last-Event-ID or after) must be an event id of this stream"})
 		return 0, false
 	}
@@ -581,7 +581,7 @@ func location(base, runID string, legacy bool) string {
 // The settings of the wrapped Handler the resumable layer uses, in one
 // place.
 func (rh *ResumableHandler[S]) logger() *slog.Logger        { return rh.h.t.cfg.logger }
-func (rh *ResumableHandler[S]) runOptions() []Option        { return rh.h.t.cfg.runOptions }
+func (rh *ResumableHandler[S]) runOptions() []RunOption     { return rh.h.t.cfg.run }
 func (rh *ResumableHandler[S]) gate() *Gate                 { return rh.h.t.cfg.gate }
 func (rh *ResumableHandler[S]) heartbeat() time.Duration    { return rh.h.t.cfg.heartbeat }
 func (rh *ResumableHandler[S]) writeTimeout() time.Duration { return rh.h.t.cfg.writeTimeout }

@@ -38,7 +38,7 @@ const (
 // cap only, as they cannot be told apart. 0 lifts a cap; a negative
 // one makes [NewResumableHandler] fail. A route without [WithDetach]
 // cancels a run with its last connection and has no such cap.
-func WithMaxDetachedRuns(perRoute, perPrincipal int) Option {
+func WithMaxDetachedRuns(perRoute, perPrincipal int) HandlerOption {
 	return resumeOption(func(c *resumeConfig) { c.maxDetached, c.maxDetachedPer = perRoute, perPrincipal })
 }
 

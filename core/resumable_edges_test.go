@@ -267,7 +267,7 @@ func TestResumableShutdownEndsStubbornRuns(t *testing.T) {
 	})
 	lg := mustMemoryLog(t)
 	replica := func(g *core.Gate) (string, *core.ResumableHandler[core.NoState]) {
-		opts := []core.Option{core.WithGate(g), core.WithDetach(time.Minute)}
+		opts := []core.HandlerOption{core.WithGate(g), core.WithDetach(time.Minute)}
 		rh, err := core.NewResumableHandler(mustHandler(t, stubborn, opts...), lg, opts...)
 		if err != nil {
 			t.Fatal(err)

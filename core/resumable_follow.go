@@ -34,7 +34,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 			return
 		}
 		if st.Principal != principal {
-			rh.h.Refuse(w, r, forbidden())
+			rh.h.t.Refuse(w, r, forbidden())
 			return
 		}
 		if local := rh.watch(runID); local != nil {
@@ -47,7 +47,7 @@ func (rh *ResumableHandler[S]) follow(w http.ResponseWriter, r *http.Request, ru
 			release, _, ok := g.admit(stop)
 			if !ok {
 				w.Header().Set("Retry-After", "1")
-				rh.h.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+				rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
 					Message: "the server is shutting down"})
 				return
 			}

@@ -81,7 +81,7 @@ func lastEvent(t *testing.T, lg core.RunLog, run string) agui.Event {
 	return ev
 }
 
-func newResumable(t *testing.T, a core.Agent[core.NoState], lg core.RunLog, opts ...core.Option) *core.ResumableHandler[core.NoState] {
+func newResumable(t *testing.T, a core.Agent[core.NoState], lg core.RunLog, opts ...core.HandlerOption) *core.ResumableHandler[core.NoState] {
 	t.Helper()
 	rh, err := core.NewResumableHandler(mustHandler(t, a, opts...), lg, opts...)
 	if err != nil {
@@ -141,7 +141,7 @@ func TestResumableRefusedRejoinKeepsGrace(t *testing.T) {
 		t.Run(user, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				lg := mustMemoryLog(t)
-				opts := []core.Option{core.WithDetach(10 * time.Second), core.WithPrincipal(xUser)}
+				opts := []core.HandlerOption{core.WithDetach(10 * time.Second), core.WithPrincipal(xUser)}
 				rh, err := core.NewResumableHandler(mustHandler(t, blockAgent(nil), opts...), lg, opts...)
 				if err != nil {
 					t.Fatal(err)
@@ -184,7 +184,7 @@ func TestResumableRefusedRejoinKeepsGrace(t *testing.T) {
 func TestResumableStopFromAnotherReplica(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		lg := mustMemoryLog(t)
-		opts := []core.Option{core.WithDetach(time.Minute), core.WithLeaseTTL(3 * time.Second)}
+		opts := []core.HandlerOption{core.WithDetach(time.Minute), core.WithLeaseTTL(3 * time.Second)}
 		a := newResumable(t, blockAgent(nil), lg, append(opts, core.WithReplicaID("a"))...)
 		b := newResumable(t, blockAgent(nil), lg, append(opts, core.WithReplicaID("b"))...)
 		w, _, done := serveIn(http.MethodPost, "/chat", runRequest("t", "r"), a.ServeHTTP)

@@ -7,11 +7,11 @@ import (
 	"time"
 )
 
-// resumeOption is an Option that only NewResumableHandler reads; a
-// Handler and its runs ignore it, so one option list can configure both.
-func resumeOption(f func(*resumeConfig)) Option {
-	return optionFunc(func(s *settings) { s.resume = append(s.resume, f) })
-}
+// resumeOption is a HandlerOption that only NewResumableHandler reads; a
+// Handler ignores it, so one option list can configure both.
+type resumeOption func(*resumeConfig)
+
+func (f resumeOption) applyHandler(c *handlerConfig) { c.resume = append(c.resume, f) }
 
 type resumeConfig struct {
 	grace       time.Duration
@@ -39,7 +39,7 @@ const (
 // by [WithRunTimeout], or by [DefaultMaxRunDuration] when none is set. The default is no detach: the run is cancelled
 // as soon as its last connection goes away, as on a plain [Handler], and its
 // log, up to that RUN_ERROR, can still be read.
-func WithDetach(grace time.Duration) Option {
+func WithDetach(grace time.Duration) HandlerOption {
 	return resumeOption(func(c *resumeConfig) { c.grace = grace })
 }
 
@@ -48,30 +48,30 @@ func WithDetach(grace time.Duration) Option {
 // third of it, which is also how soon it learns of a stop made on another
 // replica; a replica that dies leaves its runs to be ended by a reader on
 // another one after at most this long.
-func WithLeaseTTL(d time.Duration) Option {
+func WithLeaseTTL(d time.Duration) HandlerOption {
 	return resumeOption(func(c *resumeConfig) { c.leaseTTL = d })
 }
 
 // WithPresence sets how recent a read of the log by another replica must
 // be for the owner to count it as a viewer (default 3 s,
 // [DefaultPresence]). It must exceed the log's longest read wait.
-func WithPresence(d time.Duration) Option {
+func WithPresence(d time.Duration) HandlerOption {
 	return resumeOption(func(c *resumeConfig) { c.presence = d })
 }
 
 // WithRetry sets the reconnection delay sent in the stream's first
 // "retry:" frame (default 1 s, [DefaultRetry]; 0 sends none).
-func WithRetry(d time.Duration) Option {
+func WithRetry(d time.Duration) HandlerOption {
 	return resumeOption(func(c *resumeConfig) { c.retry = d })
 }
 
 // WithReplicaID names this process as a runs' owner in the log (default:
 // random per handler).
-func WithReplicaID(id string) Option {
+func WithReplicaID(id string) HandlerOption {
 	return resumeOption(func(c *resumeConfig) { c.replica = id })
 }
 
-func newResumeConfig(opts []Option) (resumeConfig, error) {
+func newResumeConfig(opts []HandlerOption) (resumeConfig, error) {
 	c := resumeConfig{
 		maxDuration: DefaultMaxRunDuration,
 		leaseTTL:    DefaultLeaseTTL,
@@ -81,13 +81,13 @@ func newResumeConfig(opts []Option) (resumeConfig, error) {
 		maxDetached:    DefaultMaxDetachedRuns,
 		maxDetachedPer: DefaultMaxDetachedRunsPerPrincipal,
 	}
-	var st settings
+	var hc handlerConfig
 	for _, o := range opts {
 		if o != nil {
-			o.apply(&st)
+			o.applyHandler(&hc)
 		}
 	}
-	for _, f := range st.resume {
+	for _, f := range hc.resume {
 		f(&c)
 	}
 	switch {

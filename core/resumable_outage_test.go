@@ -83,7 +83,7 @@ func TestResumableStoreOutage(t *testing.T) {
 		defer mem.Close()
 		lg := &downLog{RunLog: mem}
 		started := make(chan string, 1)
-		opts := []core.Option{core.WithDetach(time.Minute), core.WithLeaseTTL(3 * time.Second)}
+		opts := []core.HandlerOption{core.WithDetach(time.Minute), core.WithLeaseTTL(3 * time.Second)}
 		a := newResumable(t, blockAgent(started), lg, append(opts, core.WithReplicaID("a"))...)
 		// The follower polls every second (its heartbeat), so it looks at
 		// the lease three times within a TTL of the store's return.

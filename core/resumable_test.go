@@ -69,7 +69,7 @@ type resumableServer struct {
 	rh  *core.ResumableHandler[core.NoState]
 }
 
-func newResumableServer(t *testing.T, a core.Agent[core.NoState], opts ...core.Option) *resumableServer {
+func newResumableServer(t *testing.T, a core.Agent[core.NoState], opts ...core.HandlerOption) *resumableServer {
 	t.Helper()
 	lg := mustMemoryLog(t)
 	rh, err := core.NewResumableHandler(mustHandler(t, a, opts...), lg, opts...)
@@ -483,7 +483,7 @@ func TestResumableOptions(t *testing.T) {
 	if _, err := core.NewHandler(countAgent(1, nil), core.WithPrincipal(nil)); err == nil {
 		t.Error("WithPrincipal(nil) accepted")
 	}
-	for i, o := range []core.Option{
+	for i, o := range []core.HandlerOption{
 		core.WithLeaseTTL(0), core.WithPresence(0),
 		core.WithRetry(-1),
 	} {

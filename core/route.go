@@ -43,21 +43,21 @@ func RouteFrom(ctx context.Context) (RouteInfo, bool) {
 // the Route of a [RouteInfo] already on the request's context (see
 // [ContextWithRoute]), else the request's [http.Request.Pattern], which
 // [http.ServeMux] sets (and ginagui sets to the Gin route), else "".
-func WithRoute(pattern string) Option {
-	return optionFunc(func(s *settings) { s.handler.ops.route.Route = pattern })
+func WithRoute(pattern string) HandlerOption {
+	return handlerOption(func(c *handlerConfig) { c.ops.route.Route = pattern })
 }
 
 // WithAgentName names the handler's agent in its log lines, in its
 // refusals and on its runs' context (see [RouteFrom]). Default: the Agent
 // of a [RouteInfo] already on the request's context, else "".
-func WithAgentName(name string) Option {
-	return optionFunc(func(s *settings) { s.handler.ops.route.Agent = name })
+func WithAgentName(name string) HandlerOption {
+	return handlerOption(func(c *handlerConfig) { c.ops.route.Agent = name })
 }
 
 // routeOf returns the RouteInfo of a request: the handler's own names,
 // completed from the request's context and pattern.
-func (t *transport) routeOf(ctx context.Context, r *http.Request) RouteInfo {
-	ri := t.cfg.ops.route
+func (ir *InputReader) routeOf(ctx context.Context, r *http.Request) RouteInfo {
+	ri := ir.cfg.ops.route
 	if ri.Route != "" && ri.Agent != "" {
 		return ri
 	}
@@ -77,8 +77,8 @@ func (t *transport) routeOf(ctx context.Context, r *http.Request) RouteInfo {
 
 // withRoute returns ctx carrying the request's RouteInfo, unless it
 // already carries exactly that one or there is none to carry.
-func (t *transport) withRoute(ctx context.Context, r *http.Request) context.Context {
-	ri := t.routeOf(ctx, r)
+func (ir *InputReader) withRoute(ctx context.Context, r *http.Request) context.Context {
+	ri := ir.routeOf(ctx, r)
 	if from, ok := RouteFrom(ctx); (ok && from == ri) || (!ok && ri == RouteInfo{}) {
 		return ctx // nothing to add
 	}

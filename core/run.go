@@ -24,7 +24,7 @@ import (
 // Cancelling ctx cancels the run: the agent's emits fail and the stream
 // ends with RUN_ERROR code CANCELLED. A transport that must cancel the run
 // from elsewhere uses NewRunner and [Runner.Cancel].
-func Run[S any](ctx context.Context, a Agent[S], in *agui.RunAgentInput, opts ...Option) iter.Seq2[agui.Event, error] {
+func Run[S any](ctx context.Context, a Agent[S], in *agui.RunAgentInput, opts ...RunOption) iter.Seq2[agui.Event, error] {
 	r, err := NewRunner(a, in, opts...)
 	if err != nil {
 		return func(yield func(agui.Event, error) bool) { yield(nil, err) }
@@ -43,7 +43,7 @@ func Run[S any](ctx context.Context, a Agent[S], in *agui.RunAgentInput, opts ..
 type Runner[S any] struct {
 	agent Agent[S]
 	in    *agui.RunAgentInput
-	opts  options
+	opts  runConfig
 	rc    *RunContext[S]
 
 	mu      sync.Mutex
@@ -57,7 +57,7 @@ type Runner[S any] struct {
 // when a (or an [AgentFunc]) or in is nil or in has no threadId or runId, with a SERIALIZATION
 // *Error when in's state does not decode into S, and with a PROTOCOL
 // *Error for an invalid option. in is shared with the agent, not copied.
-func NewRunner[S any](a Agent[S], in *agui.RunAgentInput, opts ...Option) (*Runner[S], error) {
+func NewRunner[S any](a Agent[S], in *agui.RunAgentInput, opts ...RunOption) (*Runner[S], error) {
 	if f, ok := a.(AgentFunc[S]); ok && f == nil {
 		a = nil
 	}
@@ -71,7 +71,7 @@ func NewRunner[S any](a Agent[S], in *agui.RunAgentInput, opts ...Option) (*Runn
 	case in.RunID == "":
 		return nil, agui.NewError(agui.CodeProtocol, "core: input has no runId")
 	}
-	o, err := newOptions(opts)
+	o, err := newRunConfig(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func NewRunner[S any](a Agent[S], in *agui.RunAgentInput, opts ...Option) (*Runn
 
 // newRunner is NewRunner with the options already resolved and a and in
 // already checked.
-func newRunner[S any](a Agent[S], in *agui.RunAgentInput, o options) (*Runner[S], error) {
+func newRunner[S any](a Agent[S], in *agui.RunAgentInput, o runConfig) (*Runner[S], error) {
 	rc := &RunContext[S]{in: in}
 	if err := rc.state.init(in.State); err != nil {
 		return nil, err

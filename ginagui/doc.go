@@ -52,7 +52,7 @@
 // # Shutdown
 //
 // http.Server.Shutdown waits for open streams forever. Give every agent
-// route one core.Gate and stop with [Shutdown], which refuses new runs with
+// route one core.Gate and stop with [core.Shutdown], which refuses new runs with
 // 503, ends in-flight ones with RUN_ERROR (CANCELLED) and shuts the server
 // down, all within the caller's deadline.
 //

@@ -15,7 +15,7 @@ import (
 // here, to slog.Default() since the options that failed cannot be trusted
 // to name a logger, and every request is then answered 500; [Register]
 // reports the same error at startup instead.
-func Handler[S any](a core.Agent[S], opts ...core.Option) gin.HandlerFunc {
+func Handler[S any](a core.Agent[S], opts ...core.HandlerOption) gin.HandlerFunc {
 	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		return misconfigured(err)
@@ -32,20 +32,10 @@ func serve[S any](h *core.Handler[S]) gin.HandlerFunc {
 		namePattern(c)
 		// The principal hook before the body: an unknown caller's body is
 		// never read.
-		r, ok := h.Authenticate(c.Writer, c.Request)
-		if !ok {
+		if !readInput(c, h.InputReader()) {
 			return
 		}
-		c.Request = r
-		if _, ok := core.InputFrom(c.Request.Context()); !ok {
-			in, err := h.ReadInput(c.Writer, c.Request)
-			if err != nil {
-				h.Refuse(c.Writer, c.Request, err)
-				return
-			}
-			c.Request = c.Request.WithContext(core.ContextWithInput(c.Request.Context(), in))
-		}
-		var opts []core.Option
+		var opts []core.RunOption
 		if ts := transformers(c); len(ts) > 0 {
 			opts = append(opts, core.WithTransformers(ts...))
 		}

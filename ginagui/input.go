@@ -1,8 +1,6 @@
 package ginagui
 
 import (
-	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 
@@ -26,8 +24,8 @@ import (
 // Without Input, the route's handler decodes the input itself, and app
 // middleware sees it only after c.Next returns. Requests other than POST
 // pass through untouched, so Input can sit on a group of agent routes.
-func Input(opts ...core.Option) gin.HandlerFunc {
-	h, err := core.NewHandler[core.NoState](inputOnly{}, opts...)
+func Input(opts ...core.HandlerOption) gin.HandlerFunc {
+	ir, err := core.NewInputReader(opts...)
 	if err != nil {
 		return misconfigured(err)
 	}
@@ -40,33 +38,36 @@ func Input(opts ...core.Option) gin.HandlerFunc {
 			return
 		}
 		namePattern(c)
-		// The route's principal hook (core.WithPrincipal) first: the
-		// app's middleware after Input finds the principal too
-		// (core.PrincipalFrom), and an unknown caller is refused before
-		// its body is read.
-		r, ok := h.Authenticate(c.Writer, c.Request)
-		if !ok {
+		if !readInput(c, ir) {
 			c.Abort()
 			return
 		}
-		c.Request = r
-		in, err := h.ReadInput(c.Writer, c.Request)
-		if err != nil {
-			h.Refuse(c.Writer, c.Request, err)
-			c.Abort()
-			return
-		}
-		c.Request = c.Request.WithContext(core.ContextWithInput(c.Request.Context(), in))
 		c.Next()
 	}
 }
 
-// inputOnly is the agent of the handler Input borrows its request checks
-// from; that handler never serves a run.
-type inputOnly struct{}
-
-func (inputOnly) Run(context.Context, *core.RunContext[core.NoState]) (agui.Outcome, error) {
-	return agui.Outcome{}, errors.New("ginagui: Input is middleware, not an agent")
+// readInput runs the route's principal hook (core.WithPrincipal) and,
+// unless c's request already carries an input, reads it with ir, putting
+// both on c.Request's context: the app's middleware after Input, and after
+// the agent route's c.Next, finds them there (core.PrincipalFrom,
+// InputFrom). An unknown caller is refused before its body is read. It
+// reports false once it has answered a refusal.
+func readInput(c *gin.Context, ir *core.InputReader) bool {
+	r, ok := ir.Authenticate(c.Writer, c.Request)
+	if !ok {
+		return false
+	}
+	c.Request = r
+	if _, ok := core.InputFrom(r.Context()); ok {
+		return true
+	}
+	in, err := ir.Read(c.Writer, r)
+	if err != nil {
+		ir.Refuse(c.Writer, r, err)
+		return false
+	}
+	c.Request = r.WithContext(core.ContextWithInput(r.Context(), in))
+	return true
 }
 
 // InputFrom returns the run input of c's request once [Input] or the agent
@@ -85,7 +86,7 @@ func InputFrom(c *gin.Context) (*agui.RunAgentInput, bool) {
 // request 500: what a HandlerFunc constructor, which cannot return its
 // configuration error, serves instead. It logs to slog.Default(): the
 // options that failed are the only place a logger could come from, and
-// core.Option keeps its settings private.
+// core.HandlerOption keeps its settings private.
 func misconfigured(err error) gin.HandlerFunc {
 	slog.Default().Error("ginagui: agent route misconfigured", slog.Any("error", err))
 	re := &core.RequestError{Status: http.StatusInternalServerError, Code: CodeMisconfigured,

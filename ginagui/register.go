@@ -1,14 +1,12 @@
 package ginagui
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -16,7 +14,8 @@ import (
 // PUT, PATCH and DELETE on path are answered 405 with an Allow: POST
 // header and the JSON error body of other refusals, and GET
 // path/capabilities serves its AG-UI 1.0 capabilities ([core.WithCapabilities],
-// by default [DefaultCapabilities]), behind the route's principal hook
+// by default [core.DefaultCapabilities]) with core's handler
+// ([core.NewCapabilitiesHandler]), behind the route's principal hook
 // ([core.WithPrincipal]) as the run is. OPTIONS is left to CORS middleware.
 //
 // Register reports every problem as an error, never a panic: it fails,
@@ -27,31 +26,17 @@ import (
 // and the courtesy route skipped. Register the app's own routes on the
 // same paths first: Gin panics on a route added after one it conflicts
 // with.
-func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...core.Option) error {
+func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...core.HandlerOption) error {
 	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		return err
 	}
-	caps, ok := h.Capabilities()
-	if !ok {
-		caps = DefaultCapabilities[S]()
-	}
-	body, err := json.Marshal(caps)
+	caps, err := core.NewCapabilitiesHandler(h.Capabilities(), h.InputReader())
 	if err != nil {
 		return err
 	}
 	capsPath := strings.TrimSuffix(path, "/") + "/capabilities"
-	if err := route(func() {
-		r.GET(capsPath, func(c *gin.Context) {
-			// The route's principal hook guards every method of it.
-			if _, ok := h.Authenticate(c.Writer, c.Request); !ok {
-				c.Abort()
-				return
-			}
-			c.Header("Cache-Control", "no-cache")
-			c.Data(http.StatusOK, "application/json", body)
-		})
-	}); err != nil {
+	if err := route(func() { r.GET(capsPath, abortAfter(caps)) }); err != nil {
 		return fmt.Errorf("ginagui: Register %s: GET %s: %w", path, capsPath, err)
 	}
 	if err := route(func() { r.POST(path, serve(h)) }); err != nil {
@@ -61,6 +46,14 @@ func Register[S any](r gin.IRouter, path string, a core.Agent[S], opts ...core.O
 		_ = route(func() { r.Handle(m, path, methodNotAllowed) }) // the app's own route wins
 	}
 	return nil
+}
+
+// abortAfter adapts h to Gin, as the last handler of its chain.
+func abortAfter(h http.Handler) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer c.Abort()
+		h.ServeHTTP(c.Writer, c.Request)
+	}
 }
 
 // route adds a route with f, turning Gin's panic on a conflicting route
@@ -75,23 +68,8 @@ func route(f func()) (err error) {
 	return nil
 }
 
-// DefaultCapabilities returns what is known of any agent with state type
-// S without asking it: it streams, over SSE or protobuf, and publishes
-// state snapshots and deltas unless S is [core.NoState]. Everything else is
-// left undeclared, which the protocol reads as unknown, not unsupported.
-func DefaultCapabilities[S any]() agui.Capabilities {
-	caps := agui.Capabilities{
-		Transport: &agui.TransportCapabilities{Streaming: new(true), HTTPBinary: new(true)},
-	}
-	var zero S
-	if _, stateless := any(zero).(core.NoState); !stateless {
-		caps.State = &agui.StateCapabilities{Snapshots: new(true), Deltas: new(true)}
-	}
-	return caps
-}
-
 // methodNotAllowed refuses a request to an agent route that is not a POST,
-// as core.ReadInput would, without ever running the agent.
+// as core.InputReader.Read would, without ever running the agent.
 func methodNotAllowed(c *gin.Context) {
 	(&core.RequestError{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed,
 		Message: "a run is started with POST"}).WriteHTTP(c.Writer)

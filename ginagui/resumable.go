@@ -1,7 +1,6 @@
 package ginagui
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -30,7 +29,7 @@ import (
 // handler's options and the resumable route's ([core.WithDetach],
 // core.WithPrincipal, ...) in one list. Call Close on the returned handler
 // when the server shuts down, after Gate.Shutdown.
-func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg core.RunLog, opts ...core.Option) (*core.ResumableHandler[S], error) {
+func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg core.RunLog, opts ...core.HandlerOption) (*core.ResumableHandler[S], error) {
 	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		return nil, err
@@ -39,10 +38,7 @@ func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg co
 	if err != nil {
 		return nil, err
 	}
-	caps, ok := h.Capabilities()
-	if !ok {
-		caps = DefaultCapabilities[S]()
-	}
+	caps := h.Capabilities()
 	tr := agui.TransportCapabilities{}
 	if caps.Transport != nil {
 		tr = *caps.Transport
@@ -50,7 +46,7 @@ func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg co
 	// Resumable streams are SSE only.
 	tr.Resumable, tr.HTTPBinary = new(true), new(false)
 	caps.Transport = &tr
-	body, err := json.Marshal(caps)
+	capsHandler, err := core.NewCapabilitiesHandler(caps, h.InputReader())
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +54,7 @@ func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg co
 	r.POST(path, func(c *gin.Context) {
 		defer c.Abort()
 		namePattern(c)
-		var opts []core.Option
+		var opts []core.RunOption
 		if ts := transformers(c); len(ts) > 0 {
 			opts = append(opts, core.WithTransformers(ts...))
 		}
@@ -83,15 +79,7 @@ func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg co
 		namePattern(c)
 		rh.Active(c.Writer, c.Request, c.Param("threadId"))
 	})
-	r.GET(base+"/capabilities", func(c *gin.Context) {
-		// The route's principal hook guards every method of it.
-		if _, ok := h.Authenticate(c.Writer, c.Request); !ok {
-			c.Abort()
-			return
-		}
-		c.Header("Cache-Control", "no-cache")
-		c.Data(http.StatusOK, "application/json", body)
-	})
+	r.GET(base+"/capabilities", abortAfter(capsHandler))
 	return rh, nil
 }
 

@@ -33,7 +33,7 @@ func TestRegisterNamesTheRoute(t *testing.T) {
 		seen <- ri
 		return agui.Success(), nil
 	})
-	opts := []core.Option{core.WithAgentName("named"), core.WithRefusalHook(hook), core.WithHandlerLogger(discardLogger())}
+	opts := []core.HandlerOption{core.WithAgentName("named"), core.WithRefusalHook(hook), core.WithHandlerLogger(discardLogger())}
 	r := gin.New()
 	g := r.Group("/agents")
 	if err := ginagui.Register(g, "/:name", a, opts...); err != nil {

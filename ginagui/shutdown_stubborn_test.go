@@ -55,7 +55,7 @@ func TestShutdownEndsRunsThatIgnoreTheirContext(t *testing.T) {
 	// still running.
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if err := ginagui.Shutdown(ctx, srv, gate); err != nil {
+	if err := core.Shutdown(ctx, srv, gate); err != nil {
 		t.Errorf("Shutdown = %v, want nil: every stream got its terminal", err)
 		_ = srv.Close() // so the reader below ends
 	}
@@ -117,7 +117,7 @@ func TestShutdownEndsResumableRunsThatIgnoreTheirContext(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if err := ginagui.Shutdown(ctx, srv, gate); err != nil {
+	if err := core.Shutdown(ctx, srv, gate); err != nil {
 		t.Errorf("Shutdown = %v, want nil: every stream got its terminal", err)
 		_ = srv.Close()
 	}

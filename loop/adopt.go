@@ -48,7 +48,7 @@ func (r *run) adopt(in []agui.Message) []agui.Message {
 				}
 				if tm.ID == "" {
 					cp := *tm
-					cp.ID = r.sink.newID("result")
+					cp.ID = newID("result")
 					tm = &cp
 				}
 				out = append(out, tm)

@@ -106,8 +106,11 @@ type Input struct {
 	// Context is the client's context, shown to the model (see
 	// RenderContext).
 	Context []agui.ContextItem
-	// OnEvent receives the run's AG-UI events one at a time (nil discards
-	// them); an error aborts the run.
+	// OnEvent receives the run's AG-UI stream, RUN_STARTED to its terminal
+	// event, one event at a time on Execute's goroutine (nil discards it).
+	// Events arrive after they were emitted, as they would reach a client.
+	// An error cancels the run if it is still going, with the error as
+	// the cause ([Result.Cause]), and ends the delivery.
 	OnEvent func(agui.Event) error
 }
 
@@ -134,14 +137,43 @@ type Result struct {
 
 // UserText returns a user message with the given text and a fresh id.
 func UserText(text string) *agui.UserMessage {
-	return &agui.UserMessage{ID: newFuncSink(nil).newID("user"), Content: agui.TextContent(text)}
+	return &agui.UserMessage{ID: newID("user"), Content: agui.TextContent(text)}
 }
 
-// Execute runs the loop on in without AG-UI hosting. An aborted run
-// returns its result and a nil error; the error is non-nil only when the
-// run failed ([FinishError]), and is then a [*agui.Error] with a stable code.
+// Execute runs the loop on in without an AG-UI transport. The run is
+// still a core run (RUN_STARTED to its terminal event, on
+// [Input.OnEvent]), so its events pass the same emitter and ordering
+// verifier as a hosted run's: an event the verifier rejects fails the run
+// with its PROTOCOL_VIOLATION error. An aborted run returns its result
+// and a nil error; the error is non-nil only when the run failed
+// ([FinishError]), and is then a [*agui.Error] with a stable code.
 func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
-	return a.execute(ctx, in, newFuncSink(in.OnEvent), lineage{maxDepth: a.cfg.maxDepth}, nil)
+	if in.ThreadID == "" {
+		in.ThreadID = newID("thread")
+	}
+	if in.RunID == "" {
+		in.RunID = newID("run")
+	}
+	var (
+		res     Result
+		runErr  error
+		settled bool
+	)
+	err := host(ctx, in.ThreadID, in.RunID, a.cfg.logger, in.OnEvent, func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		res, runErr = a.execute(ctx, in, sink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, nil)
+		o, err := settle(ctx, rc, &res, runErr)
+		runErr, settled = err, true
+		return o, err
+	})
+	switch {
+	case err != nil:
+		return Result{ThreadID: in.ThreadID, FinishReason: FinishError}, err
+	case !settled:
+		// The loop panicked (core recovered the panic and logged its
+		// stack): the stream ended with RUN_ERROR AGENT_PANIC.
+		return Result{ThreadID: in.ThreadID, FinishReason: FinishError}, agui.NewError(agui.CodePanic, "loop: the run panicked")
+	}
+	return res, runErr
 }
 
 // Run implements [core.Agent]: it runs the loop on the run's input, sending
@@ -158,9 +190,21 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (agu
 // hosted runs a on a core run, with st as its shared state (nil for none).
 func hosted[S any](ctx context.Context, a *Agent, rc *core.RunContext[S], st stateAccess) (agui.Outcome, error) {
 	in := rc.Input()
-	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, RunID: in.RunID, Messages: in.Messages, Resume: in.Resume, Tools: in.Tools, Context: in.Context}, emitterSink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, st)
+	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, RunID: in.RunID, Messages: in.Messages, Resume: in.Resume, Tools: in.Tools, Context: in.Context}, sink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, st)
+	return settle(ctx, rc, &res, err)
+}
+
+// settle ends a loop run on its core run: it puts the usage on rc and
+// returns the outcome, or the error that fails the run. An event the
+// emitter refused while ctx was live (the verifier rejected it) is no
+// abort from outside but a failure: res becomes [FinishError] and the
+// refusal is the error.
+func settle[S any](ctx context.Context, rc *core.RunContext[S], res *Result, err error) (agui.Outcome, error) {
 	if !res.Usage.IsZero() {
 		rc.AddUsage(res.Usage.Token())
+	}
+	if err == nil && res.FinishReason == FinishAborted && ctx.Err() == nil && res.Cause != nil {
+		res.FinishReason, res.Cause, err = FinishError, nil, res.Cause
 	}
 	if err != nil {
 		return agui.Outcome{}, err
@@ -169,10 +213,6 @@ func hosted[S any](ctx context.Context, a *Agent, rc *core.RunContext[S], st sta
 	case FinishAwaitingApproval:
 		return agui.Interrupted(*res.Interrupt), nil
 	case FinishAborted:
-		if ctx.Err() == nil && res.Cause != nil {
-			// The emitter refused an event: not an abort from outside.
-			return agui.Outcome{}, res.Cause
-		}
 		return agui.Cancelled(), nil
 	}
 	result := map[string]any{"finishReason": string(res.FinishReason), "steps": res.Steps}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"log/slog"
 	"slices"
 	"testing"
 
@@ -39,7 +40,8 @@ func TestFinishStopOnLastStepIsNotMaxSteps(t *testing.T) {
 	assertResult(t, res)
 }
 
-// Model text, reasoning and tool calls become AG-UI events; usage adds up.
+// Model text, reasoning and tool calls become AG-UI events, in a whole
+// run's stream even when run directly; usage adds up.
 func TestEventsAndUsage(t *testing.T) {
 	p := Script(
 		Turn{Reasoning: "let me think", Text: "checking", Calls: echoCalls("c1"), Usage: Usage{InputTokens: 10, OutputTokens: 5}},
@@ -64,10 +66,12 @@ func TestEventsAndUsage(t *testing.T) {
 		}
 	}
 	want := []agui.EventType{
+		agui.TypeRunStarted,
 		agui.TypeReasoningStart, agui.TypeReasoningMessageStart, agui.TypeReasoningMessageContent, agui.TypeReasoningMessageEnd, agui.TypeReasoningEnd,
 		agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd,
 		agui.TypeToolCallStart, agui.TypeToolCallArgs, agui.TypeToolCallEnd, agui.TypeToolCallResult,
 		agui.TypeTextMessageStart, agui.TypeTextMessageContent, agui.TypeTextMessageEnd,
+		agui.TypeRunFinished,
 	}
 	if !slices.Equal(types, want) {
 		t.Fatalf("event types\n got %v\nwant %v", types, want)
@@ -145,5 +149,30 @@ func TestInputCannotInjectToolCalls(t *testing.T) {
 		if kinds := errorKinds(res.Messages); adopt != (kinds["x"] == KindNotRun) {
 			t.Fatalf("adopt %v: result kinds %v", adopt, kinds)
 		}
+	}
+}
+
+// panickingStore panics on Load, on the run's own goroutine.
+type panickingStore struct{ *MemoryStore }
+
+func (panickingStore) Load(context.Context, string) (*Checkpoint, int64, error) {
+	panic("store bug")
+}
+
+// A panic on the loop's goroutine is recovered by the core run Execute
+// drives, as a hosted run's is: the run fails with AGENT_PANIC and the
+// stream ends with RUN_ERROR.
+func TestExecuteRecoversPanic(t *testing.T) {
+	a := mustNew(t, Script(Turn{Text: "unreached"}), WithCheckpoints(panickingStore{NewMemoryStore()}), WithLogger(slog.New(slog.DiscardHandler)))
+	rec := &recorder{}
+	in := user("go")
+	in.OnEvent = rec.on
+	res, err := a.Execute(t.Context(), in)
+	if agui.CodeOf(err) != agui.CodePanic || res.FinishReason != FinishError {
+		t.Fatalf("%s %v", res.FinishReason, err)
+	}
+	evs := rec.events()
+	if re, ok := evs[len(evs)-1].(*agui.RunError); !ok || re.Code != string(agui.CodePanic) {
+		t.Fatalf("the stream ends with %#v", evs[len(evs)-1])
 	}
 }

@@ -29,9 +29,9 @@ func WithApprovalTimeout(d time.Duration) Option {
 
 // pending returns the approval a call pauses on, with its deadline.
 func (r *run) pending(callID string) *PendingApproval {
-	p := &PendingApproval{InterruptID: r.sink.newID("approval"), ToolCallID: callID}
+	p := &PendingApproval{InterruptID: newID("approval"), ToolCallID: callID}
 	if d := r.a.cfg.approvalTimeout; d > 0 {
-		p.ExpiresAt = time.Now().Add(d)
+		p.ExpiresAt = r.clock.now().Add(d)
 	}
 	return p
 }

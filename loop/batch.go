@@ -341,7 +341,7 @@ func (r *run) emitCall(parentID string, call Call, withoutArgs bool) {
 }
 
 func (r *run) toolResult(callID, out string) *agui.ToolMessage {
-	return &agui.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: agui.TextContent(out)}
+	return &agui.ToolMessage{ID: newID("result"), ToolCallID: callID, Content: agui.TextContent(out)}
 }
 
 func (r *run) errorResult(callID string, kind ToolErrorKind, text string) *agui.ToolMessage {
@@ -349,7 +349,7 @@ func (r *run) errorResult(callID string, kind ToolErrorKind, text string) *agui.
 		Error   ToolErrorKind `json:"error"`
 		Message string        `json:"message"`
 	}{kind, text}) // marshalling two strings cannot fail
-	return &agui.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: agui.TextContent(string(b)), Error: text}
+	return &agui.ToolMessage{ID: newID("result"), ToolCallID: callID, Content: agui.TextContent(string(b)), Error: text}
 }
 
 // guard runs a hook, turning a panic into an error: a hook panicking on

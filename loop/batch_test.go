@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/agui-go/agui"
 )
@@ -51,6 +52,11 @@ func TestParallelTranscriptIsCallOrder(t *testing.T) {
 // "Calls start in call order. A call's tool-call event,
 // onToolCall, argument validation, preToolCall hooks and needsApproval
 // check run just before it starts, one call at a time."
+//
+// Events reach OnEvent from the run's stream, after they were emitted, so
+// each call's OnToolCall first waits for its TOOL_CALL_START to arrive:
+// it arrives only if it was emitted before the hook ran, and the journal
+// then holds the order things happened in.
 func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {
 	j := &journal{}
 	var tool Tool
@@ -66,8 +72,19 @@ func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {
 		{ID: "c2", Name: "rec", Args: `{"id":"c2"}`},
 		{ID: "c3", Name: "rec", Args: `{"id":"c3"}`},
 	}
+	started := map[string]chan struct{}{}
+	for _, c := range calls {
+		started[c.ID] = make(chan struct{})
+	}
 	a := mustNew(t, Script(Turn{Calls: calls}, Turn{Text: "ok"}), WithTools(tool), WithToolConcurrency(1),
-		WithOnToolCall(func(_ context.Context, c Call) { j.add("onToolCall %s", c.ID) }),
+		WithOnToolCall(func(_ context.Context, c Call) {
+			select {
+			case <-started[c.ID]:
+			case <-time.After(time.Minute): // a bound on failure, not a wait for success
+				t.Errorf("OnToolCall of %s ran before its TOOL_CALL_START was emitted", c.ID)
+			}
+			j.add("onToolCall %s", c.ID)
+		}),
 		WithPreToolCall(func(_ context.Context, c Call) error { j.add("preToolCall %s", c.ID); return nil }),
 		WithNeedsApproval(func(c Call) bool { j.add("needsApproval %s", c.ID); return false }),
 	)
@@ -76,6 +93,7 @@ func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {
 		switch e := ev.(type) {
 		case *agui.ToolCallStart:
 			j.add("event %s", e.ToolCallID)
+			close(started[e.ToolCallID])
 		case *agui.ToolCallResult:
 			j.add("result %s", e.ToolCallID)
 		}

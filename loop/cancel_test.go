@@ -194,16 +194,17 @@ func TestCancelResumeAppendsNewInput(t *testing.T) {
 	}
 }
 
-// An event the sink refuses (say, the client went away) aborts the run.
+// An event OnEvent refuses (say, the client went away) aborts the run
+// with the refusal as its cause, and OnEvent sees nothing after it.
 func TestCancelWhenEventsAreRefused(t *testing.T) {
 	gone := errors.New("client gone")
-	p := Script(Turn{Text: "a b c"}, Turn{Text: "never"})
-	a := mustNew(t, p)
+	a := mustNew(t, blockingProvider(make(chan struct{}))) // the run lasts until it is cancelled
 	in := user("go")
-	in.OnEvent = func(agui.Event) error { return gone }
+	var seen int
+	in.OnEvent = func(agui.Event) error { seen++; return gone }
 	res, err := a.Execute(t.Context(), in)
-	if err != nil || res.FinishReason != FinishAborted || !errors.Is(res.Cause, gone) {
-		t.Fatalf("%+v %v", res, err)
+	if err != nil || res.FinishReason != FinishAborted || !errors.Is(res.Cause, gone) || seen != 1 {
+		t.Fatalf("%+v %v after %d events", res, err, seen)
 	}
 }
 

@@ -35,7 +35,8 @@ type Checkpoint struct {
 	ThreadID string
 	Status   Status
 	// LeaseUntil is when a running checkpoint's holder is presumed dead, so
-	// that a crashed run does not lock its thread forever.
+	// that a crashed run does not lock its thread forever. It is a time
+	// of the store's clock ([Store.Now]), as every run reads it.
 	LeaseUntil time.Time
 	// Steps is the number of model turns of the current run (an approval
 	// resume or crash recovery continues the count).
@@ -71,8 +72,8 @@ type Checkpoint struct {
 type PendingApproval struct {
 	InterruptID string
 	ToolCallID  string
-	// ExpiresAt is the approval's deadline (zero: none); see
-	// ApprovalTimeout.
+	// ExpiresAt is the approval's deadline (zero: none), by the store's
+	// clock ([Store.Now]); see ApprovalTimeout.
 	ExpiresAt time.Time
 	// Decision is the client's answer, recorded in the same write that
 	// claims the thread so that a decision is acted on at most once.
@@ -113,6 +114,13 @@ type Store interface {
 	Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error)
 	// Delete removes the thread's checkpoint; deleting none is no error.
 	Delete(ctx context.Context, threadID string) error
+	// Now is the store's clock where the thread's checkpoint lives. Runs
+	// stamp and read leases and approval deadlines by it, never by their
+	// own process's clock, so replicas whose clocks disagree still
+	// exclude each other: a store shared by processes answers with one
+	// clock they all read (Redis's TIME, say), and a store in one
+	// process answers with that process's clock.
+	Now(ctx context.Context, threadID string) (time.Time, error)
 }
 
 // clone copies cp deeply enough that neither copy's later appends or

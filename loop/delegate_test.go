@@ -67,9 +67,9 @@ func TestDelegateSubagentEvents(t *testing.T) {
 			order = append(order, ev.Type())
 		}
 	}
-	want := []agui.EventType{agui.TypeToolCallStart, agui.TypeToolCallArgs, agui.TypeToolCallArgs, agui.TypeToolCallEnd,
+	want := []agui.EventType{agui.TypeRunStarted, agui.TypeToolCallStart, agui.TypeToolCallArgs, agui.TypeToolCallArgs, agui.TypeToolCallEnd,
 		agui.TypeSubagentStarted, agui.TypeTextMessageStart, agui.TypeTextMessageEnd, agui.TypeSubagentFinished,
-		agui.TypeToolCallResult, agui.TypeTextMessageStart, agui.TypeTextMessageEnd}
+		agui.TypeToolCallResult, agui.TypeTextMessageStart, agui.TypeTextMessageEnd, agui.TypeRunFinished}
 	if len(order) != len(want) {
 		t.Fatalf("events %v\nwant %v", order, want)
 	}
@@ -101,14 +101,17 @@ func TestDelegateCancelledWithParent(t *testing.T) {
 	if k := errorKinds(res.Messages); k["d1"] != KindCancelled {
 		t.Fatalf("kinds %v", k)
 	}
-	var subErr bool
-	for _, ev := range rec.events() {
-		if _, ok := ev.(*agui.SubagentError); ok {
-			subErr = true
+	// The run's RUN_ERROR ends the subagent with it: once the run is
+	// cancelled no event but the terminal one goes out.
+	evs := rec.events()
+	var started bool
+	for _, ev := range evs {
+		if _, ok := ev.(*agui.SubagentStarted); ok {
+			started = true
 		}
 	}
-	if !subErr {
-		t.Fatal("no SUBAGENT_ERROR for the aborted subagent")
+	if re, ok := evs[len(evs)-1].(*agui.RunError); !started || !ok || re.Code != string(agui.CodeCancelled) {
+		t.Fatalf("subagent started %v, the stream ends with %#v", started, evs[len(evs)-1])
 	}
 }
 
@@ -118,11 +121,12 @@ func TestDelegateCancelledWithParent(t *testing.T) {
 // WithToolConcurrency, not by this guard, and this test does not cover it.
 func TestDelegateDepthGuard(t *testing.T) {
 	leaf := mustNew(t, Script(Turn{Text: "leaf"}))
-	level := func(sub *Agent) *Agent {
-		return mustNew(t, Script(delegateTurn("d"), Turn{Text: "done"}), WithTools(mustDelegate(t, sub)))
+	// Each level's call has its own id: the run's stream carries them all.
+	level := func(call string, sub *Agent) *Agent {
+		return mustNew(t, Script(delegateTurn(call), Turn{Text: "done"}), WithTools(mustDelegate(t, sub)))
 	}
-	a2 := level(leaf)
-	a1 := level(a2)
+	a2 := level("d2", leaf)
+	a1 := level("d1", a2)
 	for depth, wantErr := range map[int]bool{2: true, 3: false} {
 		root := mustNew(t, Script(delegateTurn("d0"), Turn{Text: "done"}), WithTools(mustDelegate(t, a1)), WithMaxDelegationDepth(depth))
 		res, err := root.Execute(t.Context(), user("go"))

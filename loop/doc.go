@@ -17,7 +17,9 @@
 //		loop.WithNeedsApproval(func(c loop.Call) bool { return c.Name == "book_flight" }))
 //
 // The agent is a core.Agent[core.NoState]: serve it over AG-UI with
-// ginagui.Register(r, "/agents/travel", agent). Or run it directly:
+// ginagui.Register(r, "/agents/travel", agent). Or run it directly, on a
+// core run of its own whose events (on Input.OnEvent) pass the same
+// verifier:
 //
 //	res, err := agent.Execute(ctx, loop.Input{Messages: []agui.Message{loop.UserText("Weather in Oslo?")}})
 //	if res.FinishReason == loop.FinishMaxSteps { … }
@@ -63,7 +65,9 @@
 // renew that lease while they wait on the model or tools: a second run on
 // a busy thread fails with THREAD_BUSY before anything runs,
 // and an approval's answer is recorded in the claiming write, so it is
-// acted on once.
+// acted on once. Leases and approval deadlines are times of the store's
+// clock (Store.Now), never a replica's, so replicas whose clocks disagree
+// still exclude each other.
 //
 // # Shaping calls
 //

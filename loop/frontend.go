@@ -115,7 +115,7 @@ func (r *run) acceptClientResults(in []agui.Message) {
 		}
 		res := &agui.ToolMessage{ID: tm.ID, ToolCallID: id, Content: tm.Content, Error: tm.Error}
 		if res.ID == "" || known[res.ID] {
-			res.ID = r.sink.newID("result")
+			res.ID = newID("result")
 		}
 		parked = append(parked, res)
 	}

@@ -152,6 +152,15 @@ func (s *MemoryStore) Load(ctx context.Context, threadID string) (*Checkpoint, i
 	return &cp, e.version, nil
 }
 
+// Now implements [Store]: the process's clock, which the store's own
+// expiry reads too.
+func (s *MemoryStore) Now(ctx context.Context, _ string) (time.Time, error) {
+	if err := ctx.Err(); err != nil {
+		return time.Time{}, err
+	}
+	return time.Now(), nil
+}
+
 // CheckRoom implements [RoomChecker]: it reports [ErrStoreFull] when a new
 // checkpoint for threadID would be refused now, because every thread kept
 // is held by a run within its lease.

@@ -61,10 +61,14 @@ type config struct {
 	toolTimeout time.Duration
 	// logger receives the full text of tool errors (see WithLogger).
 	logger *slog.Logger
+	// now is the process's clock, which only measures time elapsed in a
+	// run (see storeClock); tests skew it to stand for a replica whose
+	// clock disagrees with the others'.
+	now func() time.Time
 }
 
 func defaults() config {
-	return config{maxSteps: 10, concurrency: 4, maxDepth: 3, lease: 5 * time.Minute}
+	return config{maxSteps: 10, concurrency: 4, maxDepth: 3, lease: 5 * time.Minute, now: time.Now}
 }
 
 // WithMaxSteps caps the model turns of one run (default 10). A run that

@@ -55,21 +55,16 @@ func checkOwner(cp *Checkpoint, principal string) error {
 // request then carries the principal ([core.ContextWithPrincipal]), so a
 // thread the run creates is recorded as the principal's.
 //
-// The guard reads the run input as a core.Handler with default options
-// does (body, count and time limits) unless an earlier middleware put it
-// on the request's context ([core.ContextWithInput], as ginagui.Input does
-// with the route's own options); either way the body is read once.
+// The guard reads the run input with a [core.InputReader] of default
+// options (body, count and time limits, refusals as JSON) unless an
+// earlier middleware put it on the request's context
+// ([core.ContextWithInput], as ginagui.Input does with the route's own
+// options); either way the body is read once.
 // Requests other than POST start no run and pass on with their principal
 // to the route (a [HistoryHandler] checks the thread itself).
 func (a *Agent) OwnerGuard(principal core.PrincipalFunc, next http.Handler) http.Handler {
-	// A handler of a with the default options, whose ReadInput applies
-	// the default body, count and time limits.
-	read := func(w http.ResponseWriter, r *http.Request) (*agui.RunAgentInput, error) {
-		return core.ReadInput(w, r, core.DefaultMaxBodyBytes)
-	}
-	if h, err := core.NewHandler[core.NoState](a); err == nil {
-		read = h.ReadInput
-	}
+	// Default options cannot be out of range.
+	ir, _ := core.NewInputReader()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r, err := principal.Authenticate(r)
 		if err != nil {
@@ -83,7 +78,7 @@ func (a *Agent) OwnerGuard(principal core.PrincipalFunc, next http.Handler) http
 		ctx := r.Context()
 		in, ok := core.InputFrom(ctx)
 		if !ok {
-			if in, err = read(w, r); err != nil {
+			if in, err = ir.Read(w, r); err != nil {
 				var re *core.RequestError
 				if !errors.As(err, &re) {
 					re = &core.RequestError{Status: http.StatusBadRequest, Code: core.CodeMalformedInput, Message: "invalid run input"}

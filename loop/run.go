@@ -31,6 +31,8 @@ type run struct {
 	// (assistant messages of the input), so their arguments are not sent
 	// again: a client appends repeated TOOL_CALL_ARGS to what it has.
 	clientCalls map[string]bool
+	// clock is the store's clock, read when the run claims its thread.
+	clock storeClock
 	// emitErr is the first event the sink refused; it aborts the run.
 	emitErr error
 	cancel  context.CancelCauseFunc
@@ -62,11 +64,10 @@ type run struct {
 	structured structured
 }
 
+// execute runs the loop on in, whose ThreadID is set (a core run's, or a
+// delegation's), sending its events to s.
 func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st stateAccess) (Result, error) {
 	thread := in.ThreadID
-	if thread == "" {
-		thread = s.newID("thread")
-	}
 	if ctx.Err() != nil {
 		// Already aborted: touch neither the provider nor the store.
 		return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
@@ -83,7 +84,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 	}
 	runID := in.RunID
 	if runID == "" {
-		runID = s.newID("run")
+		runID = newID("run")
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -151,6 +152,11 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 // resume fails here with nothing executed.
 func (r *run) claim(ctx context.Context, in Input) error {
 	store := r.a.cfg.store
+	now, err := store.Now(ctx, r.thread)
+	if err != nil {
+		return runError(CodeCheckpoint, err)
+	}
+	r.clock = storeClock{at: now, local: r.a.cfg.now(), process: r.a.cfg.now}
 	cp, v, err := store.Load(ctx, r.thread)
 	adopt := false
 	switch {
@@ -163,7 +169,7 @@ func (r *run) claim(ctx context.Context, in Input) error {
 	if err := claimOwner(ctx, cp); err != nil {
 		return err
 	}
-	if cp.Status == StatusRunning && time.Now().Before(cp.LeaseUntil) {
+	if cp.Status == StatusRunning && r.clock.now().Before(cp.LeaseUntil) {
 		return agui.NewError(CodeBusy, "thread "+r.thread+" is busy with another run")
 	}
 	switch {
@@ -203,7 +209,7 @@ func (r *run) claim(ctx context.Context, in Input) error {
 	}
 	r.acceptClientResults(in.Messages)
 	input := newInput(cp.Messages, sinceTranscriptStart(cp.Messages, in.Messages))
-	if err := r.checkDecision(time.Now()); err != nil {
+	if err := r.checkDecision(r.clock.now()); err != nil {
 		return err
 	}
 	if msg, _ := r.pendingTurn(); msg != nil {
@@ -346,7 +352,7 @@ func (r *run) save(ctx context.Context, status Status) error {
 	}
 	r.cp.LeaseUntil = time.Time{}
 	if status == StatusRunning {
-		r.cp.LeaseUntil = time.Now().Add(r.a.cfg.lease)
+		r.cp.LeaseUntil = r.clock.now().Add(r.a.cfg.lease)
 	}
 	v, err := r.a.cfg.store.Save(ctx, &r.cp, r.version)
 	switch {

@@ -1,110 +1,71 @@
 package loop
 
 import (
-	"sync"
+	"context"
+	"log/slog"
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/google/uuid"
 )
 
-// sink is where a run's events go: a core Emitter when the loop is hosted by
-// core, or a plain function when it is run directly. Implementations are
-// safe for concurrent use, since delegated runs emit from tool goroutines.
-type sink interface {
-	emit(ev agui.Event) error
-	newID(prefix string) string
-	// subagent opens a subagent invocation and returns its sink.
-	subagent(name, parentToolCallID, parentMessageID string) (subSink, error)
+// sink is where a run's events go: the Emitter of the core run hosting
+// the loop, which attributes, verifies and orders them. A loop run
+// outside core ([Agent.Execute], a delegation tool called directly) is
+// hosted by a core run too (see host), so every event of every run takes
+// this one path past the verifier. A sink is safe for concurrent use,
+// since delegated runs emit from tool goroutines.
+type sink struct{ e *core.Emitter }
+
+func (s sink) emit(ev agui.Event) error { return s.e.Emit(ev) }
+
+// subagent opens a subagent invocation and returns its sink.
+func (s sink) subagent(name, toolCallID, messageID string) (subSink, error) {
+	sub, err := s.e.Subagent(name, core.WithParentToolCall(toolCallID), core.WithParentMessage(messageID))
+	if err != nil {
+		return subSink{}, err
+	}
+	return subSink{sink{sub.Emitter}, sub}, nil
 }
 
 // subSink is an open subagent invocation.
-type subSink interface {
+type subSink struct {
 	sink
-	finish(result any) error
-	fail(err error) error
-}
-
-// funcSink delivers events to a function; it emits SUBAGENT_* events
-// itself. The function is called with one event at a time.
-type funcSink struct {
-	mu *sync.Mutex
-	fn func(agui.Event) error // nil discards
-	// attr is the subagent run id events are attributed to ("" for the
-	// top-level run).
-	attr string
-}
-
-func newFuncSink(fn func(agui.Event) error) *funcSink {
-	return &funcSink{mu: new(sync.Mutex), fn: fn}
-}
-
-func (s *funcSink) emit(ev agui.Event) error {
-	if a, ok := ev.(agui.Attributed); ok && s.attr != "" {
-		a.SetSubagent(s.attr)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.fn == nil {
-		return nil
-	}
-	return s.fn(ev)
-}
-
-func (s *funcSink) newID(prefix string) string { return prefix + "-" + uuid.NewString() }
-
-func (s *funcSink) subagent(name, toolCallID, messageID string) (subSink, error) {
-	id := s.newID("sub")
-	err := s.emit(&agui.SubagentStarted{
-		SubagentRunID: id, Name: name, ParentSubagentRunID: s.attr,
-		ParentToolCallID: toolCallID, ParentMessageID: messageID,
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &funcSubSink{funcSink: funcSink{mu: s.mu, fn: s.fn, attr: id}}, nil
-}
-
-type funcSubSink struct{ funcSink }
-
-func (s *funcSubSink) finish(result any) error {
-	return s.emitRaw(&agui.SubagentFinished{SubagentRunID: s.attr, Result: result})
-}
-
-func (s *funcSubSink) fail(err error) error {
-	return s.emitRaw(&agui.SubagentError{SubagentRunID: s.attr, Message: agui.ErrorText(err), Code: string(agui.CodeOf(err))})
-}
-
-// emitRaw emits without attribution: SUBAGENT_FINISHED names its invocation
-// itself.
-func (s *funcSubSink) emitRaw(ev agui.Event) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.fn == nil {
-		return nil
-	}
-	return s.fn(ev)
-}
-
-// emitterSink sends events through a core Emitter, which attributes,
-// verifies and orders them.
-type emitterSink struct{ e *core.Emitter }
-
-func (s emitterSink) emit(ev agui.Event) error   { return s.e.Emit(ev) }
-func (s emitterSink) newID(prefix string) string { return s.e.NewID(prefix) }
-
-func (s emitterSink) subagent(name, toolCallID, messageID string) (subSink, error) {
-	sub, err := s.e.Subagent(name, core.WithParentToolCall(toolCallID), core.WithParentMessage(messageID))
-	if err != nil {
-		return nil, err
-	}
-	return emitterSubSink{emitterSink{sub.Emitter}, sub}, nil
-}
-
-type emitterSubSink struct {
-	emitterSink
 	sub *core.Subagent
 }
 
-func (s emitterSubSink) finish(result any) error { return s.sub.Finish(result) }
-func (s emitterSubSink) fail(err error) error    { return s.sub.Fail(err) }
+func (s subSink) finish(result any) error { return s.sub.Finish(result) }
+func (s subSink) fail(err error) error    { return s.sub.Fail(err) }
+
+// newID mints an id: prefix, a dash and a UUID, as [core.Emitter.NewID]
+// does.
+func newID(prefix string) string { return prefix + "-" + uuid.NewString() }
+
+// host runs fn as the agent of a core run on thread and runID, for a loop
+// run outside core. onEvent receives the run's stream, RUN_STARTED to
+// its terminal event, one event at a time on the caller's goroutine (nil
+// discards it); its first error cancels the run with that error as the
+// cause, and the rest of the stream is discarded. host returns once the
+// run is over; its error is core's refusal to start the run.
+func host(ctx context.Context, thread, runID string, logger *slog.Logger, onEvent func(agui.Event) error, fn core.AgentFunc[core.NoState]) error {
+	if logger == nil {
+		logger = slog.Default() // core's default too
+	}
+	r, err := core.NewRunner(fn, agui.NewInput(thread, runID), core.WithLogger(logger))
+	if err != nil {
+		return err
+	}
+	var refused error
+	for ev, err := range r.Events(ctx) {
+		switch {
+		case err != nil:
+			return err
+		case refused != nil || onEvent == nil:
+		default:
+			if refused = onEvent(ev); refused != nil {
+				r.Cancel(refused)
+			}
+		}
+	}
+	return nil
+}

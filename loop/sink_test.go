@@ -1,56 +1,54 @@
+//go:build !agui_noverify
+
 package loop
 
 import (
+	"context"
 	"errors"
 	"testing"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
 )
 
-// The function sink opens and closes subagent invocations itself and
-// attributes their events, nested ones included.
-func TestFuncSinkSubagents(t *testing.T) {
-	rec := &recorder{}
-	s := newFuncSink(rec.on)
-	sub, err := s.subagent("outer", "call-1", "msg-1")
-	if err != nil {
-		t.Fatal(err)
+// A tool that sends an event out of order (the end of a message never
+// started) through its call's sink, and fails the run with the refusal:
+// run directly, the run fails with the verifier's code, as it does hosted
+// by core, since both take one event path.
+func TestExecuteIsVerified(t *testing.T) {
+	agent := func() *Agent {
+		broken, err := NewTool("broken", "breaks the stream", func(ctx context.Context, _ struct{}) (string, error) {
+			sc, _ := scopeOf(ctx)
+			return "", Propagate(sc.sink.emit(&agui.TextMessageEnd{MessageID: "never-started"}))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mustNew(t, Script(Turn{Calls: []ScriptedCall{{ID: "c1", Name: "broken", Args: `{}`}}}, Turn{Text: "unreached"}), WithTools(broken))
 	}
-	inner, err := sub.subagent("inner", "call-2", "msg-2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = inner.emit(&agui.TextMessageStart{MessageID: "m"})
-	_ = inner.fail(agui.NewError(CodeDepth, "too deep"))
-	_ = sub.finish("ok")
-	evs := rec.events()
-	outer := evs[0].(*agui.SubagentStarted)
-	in := evs[1].(*agui.SubagentStarted)
-	if outer.ParentToolCallID != "call-1" || outer.ParentMessageID != "msg-1" || in.ParentSubagentRunID != outer.SubagentRunID {
-		t.Fatalf("started %+v / %+v", outer, in)
-	}
-	if got := agui.SubagentOf(evs[2]); got != in.SubagentRunID {
-		t.Fatalf("attributed to %q", got)
-	}
-	if e := evs[3].(*agui.SubagentError); e.SubagentRunID != in.SubagentRunID || e.Code != string(CodeDepth) {
-		t.Fatalf("error %+v", e)
-	}
-	if f := evs[4].(*agui.SubagentFinished); f.SubagentRunID != outer.SubagentRunID || f.Result != "ok" || f.SubagentRunID == "" {
-		t.Fatalf("finished %+v", f)
-	}
-}
 
-// A nil function discards; a failing one reports its error.
-func TestFuncSinkDelivery(t *testing.T) {
-	if err := newFuncSink(nil).emit(&agui.TextMessageEnd{}); err != nil {
-		t.Fatal(err)
+	rec := &recorder{}
+	res, err := agent().Execute(t.Context(), Input{Messages: []agui.Message{UserText("go")}, OnEvent: rec.on})
+	var ve *agui.VerificationError
+	if agui.CodeOf(err) != agui.CodeProtocolViolation || !errors.As(err, &ve) || res.FinishReason != FinishError {
+		t.Fatalf("direct: %s, err %v", res.FinishReason, err)
 	}
-	boom := errors.New("gone")
-	s := newFuncSink(func(agui.Event) error { return boom })
-	if err := s.emit(&agui.TextMessageEnd{}); !errors.Is(err, boom) {
-		t.Fatal(err)
+	evs := rec.events()
+	if len(evs) == 0 || evs[0].Type() != agui.TypeRunStarted {
+		t.Fatalf("the direct stream starts with %v", evs)
 	}
-	if _, err := s.subagent("x", "", ""); !errors.Is(err, boom) {
-		t.Fatal(err)
+	if re, ok := evs[len(evs)-1].(*agui.RunError); !ok || re.Code != string(agui.CodeProtocolViolation) {
+		t.Fatalf("the direct stream ends with %#v", evs[len(evs)-1])
+	}
+
+	var last agui.Event
+	for ev, err := range core.Run(t.Context(), agent(), agui.NewInput("t", "r")) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+	}
+	if re, ok := last.(*agui.RunError); !ok || re.Code != string(agui.CodeProtocolViolation) {
+		t.Fatalf("the hosted stream ends with %#v", last)
 	}
 }

@@ -117,7 +117,7 @@ func (r *run) finalAnswer(msg *agui.AssistantMessage) (FinishReason, bool) {
 	}
 	r.structured.repaired = true
 	r.cp.Messages = append(slices.Clip(r.cp.Messages), &agui.UserMessage{
-		ID: r.sink.newID("repair"),
+		ID: newID("repair"),
 		Content: agui.TextContent("Your answer is not valid: " + err.Error() +
 			". Answer again with only a JSON value that matches the required schema."),
 	})

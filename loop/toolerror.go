@@ -127,5 +127,5 @@ func (r *run) codedErrorResult(callID string, kind ToolErrorKind, code agui.Code
 		Code    agui.Code     `json:"code"`
 		Message string        `json:"message"`
 	}{kind, code, text}) // marshalling strings cannot fail
-	return &agui.ToolMessage{ID: r.sink.newID("result"), ToolCallID: callID, Content: agui.TextContent(string(b)), Error: text}
+	return &agui.ToolMessage{ID: newID("result"), ToolCallID: callID, Content: agui.TextContent(string(b)), Error: text}
 }

@@ -39,7 +39,7 @@ func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 		return nil, err
 	}
 	r.turnFinish = ""
-	msgID := r.sink.newID("msg")
+	msgID := newID("msg")
 	var (
 		text                strings.Builder
 		textOpen, reasoning bool
@@ -89,7 +89,7 @@ read:
 		}
 		if d.Reasoning != "" || d.ReasoningEncrypted != "" {
 			if !reasoning {
-				reasoningID = r.sink.newID("reasoning")
+				reasoningID = newID("reasoning")
 				r.emit(&agui.ReasoningStart{MessageID: reasoningID})
 				r.emit(&agui.ReasoningMessageStart{MessageID: reasoningID})
 				reasoning = true
@@ -160,7 +160,7 @@ read:
 		// A call id must be unique in the thread: results and approvals
 		// are matched to calls by it.
 		if c.id == "" || used[c.id] {
-			c.id = r.sink.newID("call")
+			c.id = newID("call")
 		}
 		used[c.id] = true
 		msg.ToolCalls = append(msg.ToolCalls, agui.ToolCall{

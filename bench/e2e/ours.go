@@ -39,7 +39,7 @@ func oursNetHTTP(deltas int) (http.Handler, error) {
 }
 
 // quiet drops the handler's log line per run: the peers log nothing.
-func quiet() core.Option { return core.WithHandlerLogger(slog.New(slog.DiscardHandler)) }
+func quiet() core.HandlerOption { return core.WithHandlerLogger(slog.New(slog.DiscardHandler)) }
 
 // oursAgents maps each route to its agent. The runner adds RUN_STARTED and
 // RUN_FINISHED around what each agent emits.

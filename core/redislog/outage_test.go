@@ -36,7 +36,7 @@ func gatedAgent(started chan<- struct{}, proceed <-chan struct{}) core.Agent[cor
 
 // replicaOn is a replica on the Redis at addr whose client gives up on a
 // silent server after 300 ms.
-func replicaOn(t *testing.T, addr, name string, a core.Agent[core.NoState], opts ...core.Option) string {
+func replicaOn(t *testing.T, addr, name string, a core.Agent[core.NoState], opts ...core.HandlerOption) string {
 	t.Helper()
 	c := redis.NewClient(&redis.Options{Addr: addr, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond,
 		DialTimeout: 300 * time.Millisecond, MaxRetries: -1, ContextTimeoutEnabled: true})
@@ -48,7 +48,7 @@ func replicaOn(t *testing.T, addr, name string, a core.Agent[core.NoState], opts
 	if err != nil {
 		t.Fatal(err)
 	}
-	rh, err := core.NewResumableHandler(h, lg, append([]core.Option{core.WithReplicaID(name)}, opts...)...)
+	rh, err := core.NewResumableHandler(h, lg, append([]core.HandlerOption{core.WithReplicaID(name)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 		}
 	}()
 	started, proceed := make(chan struct{}, 1), make(chan struct{})
-	opts := []core.Option{core.WithDetach(time.Minute), core.WithLeaseTTL(300 * time.Millisecond)}
+	opts := []core.HandlerOption{core.WithDetach(time.Minute), core.WithLeaseTTL(300 * time.Millisecond)}
 	a := replicaOn(t, addr, "a", gatedAgent(started, proceed), opts...)
 	b := replicaOn(t, addr, "b", gatedAgent(started, proceed), opts...)
 	ctx := context.Background()

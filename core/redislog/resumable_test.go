@@ -53,7 +53,7 @@ func waitAgent(started chan<- struct{}) core.Agent[core.NoState] {
 }
 
 // replica is one process's view: its own Redis client, log and handler.
-func replica(t *testing.T, name string, a core.Agent[core.NoState], opts ...core.Option) string {
+func replica(t *testing.T, name string, a core.Agent[core.NoState], opts ...core.HandlerOption) string {
 	t.Helper()
 	c := redis.NewClient(&redis.Options{Addr: redisAddr})
 	lg, err := redislog.New(c, redislog.WithPrefix(prefix(t)), redislog.WithFollowWait(100*time.Millisecond))
@@ -64,7 +64,7 @@ func replica(t *testing.T, name string, a core.Agent[core.NoState], opts ...core
 	if err != nil {
 		t.Fatal(err)
 	}
-	rh, err := core.NewResumableHandler(h, lg, append([]core.Option{core.WithReplicaID(name)}, opts...)...)
+	rh, err := core.NewResumableHandler(h, lg, append([]core.HandlerOption{core.WithReplicaID(name)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func shape(t *testing.T, fs []frame) string {
 
 func TestRejoinOnAnotherReplica(t *testing.T) {
 	const n = 40
-	opts := []core.Option{core.WithDetach(time.Minute)}
+	opts := []core.HandlerOption{core.WithDetach(time.Minute)}
 	urls := []string{replica(t, "a", deltaAgent(n), opts...), replica(t, "b", deltaAgent(n), opts...)}
 	ctx := context.Background()
 	resp := do(ctx, t, http.MethodPost, urls[0]+"/chat", body("r0"), "")
@@ -209,7 +209,7 @@ func TestRejoinOnAnotherReplica(t *testing.T) {
 
 func TestStopFromAnotherReplica(t *testing.T) {
 	started := make(chan struct{}, 1)
-	opts := []core.Option{core.WithDetach(time.Minute), core.WithLeaseTTL(600 * time.Millisecond)}
+	opts := []core.HandlerOption{core.WithDetach(time.Minute), core.WithLeaseTTL(600 * time.Millisecond)}
 	a := replica(t, "a", waitAgent(started), opts...)
 	b := replica(t, "b", waitAgent(started), opts...)
 	ctx := context.Background()

@@ -39,7 +39,7 @@ func (rs *resumables) Close(ctx context.Context) error {
 // on: POST /agents/detached for anyone, and POST /agents/users/detached
 // where a run belongs to the user who started it (see users), so bob
 // can neither rejoin nor stop alice's run. Each route has its own log.
-func registerDetached(agents gin.IRouter, cfg config, opts []core.Option) error {
+func registerDetached(agents gin.IRouter, cfg config, opts []core.HandlerOption) error {
 	opts = append(slices.Clip(opts), core.WithDetach(cfg.detachGrace))
 	if cfg.replica != "" {
 		opts = append(opts, core.WithReplicaID(cfg.replica))
@@ -50,10 +50,10 @@ func registerDetached(agents gin.IRouter, cfg config, opts []core.Option) error 
 	for _, route := range []struct {
 		group gin.IRouter
 		name  string
-		extra []core.Option
+		extra []core.HandlerOption
 	}{
 		{agents, "detached", nil},
-		{agents.Group("/users", users()), "users-detached", []core.Option{core.WithPrincipal(principal)}},
+		{agents.Group("/users", users()), "users-detached", []core.HandlerOption{core.WithPrincipal(principal)}},
 	} {
 		lg, err := cfg.runLog(route.name)
 		if err != nil {

@@ -26,7 +26,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/ginagui"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -106,7 +105,7 @@ func newServer(h http.Handler) *http.Server {
 }
 
 // serve serves on ln until the first signal on sigs, then shuts down
-// within grace (see ginagui.Shutdown). A second signal cuts the grace
+// within grace (see core.Shutdown). A second signal cuts the grace
 // short: every stream still open gets its RUN_ERROR (CANCELLED) at once.
 // It returns nil when every stream got its terminal event.
 func serve(ln net.Listener, srv *http.Server, gate *core.Gate, sigs <-chan os.Signal, grace time.Duration, logger *slog.Logger) error {
@@ -132,7 +131,7 @@ func serve(ln net.Listener, srv *http.Server, gate *core.Gate, sigs <-chan os.Si
 		case <-shutdownCtx.Done():
 		}
 	}()
-	err := ginagui.Shutdown(shutdownCtx, srv, gate)
+	err := core.Shutdown(shutdownCtx, srv, gate)
 	cancel()
 	<-watched
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {

@@ -3,9 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
-	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -14,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agui-go/agui/internal/redistest"
 )
 
 // TestReplicasOnOneRedis runs two processes of this app on one
@@ -22,20 +22,13 @@ import (
 // is killed, a client rejoining on the other gets a terminal event within
 // the lease plus one read window.
 func TestReplicasOnOneRedis(t *testing.T) {
-	redisBin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("redis-server is not installed (apt-get install redis-server)")
-		}
-		t.Skip("redis-server is not installed (apt-get install redis-server); CI is unset")
-	}
+	srv := redistest.Start(t)
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "gin-app")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	redisAddr := startProcessRedis(t, redisBin, dir)
-	args := []string{"-redis", "redis://" + redisAddr, "-run-lease", "1s", "-slow-interval", "5ms", "-slow-total", "1s"}
+	args := []string{"-redis", srv.URL(), "-run-lease", "1s", "-slow-interval", "5ms", "-slow-total", "1s"}
 	a, killA := startReplica(t, bin, append(args, "-replica", "a")...)
 	b, _ := startReplica(t, bin, append(args, "-replica", "b")...)
 	ctx := context.Background()
@@ -100,37 +93,6 @@ func rejoinElsewhere(t *testing.T, ctx context.Context, a, b string, i int) {
 	}
 	if !strings.Contains(got[len(got)-1].data, `"RUN_FINISHED"`) || text.String() != want {
 		t.Errorf("%s: %q, last %s", run, text.String(), got[len(got)-1].data)
-	}
-}
-
-// startProcessRedis runs a redis-server without persistence on a free
-// port and stops it by its pid at cleanup.
-func startProcessRedis(t *testing.T, bin, dir string) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
-	cmd := exec.Command(bin, "--port", port, "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	addr := "127.0.0.1:" + port
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		if c, err := net.Dial("tcp", addr); err == nil {
-			c.Close()
-			return addr
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("redis-server did not start")
-		}
-		time.Sleep(20 * time.Millisecond) // waiting for another process to listen
 	}
 }
 

@@ -72,7 +72,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := []core.Option{
+	opts := []core.HandlerOption{
 		core.WithGate(cfg.gate),
 		core.WithHandlerLogger(cfg.logger),
 		// Refused requests (4xx, 429, 503) are counted per route too.
@@ -80,7 +80,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	}
 	// named gives a route's agent its name in log lines and metric labels,
 	// with the route's limits.
-	named := func(name string, more ...core.Option) []core.Option {
+	named := func(name string, more ...core.HandlerOption) []core.HandlerOption {
 		return append(append(slices.Clip(opts), more...), core.WithAgentName(name))
 	}
 	if cfg.metrics {
@@ -197,6 +197,6 @@ func newRouter(cfg config) (*gin.Engine, error) {
 // ownedGroup is the group of an agent route whose threads belong to their
 // creator: Input runs the principal hook and decodes the request with the
 // route's limits (opts), then a's owner guard checks the thread.
-func ownedGroup(agents *gin.RouterGroup, opts []core.Option, a *loop.Agent) *gin.RouterGroup {
+func ownedGroup(agents *gin.RouterGroup, opts []core.HandlerOption, a *loop.Agent) *gin.RouterGroup {
 	return agents.Group("", ginagui.Input(append(slices.Clip(opts), core.WithPrincipal(principal))...), ownerGuard(a))
 }

@@ -6,13 +6,14 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/agui-go/agui/internal/sharedtest"
 )
 
 // Option configures Start.
@@ -50,19 +51,16 @@ type process struct {
 	waited  chan error
 }
 
-// Binary returns the path of redis-server. When it is missing it skips
-// the test, or fails it when the CI environment variable is "true".
+// Binary returns the path of redis-server. When it is missing it ends t
+// as [sharedtest.Missing] does: it skips the test, or fails it when the CI
+// environment variable is "true".
 func Binary(t testing.TB) string {
 	t.Helper()
 	bin, err := exec.LookPath("redis-server")
-	if err == nil {
-		return bin
+	if err != nil {
+		sharedtest.Missing(t, "redis-server is not on PATH: the test command (bash test/all.sh) installs it, or run apt-get install redis-server")
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("redis-server is not on PATH, and CI=true: the test command (bash test/all.sh) installs it with apt-get install redis-server")
-	}
-	t.Skip("redis-server is not on PATH: install it (apt-get install redis-server) to run the Redis tests")
-	return ""
+	return bin
 }
 
 // Start starts a redis-server for t and stops it when t ends. It skips

@@ -85,7 +85,7 @@ func TestFallbackAnthropicToOpenAI(t *testing.T) {
 			`data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":4,"total_tokens":14}}` + "\n\ndata: [DONE]\n\n"))
 	}))
 	defer gpt.Close()
-	backup, err := openai.New("gpt-4o-mini", oaiopt.WithBaseURL(gpt.URL+"/v1"), oaiopt.WithAPIKey("k"), oaiopt.WithHTTPClient(gpt.Client()))
+	backup, err := openai.New("gpt-4o-mini", openai.WithClientOptions(oaiopt.WithBaseURL(gpt.URL+"/v1"), oaiopt.WithAPIKey("k"), oaiopt.WithHTTPClient(gpt.Client())))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func TestLoopThinkingRoundTrip(t *testing.T) {
 	if res.FinishReason != loop.FinishStop || len(encrypted) != 2 {
 		t.Fatalf("finish %s, encrypted values %q", res.FinishReason, encrypted)
 	}
-	if types[0] != agui.TypeReasoningStart || types[3] != agui.TypeReasoningMessageContent {
+	if types[0] != agui.TypeRunStarted || types[1] != agui.TypeReasoningStart || types[4] != agui.TypeReasoningMessageContent {
 		t.Fatalf("events %v", types)
 	}
 	kept := 0

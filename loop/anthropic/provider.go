@@ -21,6 +21,8 @@ type Provider struct {
 	// budget is the thinking budget of enabled thinking (0 otherwise).
 	budget int64
 	cache  bool
+	// clientOpts are WithClientOptions' options, read by New.
+	clientOpts []option.RequestOption
 }
 
 var _ loop.Provider = (*Provider)(nil)
@@ -29,13 +31,14 @@ var _ loop.Provider = (*Provider)(nil)
 type Option func(*Provider) error
 
 // WithClientOptions configure the client as in anthropic-sdk-go (base URL, API
-// key, HTTP client, middleware). Like anthropic.NewClient the client reads
-// ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL from the environment, and these
-// options win over them. The client's own retries default to 0 (see the
-// package doc); [option.WithMaxRetries] here overrides that.
+// key, HTTP client, middleware); several calls add up, later options
+// winning. Like anthropic.NewClient the client reads ANTHROPIC_API_KEY and
+// ANTHROPIC_BASE_URL from the environment, and these options win over them
+// (default: the environment only). The client's own retries default to 0
+// (see the package doc); [option.WithMaxRetries] here overrides that.
 func WithClientOptions(opts ...option.RequestOption) Option {
 	return func(p *Provider) error {
-		p.client = sdk.NewClient(append([]option.RequestOption{option.WithMaxRetries(0)}, opts...)...)
+		p.clientOpts = append(p.clientOpts, opts...)
 		return nil
 	}
 }
@@ -90,13 +93,13 @@ func New(model string, opts ...Option) (*Provider, error) {
 	if model == "" {
 		return nil, errors.New("anthropic: New: empty model")
 	}
-	p := &Provider{model: model, maxTokens: 4096}
-	WithClientOptions()(p)
+	p := &Provider{model: model, maxTokens: 4096, clientOpts: []option.RequestOption{option.WithMaxRetries(0)}}
 	for _, o := range opts {
 		if err := o(p); err != nil {
 			return nil, err
 		}
 	}
+	p.client, p.clientOpts = sdk.NewClient(p.clientOpts...), nil
 	if p.budget > 0 && p.budget >= p.maxTokens {
 		return nil, fmt.Errorf("anthropic: New: thinking budget %d must be less than MaxTokens %d", p.budget, p.maxTokens)
 	}

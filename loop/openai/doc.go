@@ -7,9 +7,9 @@
 //
 // Quick start:
 //
-//	p, err := openai.New("gpt-4o-mini",
+//	p, err := openai.New("gpt-4o-mini", openai.WithClientOptions(
 //		option.WithBaseURL("http://127.0.0.1:11434/v1"), // any compatible server
-//		option.WithAPIKey(key))
+//		option.WithAPIKey(key)))
 //	if err != nil { … }
 //	agent, err := loop.New(p, loop.WithTools(weather))
 //

@@ -29,10 +29,10 @@ func Example() {
 	}))
 	defer server.Close()
 
-	p, err := openai.New("gpt-4o-mini",
+	p, err := openai.New("gpt-4o-mini", openai.WithClientOptions(
 		option.WithBaseURL(server.URL+"/v1"),
 		option.WithAPIKey("key"),
-		option.WithHTTPClient(server.Client()))
+		option.WithHTTPClient(server.Client())))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -23,17 +23,39 @@ type Provider struct {
 
 var _ loop.Provider = (*Provider)(nil)
 
-// New returns a provider for model. opts configure the client as in
-// openai-go (base URL, API key, HTTP client, middleware); like
-// openai.NewClient it reads OPENAI_API_KEY and OPENAI_BASE_URL from the
-// environment, and opts win over them. The client's retries default to 0
-// (see the package doc); [option.WithMaxRetries] in opts overrides that.
-func New(model string, opts ...option.RequestOption) (*Provider, error) {
+// Option configures a [Provider].
+type Option func(*config) error
+
+// config is what the options set; New builds the provider from it.
+type config struct {
+	client []option.RequestOption
+}
+
+// WithClientOptions configure the client as in openai-go (base URL, API
+// key, HTTP client, middleware); several calls add up, later options
+// winning. Like openai.NewClient the client reads OPENAI_API_KEY and
+// OPENAI_BASE_URL from the environment, and these options win over them
+// (default: the environment only). The client's own retries default to 0
+// (see the package doc); [option.WithMaxRetries] here overrides that.
+func WithClientOptions(opts ...option.RequestOption) Option {
+	return func(c *config) error {
+		c.client = append(c.client, opts...)
+		return nil
+	}
+}
+
+// New returns a provider for model, such as "gpt-4o-mini".
+func New(model string, opts ...Option) (*Provider, error) {
 	if model == "" {
 		return nil, errors.New("openai: New: empty model")
 	}
-	opts = append([]option.RequestOption{option.WithMaxRetries(0)}, opts...)
-	return &Provider{client: oai.NewClient(opts...), model: model}, nil
+	c := config{client: []option.RequestOption{option.WithMaxRetries(0)}}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	return &Provider{client: oai.NewClient(c.client...), model: model}, nil
 }
 
 // Stream implements [loop.Provider].

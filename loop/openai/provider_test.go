@@ -82,7 +82,7 @@ func sse(t *testing.T, name string) func(http.ResponseWriter, *http.Request) {
 
 func newProvider(t *testing.T, s *server) *Provider {
 	t.Helper()
-	p, err := New("gpt-4o-mini", option.WithBaseURL(s.URL+"/v1"), option.WithAPIKey("test"), option.WithHTTPClient(s.Client()))
+	p, err := New("gpt-4o-mini", WithClientOptions(option.WithBaseURL(s.URL+"/v1"), option.WithAPIKey("test"), option.WithHTTPClient(s.Client())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,5 +246,28 @@ func TestStreamCancelReachesRequest(t *testing.T) {
 func TestNewRejectsEmptyModel(t *testing.T) {
 	if _, err := New(""); err == nil {
 		t.Fatal("empty model accepted")
+	}
+}
+
+// WithClientOptions calls add up, and option.WithMaxRetries among them
+// overrides the default of no client retries.
+func TestWithClientOptionsAddUp(t *testing.T) {
+	fail := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusServiceUnavailable)
+		w.Write([]byte(`{"error":{"message":"down"}}`))
+	}
+	s := newServer(t, fail, fail)
+	p, err := New("gpt-4o-mini",
+		WithClientOptions(option.WithBaseURL(s.URL+"/v1"), option.WithAPIKey("test")),
+		WithClientOptions(option.WithHTTPClient(s.Client()), option.WithMaxRetries(1), option.WithRequestTimeout(0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(t, p, loop.ModelRequest{}); err == nil {
+		t.Fatal("no error from a failing server")
+	}
+	if n := len(s.requests()); n != 2 {
+		t.Fatalf("%d requests, want 2 (one retry)", n)
 	}
 }

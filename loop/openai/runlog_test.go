@@ -41,7 +41,7 @@ func TestProviderFailureIsInTheRunLog(t *testing.T) {
 	gone := httptest.NewServer(http.NotFoundHandler())
 	addr := strings.TrimPrefix(gone.URL, "http://")
 	gone.Close() // nothing listens there any more
-	p, err := New("gpt-test", option.WithBaseURL(gone.URL+"/v1"), option.WithAPIKey("k"))
+	p, err := New("gpt-test", WithClientOptions(option.WithBaseURL(gone.URL+"/v1"), option.WithAPIKey("k")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,9 +24,9 @@ var ErrUnavailable = errors.New("redisstore: redis unavailable")
 // A versioned Save is one Lua script, atomic in Redis, so of several
 // processes saving over one version exactly one wins: that is how the
 // loop's claim on a thread, and its lease, work across processes. The
-// lease itself is the checkpoint's LeaseUntil, written by the holder's
-// clock and read by the claimer's, so replicas' clocks must agree to well
-// within the lease (NTP does).
+// lease itself is the checkpoint's LeaseUntil, a time of Redis's clock
+// (TIME, on the node holding the thread: see [Store.Now]), so replicas
+// whose clocks disagree still exclude each other.
 type Store struct {
 	client redis.UniversalClient
 	cfg    config
@@ -60,7 +60,8 @@ func (s *Store) Key(threadID string) string { return s.cfg.prefix + "{" + thread
 
 // saveScript is the versioned write. KEYS[1] is the thread's hash;
 // ARGV: expected version, encoded checkpoint, expiry in milliseconds (0:
-// none). It returns the new version, or -1 when the stored version is
+// none), and the lease's end in Unix milliseconds of Redis's clock (0:
+// none), which is added to the expiry as far as it is ahead. It returns the new version, or -1 when the stored version is
 // not the expected one (a missing hash has version 0).
 //
 // The new version is the stored one plus one, or Redis's clock in
@@ -86,6 +87,13 @@ if v <= cur then
 end
 redis.call('HSET', KEYS[1], 'v', string.format('%.0f', v), 'cp', ARGV[2])
 local ttl = tonumber(ARGV[3])
+local lease = tonumber(ARGV[4])
+if ttl > 0 and lease > 0 then
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  if lease > now then
+    ttl = ttl + lease - now
+  end
+end
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)
 else
@@ -123,7 +131,7 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 // are written by one script if the stored version is expect. An idle
 // checkpoint expires after [WithIdleTTL], one awaiting approval after
 // [WithAwaitingTTL], and a running one after its lease plus IdleTTL (so a
-// thread whose holder died goes too).
+// thread whose holder died goes too), the lease read by Redis's clock.
 func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -132,7 +140,11 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (in
 	if err != nil {
 		return 0, err
 	}
-	v, err := saveScript.Run(ctx, s.client, []string{s.Key(cp.ThreadID)}, expect, data, s.expiry(cp).Milliseconds()).Int64()
+	var lease int64
+	if cp.Status == loop.StatusRunning && !cp.LeaseUntil.IsZero() {
+		lease = cp.LeaseUntil.UnixMilli()
+	}
+	v, err := saveScript.Run(ctx, s.client, []string{s.Key(cp.ThreadID)}, expect, data, s.expiry(cp).Milliseconds(), lease).Int64()
 	if err != nil {
 		return 0, s.fail(ctx, "save", err)
 	}
@@ -142,20 +154,33 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (in
 	return v, nil
 }
 
-// expiry is how long a saved checkpoint lives unless saved again; 0 is
+// expiry is how long a saved checkpoint lives unless saved again, not
+// counting a running one's lease, which the save script adds; 0 is
 // forever.
 func (s *Store) expiry(cp *loop.Checkpoint) time.Duration {
-	switch cp.Status {
-	case loop.StatusAwaitingApproval:
+	if cp.Status == loop.StatusAwaitingApproval {
 		return s.cfg.awaitingTTL
-	case loop.StatusRunning:
-		if s.cfg.idleTTL == 0 {
-			return 0
-		}
-		return max(time.Until(cp.LeaseUntil), 0) + s.cfg.idleTTL
-	default:
-		return s.cfg.idleTTL
 	}
+	return s.cfg.idleTTL
+}
+
+// nowScript reads Redis's clock on the node that holds KEYS[1].
+var nowScript = redis.NewScript(`return redis.call('TIME')`)
+
+// Now implements [loop.Store]: Redis's clock (TIME), read on the node
+// that holds the thread's key, the one its saves run on.
+func (s *Store) Now(ctx context.Context, threadID string) (time.Time, error) {
+	if err := ctx.Err(); err != nil {
+		return time.Time{}, err
+	}
+	t, err := nowScript.Run(ctx, s.client, []string{s.Key(threadID)}).Int64Slice()
+	if err != nil {
+		return time.Time{}, s.fail(ctx, "now", err)
+	}
+	if len(t) != 2 {
+		return time.Time{}, s.fail(ctx, "now", fmt.Errorf("TIME answered %d values", len(t)))
+	}
+	return time.Unix(t[0], t[1]*1000), nil
 }
 
 // Delete implements [loop.Store].

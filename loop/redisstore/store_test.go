@@ -299,3 +299,27 @@ func TestVersionsNeverRepeatAfterExpiry(t *testing.T) {
 		}
 	}
 }
+
+// A running checkpoint's key lives what is left of its lease, read by
+// Redis's clock (Store.Now), plus IdleTTL, whatever the saving process's
+// clock says: an hour-long lease keeps the key about an hour and a
+// minute, one that already ran out a minute.
+func TestRunningKeyLivesItsLeaseByRedisClock(t *testing.T) {
+	c := client(t, redistest.Start(t))
+	s := newStore(t, c, redisstore.WithIdleTTL(time.Minute))
+	ctx := t.Context()
+	now, err := s.Now(ctx, "held")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for thread, lease := range map[string]time.Duration{"held": time.Hour, "lapsed": -time.Hour} {
+		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: thread, Status: loop.StatusRunning, LeaseUntil: now.Add(lease)}, 0); err != nil {
+			t.Fatal(err)
+		}
+		want := time.Minute + max(lease, 0)
+		d, err := c.PTTL(ctx, s.Key(thread)).Result()
+		if err != nil || d > want || d < want-10*time.Second {
+			t.Fatalf("%s: TTL %v (%v), want about %v", thread, d, err, want)
+		}
+	}
+}

@@ -10,8 +10,9 @@
 //
 // [Run] checks versioned saves and their conflicts, that a loaded checkpoint
 // is the saved one (every field and message), that of 100 goroutines
-// claiming one thread exactly one wins, lease expiry and renewal as the
-// loop does them (a store keeps LeaseUntil; the version check makes
+// claiming one thread exactly one wins, the store's clock (Now, which
+// never goes back), lease expiry and renewal as the loop does them by
+// that clock (a store keeps LeaseUntil; the version check makes
 // takeovers exclusive), delete, that a thread deleted and created again
 // never repeats a version of its earlier life (no ABA overwrite), a 1 MB checkpoint, that a cancelled
 // context fails every call with no effect, and finally the loop itself on

@@ -16,6 +16,7 @@ func ExampleNames() {
 	// RoundTrip
 	// Isolation
 	// ConcurrentClaims
+	// Clock
 	// LeaseRenewal
 	// LeaseExpiry
 	// Delete

@@ -26,6 +26,7 @@ func checks() []check {
 		{"RoundTrip", roundTrip},
 		{"Isolation", isolation},
 		{"ConcurrentClaims", concurrentClaims},
+		{"Clock", clock},
 		{"LeaseRenewal", leaseRenewal},
 		{"LeaseExpiry", leaseExpiry},
 		{"Delete", deleteThread},
@@ -120,6 +121,38 @@ func mustLoad(t *testing.T, s loop.Store, thread string) (*loop.Checkpoint, int6
 	return cp, v
 }
 
+// storeNow reads the store's clock for thread: claims stamp and compare
+// leases by it, as the loop does.
+func storeNow(t *testing.T, s loop.Store, thread string) time.Time {
+	t.Helper()
+	now, err := s.Now(t.Context(), thread)
+	if err != nil {
+		t.Fatalf("now %s: %v", thread, err)
+	}
+	if now.IsZero() {
+		t.Fatalf("now %s: the zero time", thread)
+	}
+	return now
+}
+
+// clock checks Now: a time, for any thread, known or not, that never
+// goes back from one read to the next.
+func clock(t *testing.T, s loop.Store) {
+	mustSave(t, s, &loop.Checkpoint{ThreadID: "k"}, 0)
+	prev := storeNow(t, s, "k")
+	for i := range 10 {
+		thread := "k"
+		if i%2 == 1 {
+			thread = "unknown"
+		}
+		now := storeNow(t, s, thread)
+		if now.Before(prev) {
+			t.Fatalf("the store's clock went back from %v to %v", prev, now)
+		}
+		prev = now
+	}
+}
+
 func versionedSave(t *testing.T, s loop.Store) {
 	ctx := t.Context()
 	if _, _, err := s.Load(ctx, "t"); !errors.Is(err, loop.ErrNotFound) {
@@ -196,7 +229,8 @@ func isolation(t *testing.T, s loop.Store) {
 
 // claim is the loop's claim: load, refuse a thread held under a live
 // lease, take it with a versioned save. It reports the new version, or
-// 0 when the thread is held or the save lost.
+// 0 when the thread is held or the save lost. now is the store's time
+// (see storeNow), moved on as a test needs.
 func claim(ctx context.Context, s loop.Store, thread string, now time.Time, lease time.Duration) (int64, error) {
 	cp, v, err := s.Load(ctx, thread)
 	switch {
@@ -226,7 +260,7 @@ func concurrentClaims(t *testing.T, s loop.Store) {
 		start = make(chan struct{})
 		errs  = make(chan error, n)
 	)
-	now := time.Now()
+	now := storeNow(t, s, "c")
 	for range n {
 		wg.Go(func() {
 			<-start
@@ -268,7 +302,7 @@ func concurrentClaims(t *testing.T, s loop.Store) {
 
 func leaseRenewal(t *testing.T, s loop.Store) {
 	ctx := t.Context()
-	now := time.Now()
+	now := storeNow(t, s, "l")
 	v, err := claim(ctx, s, "l", now, time.Minute)
 	if err != nil || v == 0 {
 		t.Fatalf("first claim: %d %v", v, err)
@@ -292,7 +326,7 @@ func leaseRenewal(t *testing.T, s loop.Store) {
 
 func leaseExpiry(t *testing.T, s loop.Store) {
 	ctx := t.Context()
-	now := time.Now()
+	now := storeNow(t, s, "e")
 	held, err := claim(ctx, s, "e", now, time.Minute)
 	if err != nil || held == 0 {
 		t.Fatalf("first claim: %d %v", held, err)
@@ -407,6 +441,9 @@ func cancelledContext(t *testing.T, s loop.Store) {
 	}
 	if err := s.Delete(ctx, "x"); !errors.Is(err, context.Canceled) {
 		t.Errorf("delete with a cancelled context: %v, want context.Canceled", err)
+	}
+	if _, err := s.Now(ctx, "x"); !errors.Is(err, context.Canceled) {
+		t.Errorf("now with a cancelled context: %v, want context.Canceled", err)
 	}
 	// None of them had an effect.
 	cp, gv := mustLoad(t, s, "x")

@@ -20,8 +20,8 @@ import (
 func init() { gin.SetMode(gin.ReleaseMode) }
 
 // quiet keeps the per-run log lines out of the test output.
-func quiet(opts ...core.Option) []core.Option {
-	return append([]core.Option{core.WithHandlerLogger(slog.New(slog.DiscardHandler))}, opts...)
+func quiet(opts ...core.HandlerOption) []core.HandlerOption {
+	return append([]core.HandlerOption{core.WithHandlerLogger(slog.New(slog.DiscardHandler))}, opts...)
 }
 
 // runBody is a valid 1.0 RunAgentInput for run id id.

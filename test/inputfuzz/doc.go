@@ -1,6 +1,6 @@
 // Package inputfuzz fuzzes the request surface of the HTTP transport:
 // messages through agui.DecodeMessage and whole request bodies, under any
-// content type, through core.ReadInput. go test runs the seed corpora;
+// content type, through a core.InputReader. go test runs the seed corpora;
 // test/fuzz.sh fuzzes each target:
 //
 //	go test -run '^$' -fuzz '^FuzzReadInput$' -fuzztime 60s ./test/inputfuzz

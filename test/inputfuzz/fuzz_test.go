@@ -56,7 +56,7 @@ func FuzzDecodeMessage(f *testing.F) {
 }
 
 // FuzzReadInput is the HTTP request surface: random bodies under random
-// content types through core.ReadInput with a small body limit. Never a
+// content types through a core.InputReader with a small body limit. Never a
 // panic; a refusal is a RequestError with one of the documented statuses,
 // and its body is the documented JSON shape.
 func FuzzReadInput(f *testing.F) {
@@ -71,11 +71,15 @@ func FuzzReadInput(f *testing.F) {
 		http.StatusUnsupportedMediaType: true, http.StatusRequestEntityTooLarge: true,
 		http.StatusBadRequest: true, http.StatusUnprocessableEntity: true,
 	}
+	ir, err := core.NewInputReader(core.WithMaxBodyBytes(512))
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, contentType string, body []byte) {
 		r := httptest.NewRequest(http.MethodPost, "/agent", bytes.NewReader(body))
 		r.Header.Set("Content-Type", contentType)
 		w := httptest.NewRecorder()
-		in, err := core.ReadInput(w, r, 512)
+		in, err := ir.Read(w, r)
 		if err == nil {
 			// Ids are opaque strings; the protocol allows even empty ones.
 			if in == nil {

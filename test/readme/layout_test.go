@@ -27,7 +27,8 @@ type row struct {
 var layout = []row{
 	{pkgs: []string{"internal/jsonx"}},
 	{pkgs: []string{"internal/pb"}},
-	{pkgs: []string{"internal/redistest", "internal/sharedtest"}},
+	{pkgs: []string{"internal/sharedtest"}},
+	{pkgs: []string{"internal/redistest"}, mayImport: []string{"internal/sharedtest"}},
 	{pkgs: []string{""}, mayImport: []string{"internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"internal/jsonpatch"}, mayImport: []string{"", "internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"aguitest"}, mayImport: []string{"", "internal/jsonx", "internal/pb"}},

@@ -1,15 +1,13 @@
-package ginagui
+package core
 
 import (
 	"context"
 	"errors"
 	"net/http"
-
-	"github.com/agui-go/agui/core"
 )
 
 // Shutdown stops srv gracefully when it serves agent routes that share
-// gate ([core.WithGate]): the gate refuses new runs with 503 and cancels the
+// gate ([WithGate]): the gate refuses new runs with 503 and cancels the
 // in-flight ones, whose clients each get a terminal RUN_ERROR (CANCELLED),
 // and answers requests still uploading their body 503 at once (a stalled
 // upload would otherwise hold its connection past ctx), while srv stops
@@ -19,12 +17,12 @@ import (
 // to end: Shutdown is then srv.Shutdown.
 //
 // At ctx's deadline, runs whose agent ignores its context still end: their
-// streams get RUN_ERROR (CANCELLED) from the writer (see [core.Gate]), and
-// Shutdown gives their connections up to [core.ForceGrace] more to close.
+// streams get RUN_ERROR (CANCELLED) from the writer (see [Gate]), and
+// Shutdown gives their connections up to [ForceGrace] more to close.
 // It returns nil when every stream got its terminal event and every
 // connection closed; otherwise the connections left are closed and the
 // error says why.
-func Shutdown(ctx context.Context, srv *http.Server, gate *core.Gate) error {
+func Shutdown(ctx context.Context, srv *http.Server, gate *Gate) error {
 	if gate == nil {
 		return srv.Shutdown(ctx)
 	}
@@ -35,7 +33,7 @@ func Shutdown(ctx context.Context, srv *http.Server, gate *core.Gate) error {
 	if srvErr != nil && gateErr == nil {
 		// Every stream ended, some only at the deadline: their
 		// connections are closing now.
-		grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), core.ForceGrace)
+		grace, cancel := context.WithTimeout(context.WithoutCancel(ctx), ForceGrace)
 		defer cancel()
 		srvErr = srv.Shutdown(grace)
 	}

@@ -1,4 +1,4 @@
-package ginagui_test
+package core_test
 
 import (
 	"context"
@@ -8,12 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gin-gonic/gin"
-
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/ginagui"
 )
 
 func TestShutdownEndsInFlightRuns(t *testing.T) {
@@ -28,19 +25,17 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 		<-ctx.Done() // runs until the server shuts down
 		return agui.Outcome{}, context.Cause(ctx)
 	})
-	r := gin.New()
-	if err := ginagui.Register(r, "/agent", blocked, core.WithGate(gate)); err != nil {
-		t.Fatal(err)
-	}
+	mux := http.NewServeMux()
+	mux.Handle("POST /agent", mustHandler(t, blocked, core.WithGate(gate)))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: r}
+	srv := &http.Server{Handler: mux}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 
-	resp := postRun(t, "http://"+ln.Addr().String()+"/agent")
+	resp := post(context.Background(), t, "http://"+ln.Addr().String()+"/agent", runBody(""))
 	defer resp.Body.Close()
 	events := make(chan []agui.Event, 1)
 	go func() { events <- aguitest.ReadSSE(t, resp.Body) }()
@@ -48,7 +43,7 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := ginagui.Shutdown(ctx, srv, gate); err != nil {
+	if err := core.Shutdown(ctx, srv, gate); err != nil {
 		t.Fatalf("Shutdown = %v", err)
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
@@ -69,10 +64,10 @@ func TestShutdownNilGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: gin.New()}
+	srv := &http.Server{Handler: http.NewServeMux()}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	if err := ginagui.Shutdown(context.Background(), srv, nil); err != nil {
+	if err := core.Shutdown(context.Background(), srv, nil); err != nil {
 		t.Fatalf("Shutdown = %v", err)
 	}
 	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
