@@ -475,17 +475,17 @@ func (rh *ResumableHandler[S]) Close(ctx context.Context) error {
 func (rh *ResumableHandler[S]) refuse(w http.ResponseWriter, r *http.Request, err error, after uint64) {
 	switch {
 	case errors.Is(err, ErrRunNotFound) && after > 0:
-		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusGone, Code: RequestCode(CodeRunGone),
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusGone, Code: CodeRunGone,
 			Message: "the run's log is no longer retained"})
 	case errors.Is(err, ErrRunNotFound):
-		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusNotFound, Code: RequestCode(CodeRunNotFound),
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusNotFound, Code: CodeRunNotFound,
 			Message: "no such run"})
 	case errors.Is(err, ErrCursorAhead):
-		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: RequestCode(CodeCursorAhead),
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusBadRequest, Code: CodeCursorAhead,
 			Message: "the cursor is beyond the run's last event"})
 	default:
 		w.Header().Set("Retry-After", "1")
-		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
+		rh.h.t.Refuse(w, r, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeStoreUnavailable,
 			Message: "the run log is unavailable"})
 	}
 }
@@ -503,7 +503,7 @@ func (rh *ResumableHandler[S]) authenticate(w http.ResponseWriter, r *http.Reque
 }
 
 func forbidden() *RequestError {
-	return &RequestError{Status: http.StatusForbidden, Code: RequestCode(CodeForbidden),
+	return &RequestError{Status: http.StatusForbidden, Code: CodeForbidden,
 		Message: "the run belongs to another principal"}
 }
 

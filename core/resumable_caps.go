@@ -6,13 +6,15 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // CodeTooManyDetachedRuns is the code of the 429 a [ResumableHandler]
 // with [WithDetach] answers, before any stream, when its cap on runs that
 // may outlive their client ([WithMaxDetachedRuns]) is reached for the
 // route or for the request's principal.
-const CodeTooManyDetachedRuns RequestCode = "TOO_MANY_DETACHED_RUNS"
+const CodeTooManyDetachedRuns agui.Code = "TOO_MANY_DETACHED_RUNS"
 
 // Defaults of [WithMaxDetachedRuns].
 const (

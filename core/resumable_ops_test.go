@@ -62,7 +62,7 @@ func TestResumableKeepsTheHandlersCapAndRefusals(t *testing.T) {
 		t.Fatalf("unknown run: %d %s", rec.Code, rec.Body.String())
 	}
 	list := got.all()
-	if len(list) != 2 || list[0].Code != core.CodeTooManyRuns || list[1].Code != core.RequestCode(core.CodeRunNotFound) {
+	if len(list) != 2 || list[0].Code != core.CodeTooManyRuns || list[1].Code != core.CodeRunNotFound {
 		t.Fatalf("refusals = %+v", list)
 	}
 	for _, rf := range list {
