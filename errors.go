@@ -6,7 +6,11 @@ import (
 )
 
 // Code is the stable, machine-readable kind of an [Error]. It is what a
-// RUN_ERROR event carries in its code field, so its values never change.
+// RUN_ERROR event carries in its code field, and what the JSON body of a
+// request refused before its stream carries (core's RequestError), so its
+// values never change. Every code of this module is a Code constant of
+// the package that emits it; docs/errors.md lists them all, with their
+// meaning.
 type Code string
 
 // The error codes of this package. The first six follow the Rust crate

@@ -12,7 +12,7 @@ import (
 
 // CodeTooManyRuns is the code of the 429 a [Handler] answers when its
 // concurrent-run cap ([WithMaxConcurrentRuns]) is reached.
-const CodeTooManyRuns RequestCode = "TOO_MANY_RUNS"
+const CodeTooManyRuns agui.Code = "TOO_MANY_RUNS"
 
 // DefaultRetryAfter is the Retry-After of a 429 over the concurrent-run
 // cap unless [WithMaxConcurrentRuns] says otherwise.

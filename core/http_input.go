@@ -18,7 +18,7 @@ import (
 // "field": Field} (field omitted when empty). Values are immutable.
 type RequestError struct {
 	Status int
-	Code   RequestCode
+	Code   agui.Code
 	// Message says what is wrong, naming the field when there is one.
 	Message string
 	// Field is the JSON path of the offending input value, if any.
@@ -31,22 +31,27 @@ type RequestError struct {
 	cause error
 }
 
-// RequestCode is the stable code of a [RequestError], written as the "code"
-// of the JSON error body.
-type RequestCode string
-
-// The codes of [RequestError].
+// The codes of the refusals of [ReadInput] and [Handler]. A [RequestError]
+// carries an [agui.Code], as RUN_ERROR does: one code space, whether a
+// failure is answered before the stream or reported in it.
 const (
-	CodeMethodNotAllowed     RequestCode = "METHOD_NOT_ALLOWED"
-	CodeUnsupportedMediaType RequestCode = "UNSUPPORTED_MEDIA_TYPE"
-	CodeBodyTooLarge         RequestCode = "BODY_TOO_LARGE"
-	CodeMalformedInput       RequestCode = "MALFORMED_INPUT"
-	CodeInvalidInput         RequestCode = "INVALID_INPUT"
-	CodeUnavailable          RequestCode = "UNAVAILABLE"
+	CodeMethodNotAllowed     agui.Code = "METHOD_NOT_ALLOWED"
+	CodeUnsupportedMediaType agui.Code = "UNSUPPORTED_MEDIA_TYPE"
+	CodeBodyTooLarge         agui.Code = "BODY_TOO_LARGE"
+	CodeMalformedInput       agui.Code = "MALFORMED_INPUT"
+	CodeInvalidInput         agui.Code = "INVALID_INPUT"
+	// CodeUnavailable is the 503 of a server that cannot take the request
+	// now: it is shutting down, or an [Admitter] refused without a code
+	// of its own.
+	CodeUnavailable agui.Code = "UNAVAILABLE"
 	// CodeUnauthenticated is the 401 answered, before any stream, to a
 	// request whose principal hook ([WithPrincipal]) failed: the route
 	// has owners, and this caller could not be named.
-	CodeUnauthenticated RequestCode = "UNAUTHENTICATED"
+	CodeUnauthenticated agui.Code = "UNAUTHENTICATED"
+	// CodeForbidden: the request's principal is not the owner of the run
+	// or thread it names (a 403 before any stream, or the RUN_ERROR of a
+	// run that reached a thread it does not own).
+	CodeForbidden agui.Code = "FORBIDDEN"
 )
 
 // Error returns the message.
@@ -55,7 +60,8 @@ func (e *RequestError) Error() string { return e.Message }
 // Unwrap returns the I/O error behind a failed body read, if any.
 func (e *RequestError) Unwrap() error { return e.cause }
 
-// WriteHTTP answers the request with e. It must be called before anything
+// WriteHTTP answers the request with e; a 405 says Allow: POST unless w
+// already has an Allow header. It must be called before anything
 // else is written to w, and nothing reads the request's body afterwards:
 // WriteHTTP moves the connection's read deadline to now. A refusal is
 // often written before the body is read (a failed principal hook, a
@@ -78,7 +84,8 @@ func (e *RequestError) WriteHTTP(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Cache-Control", "no-store")
-	if e.Status == http.StatusMethodNotAllowed {
+	if e.Status == http.StatusMethodNotAllowed && h.Get("Allow") == "" {
+		// A run route's; a route serving other methods sets its own.
 		h.Set("Allow", http.MethodPost)
 	}
 	if e.RetryAfter > 0 {

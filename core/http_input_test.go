@@ -29,7 +29,7 @@ func TestHandlerRefusesBeforeTheStream(t *testing.T) {
 		contentType string
 		body        string
 		status      int
-		code        core.RequestCode
+		code        agui.Code
 		field       string
 	}{
 		{"GET", http.MethodGet, "application/json", valid, 405, core.CodeMethodNotAllowed, ""},

@@ -23,7 +23,7 @@ const (
 
 // CodeInputTooLarge is the code of the 413 for a request over an
 // [InputLimits] count.
-const CodeInputTooLarge = "INPUT_TOO_LARGE"
+const CodeInputTooLarge agui.Code = "INPUT_TOO_LARGE"
 
 // InputLimits bounds the work one request can ask for, beyond its byte
 // size ([WithMaxBodyBytes]): the number of messages, tools and resume

@@ -44,7 +44,7 @@ func TestHandlerInputLimits(t *testing.T) {
 			}
 			if want != http.StatusOK {
 				var e struct{ Code, Field string }
-				if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Code != CodeInputTooLarge || e.Field != kind {
+				if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Code != string(CodeInputTooLarge) || e.Field != kind {
 					t.Fatalf("%d %s: body %s", n, kind, rec.Body.String())
 				}
 			}

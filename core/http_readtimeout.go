@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"os"
 	"time"
+
+	"github.com/agui-go/agui"
 )
 
 // DefaultReadTimeout is how long a [Handler] waits for a request's body
@@ -13,7 +15,7 @@ const DefaultReadTimeout = 30 * time.Second
 
 // CodeRequestTimeout is the code of the 408 a client gets when its body
 // does not arrive within the read timeout.
-const CodeRequestTimeout = "REQUEST_TIMEOUT"
+const CodeRequestTimeout agui.Code = "REQUEST_TIMEOUT"
 
 // WithReadTimeout bounds the time a [Handler] waits for a request's body
 // (default [DefaultReadTimeout]; 0 waits forever). A client that stalls

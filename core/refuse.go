@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+
+	"github.com/agui-go/agui"
 )
 
 // Refusal is a run request a [Handler] answered with an error before any
@@ -18,7 +20,7 @@ type Refusal struct {
 	// Status is the HTTP status answered, Code and Message the JSON
 	// body's code and error (see [RequestError]).
 	Status  int
-	Code    RequestCode
+	Code    agui.Code
 	Message string
 	// ThreadID and RunID are the input's, once it was decoded; "" before.
 	ThreadID, RunID string

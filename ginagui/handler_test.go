@@ -71,7 +71,7 @@ func TestHandlerMisconfigured(t *testing.T) {
 	resp := postRun(t, srv.URL+"/agent")
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), "MISCONFIGURED") {
+	if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), `"code":"`+string(ginagui.CodeMisconfigured)+`"`) {
 		t.Errorf("got %d %s, want 500 MISCONFIGURED", resp.StatusCode, body)
 	}
 }

@@ -89,8 +89,14 @@ func InputFrom(c *gin.Context) (*agui.RunAgentInput, bool) {
 // core.HandlerOption keeps its settings private.
 func misconfigured(err error) gin.HandlerFunc {
 	slog.Default().Error("ginagui: agent route misconfigured", slog.Any("error", err))
+	re := &core.RequestError{Status: http.StatusInternalServerError, Code: CodeMisconfigured,
+		Message: "the agent route is misconfigured: " + err.Error()}
 	return func(c *gin.Context) {
-		c.AbortWithStatusJSON(http.StatusInternalServerError,
-			gin.H{"error": "the agent route is misconfigured: " + err.Error(), "code": "MISCONFIGURED"})
+		re.WriteHTTP(c.Writer)
+		c.Abort()
 	}
 }
+
+// CodeMisconfigured is the code of the 500 that a route built with
+// invalid options answers every request with (see [Handler]).
+const CodeMisconfigured agui.Code = "MISCONFIGURED"

@@ -37,7 +37,7 @@ func (a *Agent) AdmitRun(ctx context.Context, in *agui.RunAgentInput) error {
 		return nil
 	}
 	if err := rc.CheckRoom(ctx, in.ThreadID); errors.Is(err, ErrStoreFull) {
-		return &core.RequestError{Status: http.StatusServiceUnavailable, Code: core.RequestCode(CodeStoreFull),
+		return &core.RequestError{Status: http.StatusServiceUnavailable, Code: CodeStoreFull,
 			Message: "the checkpoint store has no room for a new thread; retry later", RetryAfter: StoreFullRetryAfter}
 	}
 	return nil

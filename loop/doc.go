@@ -34,7 +34,7 @@
 // returns [FinishError] and a *agui.Error whose Code is stable (THREAD_BUSY,
 // BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
 // TOOL_ERROR, APPROVAL_EXPIRED, UNSUPPORTED_CONTENT, TOOL_NAME_CLASH,
-// THREAD_FORBIDDEN). Provider, tool and store failures reach clients with
+// FORBIDDEN). Provider, tool and store failures reach clients with
 // a fixed message per code; the cause stays in the error (errors.Is,
 // errors.As) and in core's log line for the failed run.
 //
@@ -126,7 +126,7 @@
 // credentials, answered 401 on every method), and serve the agent behind
 // OwnerGuard and its history with HistoryHandler, both given the same hook,
 // which answer another principal's run, resume or history read with a JSON
-// 403 (THREAD_FORBIDDEN) before any stream:
+// 403 (FORBIDDEN) before any stream:
 //
 //	principal := core.PrincipalFunc(userFrom)
 //	http.Handle("/agents/travel", agent.OwnerGuard(principal, handler))

@@ -15,7 +15,7 @@ import (
 )
 
 // CodeThreadNotFound is the code of [HistoryHandler]'s 404 answer.
-const CodeThreadNotFound = "THREAD_NOT_FOUND"
+const CodeThreadNotFound agui.Code = "THREAD_NOT_FOUND"
 
 // History is a thread as [HistoryHandler] serves it: its transcript in
 // AG-UI message shapes and its shared state (JSON null without one).
@@ -49,7 +49,7 @@ type History struct {
 // request's context (behind [Agent.OwnerGuard], say). A failing hook is a
 // JSON 401 (core.CodeUnauthenticated). Ownership fails closed: a thread
 // with an owner is served only to that principal, and a request without a
-// principal, or with another, gets 403 (THREAD_FORBIDDEN), so a route
+// principal, or with another, gets 403 (FORBIDDEN), so a route
 // mounted without a hook serves unowned threads only.
 func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -60,7 +60,7 @@ func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			w.Header().Set("Allow", "GET, HEAD")
-			writeJSONError(w, http.StatusMethodNotAllowed, "METHOD_NOT_ALLOWED", "only GET reads a thread")
+			(&core.RequestError{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "only GET reads a thread"}).WriteHTTP(w)
 			return
 		}
 		id := r.PathValue("threadId")
@@ -72,21 +72,21 @@ func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
 		cp, _, err := a.cfg.store.Load(r.Context(), id)
 		switch {
 		case errors.Is(err, ErrNotFound) || id == "":
-			writeJSONError(w, http.StatusNotFound, CodeThreadNotFound, "no thread "+id)
+			(&core.RequestError{Status: http.StatusNotFound, Code: CodeThreadNotFound, Message: "no thread " + id}).WriteHTTP(w)
 			return
 		case err != nil:
-			writeJSONError(w, http.StatusInternalServerError, string(CodeCheckpoint), "the thread could not be read")
+			(&core.RequestError{Status: http.StatusInternalServerError, Code: CodeCheckpoint, Message: "the thread could not be read"}).WriteHTTP(w)
 			return
 		}
 		if err := checkOwner(cp, principalFrom(r.Context())); err != nil {
 			// Another principal's thread, or an owned thread and no
 			// principal at all: never skipped, never served.
-			writeJSONError(w, http.StatusForbidden, string(agui.CodeOf(err)), "the thread belongs to someone else")
+			(&core.RequestError{Status: http.StatusForbidden, Code: core.CodeForbidden, Message: "the thread belongs to someone else"}).WriteHTTP(w)
 			return
 		}
 		body, err := historyBody(id, cp)
 		if err != nil {
-			writeJSONError(w, http.StatusInternalServerError, string(agui.CodeSerialization), err.Error())
+			(&core.RequestError{Status: http.StatusInternalServerError, Code: agui.CodeSerialization, Message: err.Error()}).WriteHTTP(w)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
@@ -235,17 +235,6 @@ func jsonLen(s string) int {
 		i += size
 	}
 	return n
-}
-
-func writeJSONError(w http.ResponseWriter, status int, code, msg string) {
-	body, _ := json.Marshal(struct {
-		Error string `json:"error"`
-		Code  string `json:"code"`
-	}{msg, code}) // two strings always marshal
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(append(body, '\n'))
 }
 
 // announceHistory sends MESSAGES_SNAPSHOT of the thread's transcript when

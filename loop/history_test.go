@@ -92,7 +92,7 @@ func TestHistoryHandler(t *testing.T) {
 	if st, _ := body["state"].(map[string]any); st["color"] != "blue" {
 		t.Fatalf("state %v", body["state"])
 	}
-	if status, body := get(http.MethodGet, "/agents/paint/threads/nope"); status != 404 || body["code"] != CodeThreadNotFound {
+	if status, body := get(http.MethodGet, "/agents/paint/threads/nope"); status != 404 || body["code"] != string(CodeThreadNotFound) {
 		t.Fatalf("%d %v", status, body)
 	}
 	if status, _ := get(http.MethodPost, "/agents/paint/threads/t%201"); status != 405 {

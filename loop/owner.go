@@ -9,12 +9,9 @@ import (
 	"github.com/agui-go/agui/core"
 )
 
-// CodeForbidden: the thread belongs to another principal.
-const CodeForbidden agui.Code = "THREAD_FORBIDDEN"
-
 // errForbidden names nothing of the thread: its owner, status and pending
 // approval are none of the caller's business.
-var errForbidden = agui.NewError(CodeForbidden, "the thread belongs to someone else")
+var errForbidden = agui.NewError(core.CodeForbidden, "the thread belongs to someone else")
 
 // principalFrom returns the principal ctx carries ([core.PrincipalFrom]),
 // "" for none: a run without one may use only unowned threads.
@@ -25,7 +22,7 @@ func principalFrom(ctx context.Context) string {
 
 // CheckOwner reports whether principal may use threadID: nil for a thread
 // that does not exist yet (the principal's first run will own it), for an
-// unowned thread and for the owner; a THREAD_FORBIDDEN [*agui.Error] for
+// unowned thread and for the owner; a [core.CodeForbidden] [*agui.Error] for
 // anyone else. Any endpoint reading a thread (a run, a resume, a history
 // read) calls it before answering; a store failure is CHECKPOINT_ERROR.
 func (a *Agent) CheckOwner(ctx context.Context, threadID, principal string) error {
@@ -54,7 +51,7 @@ func checkOwner(cp *Checkpoint, principal string) error {
 // the request's context (ginagui.Input does, with the route's options). A
 // failing hook is a JSON 401 (core.CodeUnauthenticated) on every method, a
 // POST of a thread of another principal (or, without any principal, of an
-// owned thread) a JSON 403 (THREAD_FORBIDDEN), both before any stream; the
+// owned thread) a JSON 403 (FORBIDDEN), both before any stream; the
 // request then carries the principal ([core.ContextWithPrincipal]), so a
 // thread the run creates is recorded as the principal's.
 //
@@ -93,10 +90,10 @@ func (a *Agent) OwnerGuard(principal core.PrincipalFunc, next http.Handler) http
 		}
 		if err := a.CheckOwner(ctx, in.ThreadID, principalFrom(ctx)); err != nil {
 			status := http.StatusForbidden
-			if agui.CodeOf(err) != CodeForbidden {
+			if agui.CodeOf(err) != core.CodeForbidden {
 				status = http.StatusServiceUnavailable
 			}
-			(&core.RequestError{Status: status, Code: core.RequestCode(agui.CodeOf(err)), Message: agui.ErrorText(err)}).WriteHTTP(w)
+			(&core.RequestError{Status: status, Code: agui.CodeOf(err), Message: agui.ErrorText(err)}).WriteHTTP(w)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(ctx))

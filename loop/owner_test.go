@@ -14,7 +14,7 @@ import (
 )
 
 // A thread belongs to the principal whose run created it: another
-// principal's run or resume on it fails with THREAD_FORBIDDEN before
+// principal's run or resume on it fails with FORBIDDEN before
 // anything runs, and the error names nothing of the thread.
 func TestThreadOwnership(t *testing.T) {
 	b := newBlocker()
@@ -34,14 +34,14 @@ func TestThreadOwnership(t *testing.T) {
 		"resume": {ThreadID: "trip", Resume: approve(res.Interrupt, true)},
 	} {
 		_, err := a.Execute(bob, in)
-		if agui.CodeOf(err) != CodeForbidden || strings.Contains(agui.ErrorText(err), res.Interrupt.ID) {
-			t.Fatalf("bob's %s: %v (code %s), want %s", name, err, agui.CodeOf(err), CodeForbidden)
+		if agui.CodeOf(err) != core.CodeForbidden || strings.Contains(agui.ErrorText(err), res.Interrupt.ID) {
+			t.Fatalf("bob's %s: %v (code %s), want %s", name, err, agui.CodeOf(err), core.CodeForbidden)
 		}
 	}
 	if p.Calls() != calls {
 		t.Fatal("a foreign run reached the model")
 	}
-	if err := a.CheckOwner(t.Context(), "trip", "bob"); agui.CodeOf(err) != CodeForbidden {
+	if err := a.CheckOwner(t.Context(), "trip", "bob"); agui.CodeOf(err) != core.CodeForbidden {
 		t.Fatalf("CheckOwner(bob) = %v", err)
 	}
 	for who, thread := range map[string]string{"alice": "trip", "bob": "new-thread"} {
@@ -140,7 +140,7 @@ func TestOwnerGuardHistoryRead(t *testing.T) {
 	if code, body := get("alice"); code != http.StatusOK || !strings.Contains(body, "a secret answer") {
 		t.Fatalf("alice: %d %s", code, body)
 	}
-	if code, body := get("bob"); code != http.StatusForbidden || strings.Contains(body, "secret") || !strings.Contains(body, "THREAD_FORBIDDEN") {
+	if code, body := get("bob"); code != http.StatusForbidden || strings.Contains(body, "secret") || !strings.Contains(body, `"code":"FORBIDDEN"`) {
 		t.Fatalf("bob: %d %s", code, body)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -14,7 +15,7 @@ import (
 // with [WithDetach] answers, before any stream, when its cap on runs that
 // may outlive their client ([WithMaxDetachedRuns]) is reached for the
 // route or for the request's principal.
-const CodeTooManyDetachedRuns core.RequestCode = "TOO_MANY_DETACHED_RUNS"
+const CodeTooManyDetachedRuns agui.Code = "TOO_MANY_DETACHED_RUNS"
 
 // Defaults of [WithMaxDetachedRuns].
 const (

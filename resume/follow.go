@@ -171,10 +171,11 @@ func (rh *Handler[S]) presumedDead(runID string, expiredAt *time.Time) bool {
 }
 
 // logUnavailable is the RUN_ERROR that ends a stream whose log could not
-// be read: its code is the log's error's (an [*agui.Error]), for example
-// redislog's STORE_UNAVAILABLE, or else UNAVAILABLE.
+// be read: its code is the log's error's when that is an [*agui.Error]
+// with one (redislog's is [CodeStoreUnavailable]), or else
+// CodeStoreUnavailable.
 func logUnavailable(err error) *agui.RunError {
-	code := agui.Code(core.CodeUnavailable)
+	code := CodeStoreUnavailable
 	if e, ok := errors.AsType[*agui.Error](err); ok && e != nil && e.Code != "" {
 		code = e.Code
 	}

@@ -491,17 +491,17 @@ func (rh *Handler[S]) Close(ctx context.Context) error {
 func (rh *Handler[S]) refuse(w http.ResponseWriter, r *http.Request, err error, after uint64) {
 	switch {
 	case errors.Is(err, ErrRunNotFound) && after > 0:
-		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusGone, Code: core.RequestCode(CodeRunGone),
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusGone, Code: CodeRunGone,
 			Message: "the run's log is no longer retained"})
 	case errors.Is(err, ErrRunNotFound):
-		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusNotFound, Code: core.RequestCode(CodeRunNotFound),
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusNotFound, Code: CodeRunNotFound,
 			Message: "no such run"})
 	case errors.Is(err, ErrCursorAhead):
-		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusBadRequest, Code: core.RequestCode(CodeCursorAhead),
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusBadRequest, Code: CodeCursorAhead,
 			Message: "the cursor is beyond the run's last event"})
 	default:
 		w.Header().Set("Retry-After", "1")
-		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusServiceUnavailable, Code: core.CodeUnavailable,
+		rh.ir.Refuse(w, r, &core.RequestError{Status: http.StatusServiceUnavailable, Code: CodeStoreUnavailable,
 			Message: "the run log is unavailable"})
 	}
 }
@@ -520,7 +520,7 @@ func (rh *Handler[S]) authenticate(w http.ResponseWriter, r *http.Request) (*htt
 }
 
 func forbidden() *core.RequestError {
-	return &core.RequestError{Status: http.StatusForbidden, Code: core.RequestCode(CodeForbidden),
+	return &core.RequestError{Status: http.StatusForbidden, Code: core.CodeForbidden,
 		Message: "the run belongs to another principal"}
 }
 

@@ -123,10 +123,11 @@ const (
 	CodeLeaseHeld   agui.Code = "LEASE_HELD"
 	CodeSeqConflict agui.Code = "SEQ_CONFLICT"
 	CodeLogFull     agui.Code = "LOG_FULL"
-	CodeForbidden   agui.Code = "FORBIDDEN"
-	CodeStopped     agui.Code = "STOPPED"
 	CodeRunLost     agui.Code = "RUN_LOST"
-	CodeAbandoned   agui.Code = "ABANDONED"
+	// CodeStoreUnavailable: the run log's store cannot be reached (the
+	// 503 of a request the log cannot serve, and the RUN_ERROR that ends
+	// a connection whose log read failed).
+	CodeStoreUnavailable agui.Code = "STORE_UNAVAILABLE"
 )
 
 // Sentinels of the [Log] errors, for errors.Is: they match any

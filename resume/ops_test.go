@@ -63,7 +63,7 @@ func TestResumableKeepsTheHandlersCapAndRefusals(t *testing.T) {
 		t.Fatalf("unknown run: %d %s", rec.Code, rec.Body.String())
 	}
 	list := got.all()
-	if len(list) != 2 || list[0].Code != core.CodeTooManyRuns || list[1].Code != core.RequestCode(resume.CodeRunNotFound) {
+	if len(list) != 2 || list[0].Code != core.CodeTooManyRuns || list[1].Code != resume.CodeRunNotFound {
 		t.Fatalf("refusals = %+v", list)
 	}
 	for _, rf := range list {

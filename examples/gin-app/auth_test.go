@@ -82,7 +82,7 @@ func TestLoopThreadOwnership(t *testing.T) {
 		raw, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		var e struct{ Code string }
-		if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Content-Type") != "application/json" || json.Unmarshal(raw, &e) != nil || e.Code != "THREAD_FORBIDDEN" {
+		if resp.StatusCode != http.StatusForbidden || resp.Header.Get("Content-Type") != "application/json" || json.Unmarshal(raw, &e) != nil || e.Code != "FORBIDDEN" {
 			t.Errorf("%s as %q: %d %s", c.thread, c.auth, resp.StatusCode, raw)
 		}
 	}

@@ -91,7 +91,7 @@ func TestFrontendAndMCPThreadsBelongToTheirUser(t *testing.T) {
 		resp := do(t, srv.URL+"/agents/frontend", forged, h...)
 		got, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(got), "THREAD_FORBIDDEN") {
+		if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(got), `"code":"FORBIDDEN"`) {
 			t.Errorf("%s answers alice's frontend call: %d %s", who, resp.StatusCode, got)
 		}
 		resp = do(t, srv.URL+"/agents/mcp", strings.Replace(mcp, `"r1"`, `"r9"`, 1), h...)

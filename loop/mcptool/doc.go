@@ -26,7 +26,7 @@
 //   - a tool that reports an error (isError) gives the call an error result
 //     with the tool's own text ([CodeToolError]);
 //   - a server that died or cannot be reached gives every call an error
-//     result ([CodeUnavailable]);
+//     result ([CodeServerUnavailable]);
 //   - when the server announces that its tool list changed
 //     (notifications/tools/list_changed) the set reloads it, and the next
 //     model turn is offered the new list; a call to a tool that is gone

@@ -14,9 +14,9 @@ const (
 	// CodeToolError: the tool ran and reported an error (a result with
 	// isError set); the message is the tool's own text.
 	CodeToolError agui.Code = "MCP_TOOL_ERROR"
-	// CodeUnavailable: the server could not be reached, or its connection
+	// CodeServerUnavailable: the server could not be reached, or its connection
 	// is gone (a subprocess that exited, an HTTP server that is down).
-	CodeUnavailable agui.Code = "MCP_SERVER_UNAVAILABLE"
+	CodeServerUnavailable agui.Code = "MCP_SERVER_UNAVAILABLE"
 	// CodeRemoved: the server no longer offers the tool (its tool list
 	// changed after the model was shown it).
 	CodeRemoved agui.Code = "MCP_TOOL_REMOVED"

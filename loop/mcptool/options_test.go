@@ -65,11 +65,11 @@ func TestDefaultCallTimeout(t *testing.T) {
 	})
 }
 
-// A server that cannot be started fails Connect with CodeUnavailable.
+// A server that cannot be started fails Connect with CodeServerUnavailable.
 func TestConnectUnavailable(t *testing.T) {
 	cmd := exec.Command(filepath.Join(t.TempDir(), "no-such-server"))
 	_, err := Connect(context.Background(), &mcp.CommandTransport{Command: cmd})
-	if agui.CodeOf(err) != CodeUnavailable {
-		t.Fatalf("err %v, want %s", err, CodeUnavailable)
+	if agui.CodeOf(err) != CodeServerUnavailable {
+		t.Fatalf("err %v, want %s", err, CodeServerUnavailable)
 	}
 }

@@ -56,7 +56,7 @@ func TestDeadServerErrorIsSafe(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := toolResults(res)["c1"]
-	if r == nil || !strings.Contains(r.Content.String(), string(CodeUnavailable)) {
+	if r == nil || !strings.Contains(r.Content.String(), string(CodeServerUnavailable)) {
 		t.Fatalf("result %+v", r)
 	}
 	for _, s := range append(events, r.Content.String(), r.Error) {
@@ -64,7 +64,7 @@ func TestDeadServerErrorIsSafe(t *testing.T) {
 			t.Fatalf("the client sees the session or the address: %s", s)
 		}
 	}
-	if !strings.Contains(logs.String(), "add") || !strings.Contains(logs.String(), string(CodeUnavailable)) {
+	if !strings.Contains(logs.String(), "add") || !strings.Contains(logs.String(), string(CodeServerUnavailable)) {
 		t.Fatalf("log %s", logs.String())
 	}
 }

@@ -43,7 +43,7 @@ var _ loop.ToolSet = (*Toolset)(nil)
 // [*mcp.StreamableClientTransport] reaches one over streamable HTTP) and
 // loads the server's tools. ctx bounds the connection and the first
 // listing only. A server that cannot be reached fails it with
-// [CodeUnavailable], and a tool whose input schema the loop cannot validate
+// [CodeServerUnavailable], and a tool whose input schema the loop cannot validate
 // arguments with fails it with [CodeSchema] (naming the tool), rather than
 // being offered unchecked.
 func Connect(ctx context.Context, t mcp.Transport, opts ...Option) (*Toolset, error) {
@@ -64,7 +64,7 @@ func Connect(ctx context.Context, t mcp.Transport, opts ...Option) (*Toolset, er
 	})
 	session, err := client.Connect(ctx, t, nil)
 	if err != nil {
-		return nil, agui.NewError(CodeUnavailable, "mcp: connecting: "+err.Error())
+		return nil, agui.NewError(CodeServerUnavailable, "mcp: connecting: "+err.Error())
 	}
 	s.session = session
 	s.server = "MCP server"
@@ -82,7 +82,7 @@ func Connect(ctx context.Context, t mcp.Transport, opts ...Option) (*Toolset, er
 }
 
 // watch records the end of the connection, so that later calls fail
-// at once with CodeUnavailable.
+// at once with CodeServerUnavailable.
 func (s *Toolset) watch() {
 	defer s.wg.Done()
 	err := s.session.Wait()
@@ -169,7 +169,7 @@ func (s *Toolset) call(ctx context.Context, name string, args json.RawMessage) (
 	if gone != nil {
 		// The SDK's error (it may name the session) is the cause, for the
 		// log: the message is what the model and the client read.
-		return "", &agui.Error{Code: CodeUnavailable, Message: s.server + " is unavailable", Err: gone}
+		return "", &agui.Error{Code: CodeServerUnavailable, Message: s.server + " is unavailable", Err: gone}
 	}
 	if !offered {
 		return "", agui.NewError(CodeRemoved, fmt.Sprintf("%s no longer offers the tool %s", s.server, name))
@@ -194,12 +194,12 @@ func (s *Toolset) call(ctx context.Context, name string, args json.RawMessage) (
 }
 
 // unavailable wraps a failed request: the context's error when the caller
-// gave up (the loop reports a cancelled call), else CodeUnavailable.
+// gave up (the loop reports a cancelled call), else CodeServerUnavailable.
 func (s *Toolset) unavailable(ctx context.Context, what string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s: %s: %w", s.server, what, context.Cause(ctx))
 	}
-	return &agui.Error{Code: CodeUnavailable, Message: fmt.Sprintf("%s is unavailable: %s failed", s.server, what), Err: err}
+	return &agui.Error{Code: CodeServerUnavailable, Message: fmt.Sprintf("%s is unavailable: %s failed", s.server, what), Err: err}
 }
 
 // render turns a tool result into the text the model reads: the text
@@ -224,7 +224,7 @@ func render(res *mcp.CallToolResult) (string, error) {
 }
 
 // Close ends the session (a subprocess server is stopped) and joins the
-// Toolset's goroutines. Calls after Close fail with [CodeUnavailable].
+// Toolset's goroutines. Calls after Close fail with [CodeServerUnavailable].
 func (s *Toolset) Close() error {
 	var err error
 	s.close.Do(func() {

@@ -333,15 +333,12 @@ func (l *Log) err(err error) error {
 			return &agui.Error{Code: code, Message: "redislog: " + msg, Err: err}
 		}
 	}
-	return &agui.Error{Code: CodeUnavailable, Message: "redislog: " + msg, Err: err}
+	return &agui.Error{Code: resume.CodeStoreUnavailable, Message: "redislog: " + msg, Err: err}
 }
 
 // blockSlack is how long past its block a blocking read may take to be
 // answered before Redis counts as unreachable.
 const blockSlack = time.Second
-
-// CodeUnavailable is the code of errors reaching Redis.
-const CodeUnavailable agui.Code = "STORE_UNAVAILABLE"
 
 func parseStatus(run string, v any) (resume.RunStatus, error) {
 	a, ok := v.([]any)
@@ -376,7 +373,7 @@ func toEntries(msgs []redis.XMessage) ([]resume.Entry, error) {
 		n, err := strconv.ParseUint(seq, 10, 64)
 		d, _ := m.Values["d"].(string)
 		if !ok || err != nil {
-			return nil, agui.NewError(CodeUnavailable, "redislog: a stream entry has a foreign id "+m.ID)
+			return nil, agui.NewError(resume.CodeStoreUnavailable, "redislog: a stream entry has a foreign id "+m.ID)
 		}
 		out[i] = resume.Entry{Seq: n, Data: []byte(d), Terminal: m.Values["t"] == "1"}
 	}

@@ -108,8 +108,8 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 			t.Fatalf("the %s's stream ended with no terminal event", name)
 		}
 		last := rest[len(rest)-1]
-		if last.id != 0 || !strings.Contains(last.data, `"RUN_ERROR"`) || !strings.Contains(last.data, `"code":"`+string(redislog.CodeUnavailable)+`"`) {
-			t.Fatalf("the %s's stream ended with %+v, want a RUN_ERROR %s without an id", name, last, redislog.CodeUnavailable)
+		if last.id != 0 || !strings.Contains(last.data, `"RUN_ERROR"`) || !strings.Contains(last.data, `"code":"`+string(resume.CodeStoreUnavailable)+`"`) {
+			t.Fatalf("the %s's stream ended with %+v, want a RUN_ERROR %s without an id", name, last, resume.CodeStoreUnavailable)
 		}
 	}
 	if d := time.Since(start); d > 5*time.Second {

@@ -302,10 +302,13 @@ func TestStoreDownDegradesToPlainStream(t *testing.T) {
 		strings.Contains(string(raw), "id: ") || !strings.Contains(string(raw), `"RUN_FINISHED"`) {
 		t.Fatalf("degraded run: %d %q\n%s", resp.StatusCode, resp.Header.Get("Content-Location"), raw)
 	}
-	// A rejoin while the store is down is a 503 the client may retry.
+	// A rejoin while the store is down is a 503 the client may retry,
+	// with the code a stream cut by the outage ends with.
 	resp = do(context.Background(), t, http.MethodGet, srv.URL+"/chat/runs/r", "", "3")
+	raw, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("rejoin with the store down: %d", resp.StatusCode)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" ||
+		!strings.Contains(string(raw), `"code":"`+string(resume.CodeStoreUnavailable)+`"`) {
+		t.Fatalf("rejoin with the store down: %d %s", resp.StatusCode, raw)
 	}
 }

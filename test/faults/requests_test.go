@@ -51,7 +51,7 @@ func TestBadRequests(t *testing.T) {
 		contentType string
 		body        string
 		status      int
-		code        core.RequestCode
+		code        agui.Code
 		field       string
 	}{
 		// Method and media type.
