@@ -76,9 +76,10 @@ func (t *transport) admitRun(w http.ResponseWriter) (release func(), refused *Re
 
 // Admitter is implemented by an [Agent] that can tell, before a run's
 // stream starts, that it will not take the run now: the loop's agent, when
-// its checkpoint store is full. A [Handler] and a [ResumableHandler] call
-// AdmitRun once per new run, after reading the input and before anything
-// is written, on the request's goroutine; ctx carries the route and the
+// its checkpoint store is full. [Handler.NewRun] (which Serve, and any
+// other transport, builds its runs with) calls AdmitRun once per new run,
+// after reading the input and before anything is written, on the
+// request's goroutine; ctx carries the route and the
 // input ([InputFrom]). A [*RequestError] it returns is answered as it is
 // (its RetryAfter as a Retry-After header), any other error as a 503
 // (UNAVAILABLE); the run does not start. A client thus gets a status it

@@ -135,13 +135,11 @@
 // at its deadline with RUN_ERROR DEADLINE_EXCEEDED. All are off by
 // default.
 //
-// # Resumable runs
+// # Other transports
 //
-// [NewResumableHandler] serves the same agent on a route where a run is a
-// log ([RunLog]): every event is numbered and stored before any client
-// sees it, each connection follows the log from its cursor, and a client
-// whose connection dropped rejoins with Last-Event-ID, on any replica when
-// the log is shared (package redislog). [WithDetach] keeps a run going while
-// nobody watches, for a grace period; the route's principal hook
-// ([WithPrincipal]) ties a run to the principal that started it. [MemoryLog] is the bounded in-process log.
+// A transport other than Serve drives a run through the same steps, each
+// public: [Handler.Accept] reads and checks the request, [Handler.NewRun]
+// builds its run, [Handler.Slot] and [Gate.Admit] admit it,
+// [Runner.Start] hands its events over, and a [Conn] writes them to the
+// client as Serve would. Package resume serves resumable runs this way.
 package core

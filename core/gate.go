@@ -40,11 +40,13 @@ type Gate struct {
 // writers of runs that ignored cancellation to send their RUN_ERROR.
 const ForceGrace = time.Second
 
-// admit registers a run whose cancel function is called on shutdown. It
-// returns false once the gate is shut down; otherwise release must be
-// called when the run's stream has ended, and forced is closed when the
-// shutdown deadline passes and the stream must end without the run.
-func (g *Gate) admit(cancel func(error)) (release func(), forced <-chan struct{}, ok bool) {
+// Admit registers a run, or a stream, whose cancel function is called on
+// shutdown: a [Handler] admits each run it serves, and other transports
+// (package resume) admit theirs. It returns false once the gate is shut
+// down; otherwise release must be called when the stream has ended, and
+// forced is closed when the shutdown deadline passes and the stream must
+// end without its run.
+func (g *Gate) Admit(cancel func(error)) (release func(), forced <-chan struct{}, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {

@@ -20,8 +20,8 @@ func TestGateShutdownCancelsAndWaits(t *testing.T) {
 			defer mu.Unlock()
 			causes = append(causes, err)
 		}
-		rel1, _, ok1 := g.admit(cancel)
-		rel2, _, ok2 := g.admit(cancel)
+		rel1, _, ok1 := g.Admit(cancel)
+		rel2, _, ok2 := g.Admit(cancel)
 		if !ok1 || !ok2 || g.Active() != 2 {
 			t.Fatal("an open gate refused a run")
 		}
@@ -33,7 +33,7 @@ func TestGateShutdownCancelsAndWaits(t *testing.T) {
 			t.Errorf("cancel causes = %v, want two CANCELLED", causes)
 		}
 		mu.Unlock()
-		if _, _, ok := g.admit(cancel); ok {
+		if _, _, ok := g.Admit(cancel); ok {
 			t.Error("a shut gate admitted a run")
 		}
 		select {
@@ -52,7 +52,7 @@ func TestGateShutdownCancelsAndWaits(t *testing.T) {
 func TestGateShutdownDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var g Gate
-		release, _, _ := g.admit(func(error) {}) // a run that ignores cancellation
+		release, _, _ := g.Admit(func(error) {}) // a run that ignores cancellation
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if err := g.Shutdown(ctx); err != context.DeadlineExceeded {
@@ -70,7 +70,7 @@ func TestGateShutdownIdle(t *testing.T) {
 	if err := g.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok := g.admit(func(error) {}); ok {
+	if _, _, ok := g.Admit(func(error) {}); ok {
 		t.Error("a shut gate admitted a run")
 	}
 }

@@ -114,41 +114,15 @@ func (h *Handler[S]) Serve(w http.ResponseWriter, r *http.Request, opts ...RunOp
 // prepare reads the input (unless r's context carries one) and builds the
 // run; on a refusal it answers w and returns a nil run.
 func (h *Handler[S]) prepare(w http.ResponseWriter, r *http.Request, opts []RunOption) (context.Context, *agui.RunAgentInput, *Runner[S]) {
-	// The principal first: a caller the route cannot name is refused
-	// before its body is read.
-	r, ok := h.t.Authenticate(w, r)
+	ctx, in, ok := h.Accept(w, r)
 	if !ok {
 		return nil, nil, nil
 	}
-	ctx := h.t.withRoute(r.Context(), r)
-	in, ok := InputFrom(ctx)
-	if ok {
-		h.t.extendDeadline(w) // as InputReader.Read does, for a refusal below
-	} else {
-		var err error
-		if in, err = h.t.Read(w, r); err != nil {
-			h.t.refuse(ctx, w, asRequestError(err))
-			return nil, nil, nil
-		}
-		ctx = ContextWithInput(ctx, in)
-	}
-	if re := admitAgent(ctx, h.agent, in); re != nil {
-		h.t.refuse(ctx, w, re)
-		return nil, nil, nil
-	}
-	var run *Runner[S]
-	var err error
-	if len(opts) == 0 && in.ThreadID != "" && in.RunID != "" {
-		// The common case: the handler's own options, resolved once.
-		run, err = newRunner(h.agent, in, h.runOpts)
-	} else {
-		run, err = NewRunner(h.agent, in, append(h.t.cfg.runOptions(), opts...)...)
-	}
+	run, err := h.NewRun(ctx, in, opts...)
 	if err != nil {
-		h.t.refuse(ctx, w, inputRequestError(err))
+		h.t.refuse(ctx, w, asRequestError(err))
 		return nil, nil, nil
 	}
-	run.opts.scratch = &h.t.scratch
 	return ctx, in, run
 }
 
@@ -171,10 +145,9 @@ func (t *transport) admit(ctx context.Context, w http.ResponseWriter, r *http.Re
 // streamGated streams run once g admits it, and answers 503 when g is
 // shutting down.
 func (t *transport) streamGated(ctx context.Context, w http.ResponseWriter, r *http.Request, in *agui.RunAgentInput, run runHandle, g *Gate) {
-	release, forced, ok := g.admit(run.Cancel)
+	release, forced, ok := g.Admit(run.Cancel)
 	if !ok {
-		t.refuse(ctx, w, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
-			Message: "the server is shutting down"})
+		t.refuse(ctx, w, errShutting())
 		return
 	}
 	defer release()
@@ -217,7 +190,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 		format:  format,
 		legacy:  legacy,
 		cfg:     &t.cfg,
-		warned:  &t.warned,
+		t:       t,
 		bufs:    &t.bufs,
 		cancel:  run.Cancel,
 		in:      in,

@@ -26,8 +26,6 @@ type handlerConfig struct {
 	// principal is the route's principal hook (principal.go); nil is none.
 	principal    PrincipalFunc
 	principalSet bool
-	// resume is read by NewResumableHandler only.
-	resume []func(*resumeConfig)
 }
 
 // runOptions returns the options every run of the handler applies: its

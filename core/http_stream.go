@@ -22,7 +22,7 @@ type streamWriter struct {
 	format agui.Format
 	legacy bool
 	cfg    *handlerConfig
-	warned *warnings
+	t      *transport // its warnings and deadline
 	cancel func(error)
 	in     *agui.RunAgentInput
 	logCtx context.Context
@@ -204,11 +204,7 @@ func (s *streamWriter) idle() {
 // is the yield function of the run's sink.
 func (s *streamWriter) handle(ev agui.Event) bool {
 	if s.legacy {
-		if !s.lossyWarned && agui.DowngradeLossy(ev) {
-			s.lossyWarned = true
-			s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, "core: lossy downgrade for a pre-1.0 client",
-				slog.String("thread_id", LogID(s.in.ThreadID)), slog.String("run_id", LogID(s.in.RunID)), slog.String("event", string(ev.Type())))
-		}
+		downgraded(s.logCtx, &s.lossyWarned, s.cfg.logger, s.in.ThreadID, s.in.RunID, ev)
 		var keep bool
 		if ev, keep = agui.Downgrade(ev); !keep {
 			return true
@@ -247,10 +243,7 @@ func (s *streamWriter) handle(ev agui.Event) bool {
 	}
 	if !s.started {
 		s.started = true
-		h := s.w.Header()
-		h.Set("Content-Type", s.format.ContentType())
-		h.Set("Cache-Control", "no-cache")
-		h.Set("X-Accel-Buffering", "no")
+		setStreamHeaders(s.w.Header(), s.format)
 	}
 	s.pending++
 	// The burst's frames go out in one Write when the buffer is full, at
@@ -363,7 +356,7 @@ func (s *streamWriter) flush() {
 	s.unflushed = false
 	if err := s.rc.Flush(); err != nil {
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce(&s.warned.flush, "core: the ResponseWriter cannot flush; events reach the client late", err)
+			s.t.warnOnce(s.logCtx, &s.t.warned.flush, msgNoFlush, err)
 			return
 		}
 		s.gone()
@@ -381,14 +374,10 @@ func (s *streamWriter) extendDeadlineFrom(now time.Time) {
 	if s.noDeadline {
 		return
 	}
-	var d time.Time
-	if s.cfg.writeTimeout > 0 {
-		d = now.Add(s.cfg.writeTimeout)
-	}
-	if err := s.rc.SetWriteDeadline(d); err != nil {
+	if err := s.t.setDeadline(s.rc, now); err != nil {
 		s.noDeadline = true
 		if errors.Is(err, http.ErrNotSupported) {
-			s.warnOnce(&s.warned.deadline, "core: the ResponseWriter cannot set write deadlines (a middleware may hide Unwrap); a server WriteTimeout will cut long runs", err)
+			s.t.warnOnce(s.logCtx, &s.t.warned.deadline, msgNoDeadline, err)
 		}
 	} else if s.cfg.writeTimeout == 0 {
 		s.noDeadline = true // cleared for the whole stream
@@ -397,13 +386,6 @@ func (s *streamWriter) extendDeadlineFrom(now time.Time) {
 
 // warnings are the transport limitations a handler has logged.
 type warnings struct{ flush, deadline atomic.Bool }
-
-// warnOnce logs a transport limitation once per handler.
-func (s *streamWriter) warnOnce(done *atomic.Bool, msg string, err error) {
-	if done.CompareAndSwap(false, true) {
-		s.cfg.logger.LogAttrs(s.logCtx, slog.LevelWarn, msg, slog.Any("error", err))
-	}
-}
 
 // gone records that the client went away and cancels the run at once.
 func (s *streamWriter) gone() {

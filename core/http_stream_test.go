@@ -102,7 +102,7 @@ func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format agui.
 		rc:      http.NewResponseController(w),
 		format:  format,
 		cfg:     cfg,
-		warned:  new(warnings),
+		t:       &transport{InputReader: InputReader{cfg: *cfg}},
 		cancel:  cr.cancel,
 		in:      agui.NewInput("t", "r"),
 		logCtx:  context.Background(),
@@ -410,11 +410,14 @@ func TestStreamWriterZeroWriteTimeoutClearsDeadlineOnce(t *testing.T) {
 func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 	var logs bytes.Buffer
 	cfg := swConfig(t, WithHandlerLogger(slog.New(slog.NewTextHandler(&logs, nil))))
-	warned := new(warnings)
+	var tr *transport
 	for range 2 {
 		w := &swPlainWriter{header: http.Header{}}
 		sw, _ := newTestStreamWriter(w, cfg, agui.FormatSSE)
-		sw.warned = warned
+		if tr == nil {
+			tr = sw.t
+		}
+		sw.t = tr
 		items := newSWQueue()
 		items.send(swStarted())
 		items.send(swFinished())

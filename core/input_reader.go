@@ -61,8 +61,7 @@ func (ir *InputReader) Read(w http.ResponseWriter, r *http.Request) (*agui.RunAg
 		err = timeoutError(err)
 		if re := (*RequestError)(nil); errors.As(err, &re) && re.Code == CodeRequestTimeout {
 			if g := ir.cfg.gate; g != nil && g.reads.shut() {
-				return nil, &RequestError{Status: http.StatusServiceUnavailable, Code: CodeUnavailable,
-					Message: "the server is shutting down"}
+				return nil, errShutting()
 			}
 		}
 		return nil, err

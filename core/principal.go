@@ -15,7 +15,7 @@ import (
 // concurrent use.
 //
 // It is the one principal hook of a route ([WithPrincipal]): run
-// ownership on a resumable route ([ResumableHandler]) and thread
+// ownership on a resumable route (package resume) and thread
 // ownership in package loop (its OwnerGuard and HistoryHandler) both read
 // what it returns, from the request's context ([PrincipalFrom]).
 type PrincipalFunc func(*http.Request) (string, error)
@@ -27,7 +27,7 @@ var errUnauthenticated = &RequestError{Status: http.StatusUnauthorized, Code: Co
 
 // WithPrincipal sets the route's principal hook (see [PrincipalFunc]),
 // run on every request of the route, whatever its method: a [Handler]'s
-// run, a [ResumableHandler]'s start, rejoin, active-run lookup and stop,
+// run, a resumable route's start, rejoin, active-run lookup and stop,
 // ginagui's capabilities route. A failing f is a JSON 401
 // ([CodeUnauthenticated]) before any stream; otherwise the principal is
 // put on the request's context ([ContextWithPrincipal]), where the run

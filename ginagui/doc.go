@@ -11,7 +11,9 @@
 //
 // [Handler] is the primitive when the app picks the method and path itself.
 // Both are built on [github.com/agui-go/agui/core.Handler], which does the
-// work for plain net/http too.
+// work for plain net/http too. [RegisterResumable] mounts a resumable route
+// ([github.com/agui-go/agui/resume.Handler]) and its rejoin, stop and
+// active-run routes, where a dropped connection loses nothing.
 //
 // # What the route does
 //

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/resume"
 )
 
 // TestPrincipalHookOnEveryRoute: the route's principal hook guards the
@@ -19,7 +20,7 @@ import (
 // active-run lookup, and Input: a failing hook is a JSON 401
 // UNAUTHENTICATED on each.
 func TestPrincipalHookOnEveryRoute(t *testing.T) {
-	lg, err := core.NewMemoryLog()
+	lg, err := resume.NewMemoryLog()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,8 +29,8 @@ func TestPrincipalHookOnEveryRoute(t *testing.T) {
 	if err := ginagui.Register(r.Group("", ginagui.Input(refuse)), "/plain", sayAgent("hi"), refuse); err != nil {
 		t.Fatal(err)
 	}
-	rh, err := ginagui.RegisterResumable(r, "/chat", sayAgent("hi"), lg, refuse)
-	if err != nil {
+	rh := newResumable(t, sayAgent("hi"), lg, refuse)
+	if err := ginagui.RegisterResumable(r, "/chat", rh); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

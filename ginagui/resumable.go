@@ -1,17 +1,18 @@
 package ginagui
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/resume"
 )
 
-// RegisterResumable mounts agent a on r like [Register], on a resumable
-// route whose runs are kept in lg (see [core.ResumableHandler]):
+// RegisterResumable mounts the resumable route rh (see [resume.Handler])
+// on r at path:
 //
 //   - POST path starts a run, or joins it when its runId is known;
 //   - GET path/runs/*runId rejoins it after its Last-Event-ID header (or
@@ -19,68 +20,74 @@ import (
 //     escaped path segment (a "/" in it is %2F), taken whole;
 //   - GET path/threads/:threadId/run follows the thread's active run (204
 //     when there is none);
-//   - GET path/capabilities declares transport.resumable.
+//   - GET path/capabilities serves [resume.Handler.Capabilities] with
+//     core's handler ([core.NewCapabilitiesHandler]);
+//   - GET, PUT, PATCH and DELETE on path are answered 405, as [Register]
+//     answers them.
 //
 // All of them are under r, so the group's middleware (authentication
-// included) applies to rejoins and stops as to runs; give the route a
-// [core.WithPrincipal] that reads the authenticated principal so that only
-// the user who started a run may rejoin or stop it. Transformers of the
-// route's groups apply to new runs, as with Register. opts are the
-// handler's options and the resumable route's ([core.WithDetach],
-// core.WithPrincipal, ...) in one list. Call Close on the returned handler
-// when the server shuts down, after Gate.Shutdown.
-func RegisterResumable[S any](r gin.IRouter, path string, a core.Agent[S], lg core.RunLog, opts ...core.HandlerOption) (*core.ResumableHandler[S], error) {
-	h, err := core.NewHandler(a, opts...)
-	if err != nil {
-		return nil, err
+// included) applies to rejoins and stops as to runs; give the handler rh
+// is built on a [core.WithPrincipal] that reads the authenticated principal
+// so that only the user who started a run may rejoin or stop it.
+// Transformers of the route's groups apply to new runs, as with Register.
+// It only routes: build rh with [resume.New], and call its Close when the
+// server shuts down, after Gate.Shutdown.
+//
+// RegisterResumable reports every problem as an error, never a panic, as
+// Register does: it fails, registering nothing, when the capabilities
+// route is taken, and fails when one of the run routes is taken; the 405
+// courtesy routes give way to the app's own.
+func RegisterResumable[S any](r gin.IRouter, path string, rh *resume.Handler[S]) error {
+	if rh == nil {
+		return fmt.Errorf("ginagui: RegisterResumable %s: no handler", path)
 	}
-	rh, err := core.NewResumableHandler(h, lg, opts...)
+	caps, err := core.NewCapabilitiesHandler(rh.Capabilities(), rh.Base().InputReader())
 	if err != nil {
-		return nil, err
-	}
-	caps := h.Capabilities()
-	tr := agui.TransportCapabilities{}
-	if caps.Transport != nil {
-		tr = *caps.Transport
-	}
-	// Resumable streams are SSE only.
-	tr.Resumable, tr.HTTPBinary = new(true), new(false)
-	caps.Transport = &tr
-	capsHandler, err := core.NewCapabilitiesHandler(caps, h.InputReader())
-	if err != nil {
-		return nil, err
+		return err
 	}
 	base := strings.TrimSuffix(path, "/")
-	r.POST(path, func(c *gin.Context) {
-		defer c.Abort()
-		namePattern(c)
-		var opts []core.RunOption
-		if ts := transformers(c); len(ts) > 0 {
-			opts = append(opts, core.WithTransformers(ts...))
+	routes := []struct {
+		method, path string
+		handle       gin.HandlerFunc
+	}{
+		{http.MethodGet, base + "/capabilities", abortAfter(caps)},
+		{http.MethodPost, path, func(c *gin.Context) {
+			defer c.Abort()
+			namePattern(c)
+			var opts []core.RunOption
+			if ts := transformers(c); len(ts) > 0 {
+				opts = append(opts, core.WithTransformers(ts...))
+			}
+			rh.Start(c.Writer, c.Request, opts...)
+		}},
+		// A run id may hold a "/" (escaped %2F in its URL), which Gin's
+		// router sees unescaped unless the engine uses the raw path: a
+		// catch-all takes the run id whole either way.
+		{http.MethodGet, base + "/runs/*runId", func(c *gin.Context) {
+			defer c.Abort()
+			namePattern(c)
+			rh.Rejoin(c.Writer, c.Request, runIDParam(c))
+		}},
+		{http.MethodDelete, base + "/runs/*runId", func(c *gin.Context) {
+			defer c.Abort()
+			namePattern(c)
+			rh.Stop(c.Writer, c.Request, runIDParam(c))
+		}},
+		{http.MethodGet, base + "/threads/:threadId/run", func(c *gin.Context) {
+			defer c.Abort()
+			namePattern(c)
+			rh.Active(c.Writer, c.Request, c.Param("threadId"))
+		}},
+	}
+	for _, rt := range routes {
+		if err := route(func() { r.Handle(rt.method, rt.path, rt.handle) }); err != nil {
+			return fmt.Errorf("ginagui: RegisterResumable %s: %s %s: %w", path, rt.method, rt.path, err)
 		}
-		rh.Start(c.Writer, c.Request, opts...)
-	})
-	r.Match([]string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete}, path, methodNotAllowed)
-	// A run id may hold a "/" (escaped %2F in its URL), which Gin's
-	// router sees unescaped unless the engine uses the raw path: a
-	// catch-all takes the run id whole either way.
-	r.GET(base+"/runs/*runId", func(c *gin.Context) {
-		defer c.Abort()
-		namePattern(c)
-		rh.Rejoin(c.Writer, c.Request, runIDParam(c))
-	})
-	r.DELETE(base+"/runs/*runId", func(c *gin.Context) {
-		defer c.Abort()
-		namePattern(c)
-		rh.Stop(c.Writer, c.Request, runIDParam(c))
-	})
-	r.GET(base+"/threads/:threadId/run", func(c *gin.Context) {
-		defer c.Abort()
-		namePattern(c)
-		rh.Active(c.Writer, c.Request, c.Param("threadId"))
-	})
-	r.GET(base+"/capabilities", abortAfter(capsHandler))
-	return rh, nil
+	}
+	for _, m := range []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		_ = route(func() { r.Handle(m, path, methodNotAllowed) }) // the app's own route wins
+	}
+	return nil
 }
 
 // runIDParam is the run id of a path/runs/*runId route, without the

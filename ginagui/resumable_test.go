@@ -14,10 +14,11 @@ import (
 	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/resume"
 )
 
 func TestRegisterResumable(t *testing.T) {
-	lg, err := core.NewMemoryLog()
+	lg, err := resume.NewMemoryLog()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +32,8 @@ func TestRegisterResumable(t *testing.T) {
 		c.Next()
 	})
 	owner := core.WithPrincipal(func(r *http.Request) (string, error) { return r.Header.Get("X-User"), nil })
-	rh, err := ginagui.RegisterResumable(private, "/chat", sayAgent("hello"), lg, owner)
-	if err != nil {
+	rh := newResumable(t, sayAgent("hello"), lg, owner)
+	if err := ginagui.RegisterResumable(private, "/chat", rh); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
@@ -115,14 +116,14 @@ func TestRegisterResumable(t *testing.T) {
 // routes on the unescaped path (Gin's default) or on the raw one.
 func TestRegisterResumableRunIDWithSlash(t *testing.T) {
 	for _, raw := range []bool{false, true} {
-		lg, err := core.NewMemoryLog()
+		lg, err := resume.NewMemoryLog()
 		if err != nil {
 			t.Fatal(err)
 		}
 		r := gin.New()
 		r.UseRawPath = raw
-		rh, err := ginagui.RegisterResumable(r, "/chat", sayAgent("hello"), lg)
-		if err != nil {
+		rh := newResumable(t, sayAgent("hello"), lg)
+		if err := ginagui.RegisterResumable(r, "/chat", rh); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() {
@@ -166,5 +167,57 @@ func TestRegisterResumableRunIDWithSlash(t *testing.T) {
 		if resp.StatusCode != http.StatusAccepted || !strings.Contains(body, `"runId":"a/b c%"`) {
 			t.Fatalf("raw path %v: stop at %s: %d %s", raw, loc, resp.StatusCode, body)
 		}
+	}
+}
+
+// newResumable returns a resumable handler of a, with handler options
+// opts, on lg.
+func newResumable(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts ...core.HandlerOption) *resume.Handler[core.NoState] {
+	t.Helper()
+	return newResumableWith(t, a, lg, opts)
+}
+
+// newResumableWith is newResumable with resume options too.
+func newResumableWith(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts []core.HandlerOption, ropts ...resume.Option) *resume.Handler[core.NoState] {
+	t.Helper()
+	h, err := core.NewHandler(a, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh, err := resume.New(h, lg, ropts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rh
+}
+
+// RegisterResumable reports a route it cannot add as an error, never a
+// panic, as Register does: here the app's own GET route on the rejoin
+// path, and a resumable route registered twice.
+func TestRegisterResumableCollisionIsAnError(t *testing.T) {
+	lg, err := resume.NewMemoryLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh := newResumable(t, sayAgent("hi"), lg)
+	t.Cleanup(func() {
+		if err := rh.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	r := gin.New()
+	r.GET("/a/runs/:id", func(c *gin.Context) {})
+	if err := ginagui.RegisterResumable(r, "/a", rh); err == nil {
+		t.Error("a RegisterResumable colliding with the app's route succeeded")
+	}
+	r = gin.New()
+	if err := ginagui.RegisterResumable(r, "/b", rh); err != nil {
+		t.Fatal(err)
+	}
+	if err := ginagui.RegisterResumable(r, "/b", rh); err == nil {
+		t.Error("a second RegisterResumable on the same path succeeded")
+	}
+	if err := ginagui.RegisterResumable[core.NoState](r, "/c", nil); err == nil {
+		t.Error("RegisterResumable without a handler succeeded")
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/resume"
 )
 
 // At the shutdown deadline a run whose agent ignores its context still
@@ -86,13 +87,13 @@ func TestShutdownEndsResumableRunsThatIgnoreTheirContext(t *testing.T) {
 		<-release // ignores ctx
 		return agui.Success(), nil
 	})
-	lg, err := core.NewMemoryLog()
+	lg, err := resume.NewMemoryLog()
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := gin.New()
-	rh, err := ginagui.RegisterResumable(r, "/agent", stubborn, lg, core.WithGate(gate), core.WithDetach(time.Minute))
-	if err != nil {
+	rh := newResumableWith(t, stubborn, lg, []core.HandlerOption{core.WithGate(gate)}, resume.WithDetach(time.Minute))
+	if err := ginagui.RegisterResumable(r, "/agent", rh); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/resume"
 )
 
 // A store with no room for a new thread is answered before the stream:
@@ -27,11 +28,11 @@ func TestStoreFullRefusedBeforeStream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lg, err := core.NewMemoryLog()
+	lg, err := resume.NewMemoryLog()
 	if err != nil {
 		t.Fatal(err)
 	}
-	rh, err := core.NewResumableHandler(h, lg)
+	rh, err := resume.New(h, lg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/resume"
 )
 
 // resumables are the app's resumable routes, closed at shutdown.
@@ -40,12 +41,12 @@ func (rs *resumables) Close(ctx context.Context) error {
 // where a run belongs to the user who started it (see users), so bob
 // can neither rejoin nor stop alice's run. Each route has its own log.
 func registerDetached(agents gin.IRouter, cfg config, opts []core.HandlerOption) error {
-	opts = append(slices.Clip(opts), core.WithDetach(cfg.detachGrace))
+	ropts := []resume.Option{resume.WithDetach(cfg.detachGrace)}
 	if cfg.replica != "" {
-		opts = append(opts, core.WithReplicaID(cfg.replica))
+		ropts = append(ropts, resume.WithReplicaID(cfg.replica))
 	}
 	if cfg.leaseTTL > 0 {
-		opts = append(opts, core.WithLeaseTTL(cfg.leaseTTL))
+		ropts = append(ropts, resume.WithLeaseTTL(cfg.leaseTTL))
 	}
 	for _, route := range []struct {
 		group gin.IRouter
@@ -59,9 +60,15 @@ func registerDetached(agents gin.IRouter, cfg config, opts []core.HandlerOption)
 		if err != nil {
 			return err
 		}
-		rh, err := ginagui.RegisterResumable(route.group, "/detached",
-			slowAgent(cfg.slowInterval, cfg.slowTotal), lg, append(slices.Clip(opts), route.extra...)...)
+		h, err := core.NewHandler(slowAgent(cfg.slowInterval, cfg.slowTotal), append(slices.Clip(opts), route.extra...)...)
 		if err != nil {
+			return err
+		}
+		rh, err := resume.New(h, lg, ropts...)
+		if err != nil {
+			return err
+		}
+		if err := ginagui.RegisterResumable(route.group, "/detached", rh); err != nil {
 			return err
 		}
 		cfg.resumables.add(rh)
@@ -70,4 +77,4 @@ func registerDetached(agents gin.IRouter, cfg config, opts []core.HandlerOption)
 }
 
 // memoryRunLogs returns a new in-memory log per route.
-func memoryRunLogs(string) (core.RunLog, error) { return core.NewMemoryLog() }
+func memoryRunLogs(string) (resume.Log, error) { return resume.NewMemoryLog() }

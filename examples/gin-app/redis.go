@@ -6,10 +6,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/core/redislog"
 	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/loop/redisstore"
+	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/redislog"
 )
 
 // useRedis points the loop route's checkpoints and the resumable routes'
@@ -40,7 +40,7 @@ func useRedis(cfg *config, url string) (func() error, error) {
 	readOpts := *opts
 	readOpts.PoolSize = 512
 	readers := redis.NewClient(&readOpts)
-	cfg.runLog = func(route string) (core.RunLog, error) {
+	cfg.runLog = func(route string) (resume.Log, error) {
 		return redislog.New(client, redislog.WithPrefix("agui:"+route+":"), redislog.WithReadClient(readers))
 	}
 	cfg.logger.Info("loop checkpoints and run logs in Redis", "addr", opts.Addr)

@@ -13,6 +13,7 @@ import (
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 	"github.com/agui-go/agui/loop"
+	"github.com/agui-go/agui/resume"
 	"github.com/agui-go/agui/transformers"
 )
 
@@ -26,7 +27,7 @@ type config struct {
 	// The resumable routes (detached.go): their run logs, by route name,
 	// the grace period of a run nobody watches, and this replica's name
 	// and lease.
-	runLog      func(route string) (core.RunLog, error)
+	runLog      func(route string) (resume.Log, error)
 	detachGrace time.Duration
 	replica     string
 	leaseTTL    time.Duration

@@ -20,6 +20,7 @@ import (
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/resume"
 )
 
 // The first signal starts a graceful shutdown; a second one ends every
@@ -139,14 +140,14 @@ func TestServeEndsDetachedStreams(t *testing.T) {
 // follower of a run the other one runs with a terminal RUN_ERROR
 // (CANCELLED), and serve returns nil; the run goes on on the other.
 func TestServeEndsFollowersOfAnotherReplicasRun(t *testing.T) {
-	lg, err := core.NewMemoryLog()
+	lg, err := resume.NewMemoryLog()
 	if err != nil {
 		t.Fatal(err)
 	}
 	replica := func() (config, string, chan os.Signal, chan error) {
 		cfg := defaultConfig(slog.New(slog.DiscardHandler))
 		cfg.slowInterval, cfg.slowTotal = time.Millisecond, time.Hour
-		cfg.runLog = func(string) (core.RunLog, error) { return lg, nil }
+		cfg.runLog = func(string) (resume.Log, error) { return lg, nil }
 		r, err := newRouter(cfg)
 		if err != nil {
 			t.Fatal(err)

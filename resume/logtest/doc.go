@@ -1,0 +1,22 @@
+// Package logtest is the conformance kit of the
+// [github.com/agui-go/agui/resume.Log] contract: any run log, in memory or
+// on a server, runs it from its own tests.
+//
+//	func TestConformance(t *testing.T) {
+//		logtest.Run(t, func(t *testing.T) resume.Log {
+//			return mylog.New(…) // a fresh, empty log for each subtest
+//		})
+//	}
+//
+// [Run] checks that a run's entries are stored once, in order and byte for
+// byte (Append copies them, so the caller may reuse its buffer), and read
+// back after any cursor in pages; that a retried batch is
+// accepted and a gap refused; the refusals a handler maps to statuses
+// (unknown run, cursor ahead, run exists); that Read waits for an append
+// and wakes when one comes; leases: only the current one appends, renews
+// or seals, a live one cannot be taken over, an expired one is taken over
+// by exactly one of many replicas at once, and a sealed run by none;
+// stops; a thread's active run per principal; readers' presence; and
+// finally a resumable route on the log, whose rejoin from a cursor gets
+// exactly the rest of the run.
+package logtest
