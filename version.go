@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// ProtocolVersion is AG-UI 1.0: the version [NewRunAgentInput] declares, and
+// ProtocolVersion is AG-UI 1.0: the version [NewInput] declares, and
 // the one a producer states on RUN_STARTED to every client that does not
 // declare 1.1 or newer ([ServedVersion]).
 const ProtocolVersion = "1.0"
