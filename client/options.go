@@ -1,0 +1,94 @@
+package client
+
+import (
+	"log/slog"
+	"net/http"
+)
+
+// Option configures an [Agent]; pass options to [New].
+type Option func(*config) error
+
+type config struct {
+	httpClient *http.Client
+	header     http.Header
+	protobuf   bool
+	warn       func(Warning)
+	// agentVersion is the agent's declared pre-1.0 version, "" when current.
+	agentVersion string
+}
+
+// WithHTTPClient sets the client requests go through, for its transport,
+// TLS settings and timeouts (default [http.DefaultClient]). A run's
+// deadline and cancellation come from its context, not from here.
+func WithHTTPClient(c *http.Client) Option {
+	return func(cfg *config) error {
+		if c == nil {
+			return errOption("WithHTTPClient: nil client")
+		}
+		cfg.httpClient = c
+		return nil
+	}
+}
+
+// WithHeader adds a header to every request, such as Authorization
+// (default: none beyond Content-Type and Accept).
+func WithHeader(key, value string) Option {
+	return func(cfg *config) error {
+		if key == "" {
+			return errOption("WithHeader: empty key")
+		}
+		cfg.header.Add(key, value)
+		return nil
+	}
+}
+
+// WithProtobuf asks for the protobuf encoding, with SSE as the fallback
+// the server may pick instead (default: SSE only). Whichever the response's
+// Content-Type names is read.
+func WithProtobuf() Option {
+	return func(cfg *config) error {
+		cfg.protobuf = true
+		return nil
+	}
+}
+
+// WithWarnings sets the callback that receives each [Warning]: something the
+// agent sent that the client dropped, stripped or could not apply while the
+// run went on (default: logged with [slog.Default] at level Warn). The
+// callback runs on the goroutine that reads the stream.
+func WithWarnings(f func(Warning)) Option {
+	return func(cfg *config) error {
+		if f == nil {
+			return errOption("WithWarnings: nil callback")
+		}
+		cfg.warn = f
+		return nil
+	}
+}
+
+func defaultConfig() config {
+	return config{
+		httpClient: http.DefaultClient,
+		header:     http.Header{},
+		warn: func(w Warning) {
+			slog.Default().Warn("agui client: "+w.Message, "event", string(w.Event))
+		},
+	}
+}
+
+// WithAgentVersion declares the AG-UI protocol version the agent speaks,
+// when it is known to be older than 1.0, so the client talks to it as
+// @ag-ui/client does to such a peer (default "": a current agent). Toward
+// a pre-1.0 agent the request omits protocolVersion; toward 0.0.57 or
+// older, subagent events and attribution are dropped with a warning;
+// toward 0.0.39 or older, user messages' content parts are flattened to
+// their text, with a warning when anything else is dropped.
+func WithAgentVersion(v string) Option {
+	return func(cfg *config) error {
+		if _, ok := parseVersion3(v); !ok {
+			return errOption("WithAgentVersion: " + v + " is not a MAJOR.MINOR.PATCH version")
+		}
+		cfg.agentVersion = v
+		return nil
+	}
+}
