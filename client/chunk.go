@@ -106,12 +106,12 @@ func (c *chunks) text(e *agui.TextMessageChunk, lane string) ([]agui.Event, erro
 	s := c.continues(lane, agui.TypeTextMessageChunk, e.MessageID)
 	if s != nil {
 		if e.Role != "" && e.Role != s.role {
-			return nil, chunkError(e, fmt.Sprintf("TEXT_MESSAGE_CHUNK role %q of message %q does not match the open stream's role %q", e.Role, s.id, s.role))
+			return nil, chunkError(fmt.Sprintf("TEXT_MESSAGE_CHUNK role %q of message %q does not match the open stream's role %q", e.Role, s.id, s.role))
 		}
 	} else {
 		out = c.close(out, lane)
 		if e.MessageID == "" {
-			return nil, chunkError(e, "First TEXT_MESSAGE_CHUNK must have a messageId: no chunk stream is open to continue")
+			return nil, chunkError("First TEXT_MESSAGE_CHUNK must have a messageId: no chunk stream is open to continue")
 		}
 		s = &chunkStream{kind: agui.TypeTextMessageChunk, id: e.MessageID, role: cmpOrRole(e.Role, agui.RoleAssistant)}
 		c.opened(lane, s)
@@ -141,15 +141,15 @@ func (c *chunks) tool(e *agui.ToolCallChunk, lane string) ([]agui.Event, error) 
 	s := c.continues(lane, agui.TypeToolCallChunk, e.ToolCallID)
 	if s != nil {
 		if e.ToolCallName != "" && e.ToolCallName != s.name {
-			return nil, chunkError(e, fmt.Sprintf("TOOL_CALL_CHUNK toolCallName %q of tool call %q does not match the open stream's toolCallName %q", e.ToolCallName, s.id, s.name))
+			return nil, chunkError(fmt.Sprintf("TOOL_CALL_CHUNK toolCallName %q of tool call %q does not match the open stream's toolCallName %q", e.ToolCallName, s.id, s.name))
 		}
 	} else {
 		out = c.close(out, lane)
 		if e.ToolCallID == "" {
-			return nil, chunkError(e, "First TOOL_CALL_CHUNK must have a toolCallId: no chunk stream is open to continue")
+			return nil, chunkError("First TOOL_CALL_CHUNK must have a toolCallId: no chunk stream is open to continue")
 		}
 		if e.ToolCallName == "" {
-			return nil, chunkError(e, fmt.Sprintf("First TOOL_CALL_CHUNK must have a toolCallName: tool call %q has none", e.ToolCallID))
+			return nil, chunkError(fmt.Sprintf("First TOOL_CALL_CHUNK must have a toolCallName: tool call %q has none", e.ToolCallID))
 		}
 		s = &chunkStream{kind: agui.TypeToolCallChunk, id: e.ToolCallID, name: e.ToolCallName}
 		c.opened(lane, s)
@@ -173,7 +173,7 @@ func (c *chunks) reasoning(e *agui.ReasoningMessageChunk, lane string) ([]agui.E
 	if s == nil {
 		out = c.close(out, lane)
 		if e.MessageID == "" {
-			return nil, chunkError(e, "First REASONING_MESSAGE_CHUNK must have a messageId: no chunk stream is open to continue")
+			return nil, chunkError("First REASONING_MESSAGE_CHUNK must have a messageId: no chunk stream is open to continue")
 		}
 		s = &chunkStream{kind: agui.TypeReasoningMessageChunk, id: e.MessageID}
 		c.opened(lane, s)
@@ -192,6 +192,6 @@ func (c *chunks) reasoning(e *agui.ReasoningMessageChunk, lane string) ([]agui.E
 }
 
 // chunkError is a chunk stream the client rejects.
-func chunkError(ev agui.Event, msg string) error {
+func chunkError(msg string) error {
 	return agui.NewError(agui.CodeProtocolViolation, "client: "+msg)
 }

@@ -147,7 +147,7 @@ func (v *View) apply(ev agui.Event, warn func(string)) {
 			mergeMeta(v.Messages[i], meta)
 		}
 	case *agui.ToolCallStart:
-		v.startToolCall(e, meta)
+		v.startToolCall(e, meta, warn)
 	case *agui.ToolCallArgs:
 		if tc := v.toolCall(e.ToolCallID); tc != nil {
 			tc.Function.Arguments += e.Delta
@@ -158,12 +158,7 @@ func (v *View) apply(ev agui.Event, warn func(string)) {
 			tc.Metadata = merge(tc.Metadata, meta)
 		}
 	case *agui.ToolCallResult:
-		m := &agui.ToolMessage{ID: e.MessageID, ToolCallID: e.ToolCallID, Content: e.Content, SubagentRunID: sub}
-		if i := v.find(e.MessageID); i >= 0 {
-			v.Messages[i] = m
-		} else {
-			v.Messages = append(v.Messages, m)
-		}
+		v.toolResult(e, sub, meta)
 	case *agui.ReasoningMessageStart:
 		if i := v.find(e.MessageID); i >= 0 {
 			mergeMeta(v.Messages[i], meta)
@@ -182,7 +177,7 @@ func (v *View) apply(ev agui.Event, warn func(string)) {
 	case *agui.ReasoningEncryptedValue:
 		v.encrypted(e, warn)
 	case *agui.MessagesSnapshot:
-		v.Messages = slices.Clone(e.Messages)
+		v.snapshot(e.Messages)
 	case *agui.StateSnapshot:
 		s, err := jsonpatch.Normalize(e.Snapshot)
 		if err != nil {
@@ -265,27 +260,87 @@ func mergeMeta(m agui.Message, meta map[string]any) {
 	}
 }
 
-// startToolCall adds a call to its parent message when that is the
-// assistant message it names, or to a new assistant message otherwise.
-func (v *View) startToolCall(e *agui.ToolCallStart, meta map[string]any) {
+// startToolCall adds a call to the assistant message its parentMessageId
+// names, or to a new assistant message (with the parent's id, or the
+// call's when there is none or it names a message of another role). A
+// start for a call that exists already (a replay) renames it and merges
+// its metadata, so a call is never held twice.
+func (v *View) startToolCall(e *agui.ToolCallStart, meta map[string]any, warn func(string)) {
+	if tc := v.toolCall(e.ToolCallID); tc != nil {
+		if tc.Function.Name != e.ToolCallName {
+			warn("tool call " + e.ToolCallID + " starts again as " + e.ToolCallName + ", renamed from " + tc.Function.Name)
+			tc.Function.Name = e.ToolCallName
+		}
+		tc.Metadata = merge(tc.Metadata, meta)
+		return
+	}
 	tc := agui.ToolCall{ID: e.ToolCallID, Function: agui.FunctionCall{Name: e.ToolCallName}, Metadata: merge(nil, meta)}
+	id := e.ToolCallID
 	if e.ParentMessageID != "" {
+		id = e.ParentMessageID
 		if i := v.find(e.ParentMessageID); i >= 0 {
 			if a, ok := v.Messages[i].(*agui.AssistantMessage); ok {
 				a.ToolCalls = append(a.ToolCalls, tc)
 				return
 			}
+			warn("tool call " + e.ToolCallID + " names parent " + e.ParentMessageID + ", a " + string(v.Messages[i].Role()) + " message; it gets its own assistant message")
+			id = e.ToolCallID
 		}
 	}
-	id := cmpOr(e.ParentMessageID, e.ToolCallID)
 	v.Messages = append(v.Messages, &agui.AssistantMessage{ID: id, ToolCalls: []agui.ToolCall{tc}, SubagentRunID: e.SubagentRunID})
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
+// toolResult adds the tool message of a result right after the assistant
+// message that made the call (and any results already there), since a
+// provider wants a call followed by its result; at the end when no
+// message made it.
+func (v *View) toolResult(e *agui.ToolCallResult, sub string, meta map[string]any) {
+	m := &agui.ToolMessage{ID: e.MessageID, ToolCallID: e.ToolCallID, Content: e.Content, SubagentRunID: sub, Metadata: merge(nil, meta)}
+	at := len(v.Messages)
+	for i, msg := range v.Messages {
+		if a, ok := msg.(*agui.AssistantMessage); ok && slices.ContainsFunc(a.ToolCalls, func(tc agui.ToolCall) bool { return tc.ID == e.ToolCallID }) {
+			at = i + 1
+			for at < len(v.Messages) && v.Messages[at].Role() == agui.RoleTool {
+				at++
+			}
+			break
+		}
 	}
-	return b
+	v.Messages = slices.Insert(v.Messages, at, agui.Message(m))
+}
+
+// snapshot merges a MESSAGES_SNAPSHOT by id: a message the snapshot holds
+// is replaced where it stands, one it does not hold is dropped, and its
+// new messages are appended. Activity and reasoning messages are kept when
+// the snapshot has none of their role, since many agents never send them
+// back; a snapshot that has some is the whole set.
+func (v *View) snapshot(ms []agui.Message) {
+	byID := make(map[string]agui.Message, len(ms))
+	hasRole := map[agui.Role]bool{}
+	for _, m := range ms {
+		byID[m.MessageID()] = m
+		hasRole[m.Role()] = true
+	}
+	kept := v.Messages[:0:0]
+	seen := map[string]bool{}
+	for _, m := range v.Messages {
+		r := m.Role()
+		switch {
+		case (r == agui.RoleActivity || r == agui.RoleReasoning) && !hasRole[r]:
+			kept = append(kept, m)
+		case byID[m.MessageID()] != nil:
+			kept = append(kept, byID[m.MessageID()])
+		default:
+			continue
+		}
+		seen[m.MessageID()] = true
+	}
+	for _, m := range ms {
+		if !seen[m.MessageID()] {
+			kept = append(kept, m)
+		}
+	}
+	v.Messages = kept
 }
 
 // encrypted stores an encrypted value on the message or tool call it names;
