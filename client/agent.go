@@ -78,17 +78,13 @@ func (a *Agent) Events(ctx context.Context, in *agui.RunAgentInput, view *View) 
 			yield(nil, err)
 			return
 		}
-		defer resp.Body.Close()
-		p := &pipeline{view: view, cfg: &a.cfg}
-		for ev, err := range p.read(resp) {
+		p := &pipeline{agent: a, view: view}
+		p.read(ctx, resp, func(ev agui.Event, err error) bool {
 			if err != nil {
-				yield(nil, contextError(ctx, err))
-				return
+				return yield(nil, contextError(ctx, err))
 			}
-			if !yield(ev, nil) {
-				return
-			}
-		}
+			return yield(ev, nil)
+		})
 	}
 }
 
@@ -102,9 +98,7 @@ func (a *Agent) post(ctx context.Context, in *agui.RunAgentInput) (*http.Respons
 	if err != nil {
 		return nil, errOption(err.Error())
 	}
-	for k, vs := range a.cfg.header {
-		req.Header[k] = vs
-	}
+	a.header(req)
 	req.Header.Set("Content-Type", "application/json")
 	accept := agui.SSEContentType
 	if a.cfg.protobuf {
@@ -149,4 +143,11 @@ func contextError(ctx context.Context, err error) error {
 		return err
 	}
 	return &agui.Error{Code: agui.CodeCancelled, Message: "client: the run was cancelled: " + context.Cause(ctx).Error(), Err: errors.Join(ctx.Err(), err)}
+}
+
+// header adds the headers of [WithHeader] to req.
+func (a *Agent) header(req *http.Request) {
+	for k, vs := range a.cfg.header {
+		req.Header[k] = vs
+	}
 }

@@ -80,12 +80,12 @@ func (c *config) request(in *agui.RunAgentInput) *agui.RunAgentInput {
 // attribution go, with one warning per event type. It reports false for a
 // dropped event.
 func (p *pipeline) era(ev agui.Event) bool {
-	if !p.cfg.atMost("0.0.57") {
+	if !p.agent.cfg.atMost("0.0.57") {
 		return true
 	}
 	switch ev.(type) {
 	case *agui.SubagentStarted, *agui.SubagentFinished, *agui.SubagentError:
-		p.warnf(ev.Type(), "dropping "+string(ev.Type())+": the agent speaks AG-UI "+p.cfg.agentVersion+", which has no subagents")
+		p.warnf(ev.Type(), "dropping "+string(ev.Type())+": the agent speaks AG-UI "+p.agent.cfg.agentVersion+", which has no subagents")
 		return false
 	}
 	if a, ok := ev.(agui.Attributed); ok && agui.SubagentOf(ev) != "" {

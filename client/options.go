@@ -3,6 +3,7 @@ package client
 import (
 	"log/slog"
 	"net/http"
+	"time"
 )
 
 // Option configures an [Agent]; pass options to [New].
@@ -15,6 +16,9 @@ type config struct {
 	warn       func(Warning)
 	// agentVersion is the agent's declared pre-1.0 version, "" when current.
 	agentVersion string
+	// reconnects and reconnectDelay govern rejoining a resumable run.
+	reconnects     int
+	reconnectDelay time.Duration
 }
 
 // WithHTTPClient sets the client requests go through, for its transport,
@@ -68,8 +72,10 @@ func WithWarnings(f func(Warning)) Option {
 
 func defaultConfig() config {
 	return config{
-		httpClient: http.DefaultClient,
-		header:     http.Header{},
+		httpClient:     http.DefaultClient,
+		header:         http.Header{},
+		reconnects:     5,
+		reconnectDelay: time.Second,
 		warn: func(w Warning) {
 			slog.Default().Warn("agui client: "+w.Message, "event", string(w.Event))
 		},
@@ -89,6 +95,23 @@ func WithAgentVersion(v string) Option {
 			return errOption("WithAgentVersion: " + v + " is not a MAJOR.MINOR.PATCH version")
 		}
 		cfg.agentVersion = v
+		return nil
+	}
+}
+
+// WithReconnects sets how a run on a resumable route survives a dropped
+// connection: up to n reconnects in a row that bring no new event, the
+// first after delay, each next one after twice the last, up to eight
+// times delay (default 5 and 1s, as resumableFetch; n = 0 turns rejoining
+// off). A route is resumable when its answer names the run's URL in
+// Content-Location; other routes are never retried, since a second POST
+// would start a second run.
+func WithReconnects(n int, delay time.Duration) Option {
+	return func(cfg *config) error {
+		if n < 0 || delay <= 0 {
+			return errOption("WithReconnects: n must be at least 0 and delay positive")
+		}
+		cfg.reconnects, cfg.reconnectDelay = n, delay
 		return nil
 	}
 }

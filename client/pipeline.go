@@ -1,8 +1,8 @@
 package client
 
 import (
+	"context"
 	"io"
-	"iter"
 	"mime"
 	"net/http"
 	"strconv"
@@ -10,56 +10,82 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// pipeline is what one response goes through: decoding with the tolerance
-// rules (decode.go), chunk expansion (chunk.go), the ordering verifier,
-// the version check, and the reducer (view.go).
+// pipeline is what one run's response goes through: decoding with the
+// tolerance rules (decode.go), chunk expansion (chunk.go), the ordering
+// verifier, the version check, and the reducer (view.go); and, on a
+// resumable route, rejoining after a dropped connection (resume.go).
+//
+// A pipeline is not safe for concurrent use.
 type pipeline struct {
+	agent    *Agent
 	view     *View
-	cfg      *config
 	legacy   legacy
 	chunks   chunks
 	verifier agui.Verifier
-	// open is true between a RUN_STARTED and its terminal event.
-	open bool
+	// open is true between a RUN_STARTED and its terminal event; ended is
+	// true once a terminal event has come and no run has started since.
+	open, ended bool
 }
 
-// read yields the verified events of resp's body.
-func (p *pipeline) read(resp *http.Response) iter.Seq2[agui.Event, error] {
-	return func(yield func(agui.Event, error) bool) {
-		mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-		if mt == agui.ProtoContentType {
-			for ev, err := range agui.ReadProto(resp.Body) {
-				if err != nil {
-					yield(nil, disconnected(err))
-					return
-				}
-				if !p.event(ev, yield) {
-					return
-				}
+// yielder receives the pipeline's output; false means stop.
+type yielder = func(agui.Event, error) bool
+
+// read yields the verified events of resp's body, and closes it.
+func (p *pipeline) read(ctx context.Context, resp *http.Response, yield yielder) {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt == agui.ProtoContentType {
+		defer resp.Body.Close()
+		for ev, err := range agui.ReadProto(resp.Body) {
+			if err != nil {
+				yield(nil, contextError(ctx, disconnected(err)))
+				return
 			}
-		} else {
-			r := agui.NewSSEReader(resp.Body)
-			for {
-				data, err := r.NextData()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					yield(nil, disconnected(err))
-					return
-				}
-				ev, err := p.decode(data)
-				if err != nil {
-					yield(nil, err)
-					return
-				}
-				if ev != nil && !p.event(ev, yield) {
-					return
-				}
+			if !p.event(ev, yield) {
+				return
 			}
 		}
-		if p.open {
-			yield(nil, agui.NewError(agui.CodeDisconnected, "client: the stream ended before the run's terminal event"))
+		p.end(yield)
+		return
+	}
+	p.readSSE(ctx, resp, yield)
+}
+
+// end reports a stream that ended before its run's terminal event: a
+// truncated run, which must not pass for a finished one.
+func (p *pipeline) end(yield yielder) {
+	if !p.ended {
+		yield(nil, agui.NewError(agui.CodeDisconnected, "client: the stream ended before the run's terminal event"))
+	}
+}
+
+// sse reads one SSE body, skipping frames whose id is at or before
+// cursor (a rejoin's replay of what was seen). It returns the new cursor,
+// whether any frame moved it, whether to stop, and the read error, if any.
+func (p *pipeline) sse(body io.Reader, cursor int64, yield yielder) (next int64, progressed, stop bool, err error) {
+	r := agui.NewSSEReader(body)
+	for {
+		data, err := r.NextData()
+		if err == io.EOF {
+			return cursor, progressed, false, nil
+		}
+		if err != nil {
+			return cursor, progressed, false, err
+		}
+		if id, ok := r.EventID(); ok {
+			if n, err := strconv.ParseInt(id, 10, 64); err == nil {
+				if n <= cursor {
+					continue
+				}
+				cursor, progressed = n, true
+			}
+		}
+		ev, err := p.decode(data)
+		if err != nil {
+			yield(nil, err)
+			return cursor, progressed, true, nil
+		}
+		if ev != nil && !p.event(ev, yield) {
+			return cursor, progressed, true, nil
 		}
 	}
 }
@@ -72,28 +98,32 @@ func disconnected(err error) error {
 	return &agui.Error{Code: agui.CodeDisconnected, Message: "client: the stream broke off: " + err.Error(), Err: err}
 }
 
-func (p *pipeline) warnf(t agui.EventType, msg string) { p.cfg.warn(Warning{Event: t, Message: msg}) }
+func (p *pipeline) warnf(t agui.EventType, msg string) {
+	p.agent.cfg.warn(Warning{Event: t, Message: msg})
+}
 
 // event passes one decoded event through expansion, verification and the
 // reducer, yielding what comes out; false means stop.
-func (p *pipeline) event(ev agui.Event, yield func(agui.Event, error) bool) bool {
+func (p *pipeline) event(ev agui.Event, yield yielder) bool {
 	if !p.era(ev) {
 		return true
 	}
 	evs, err := p.chunks.expand(ev)
 	if err != nil {
-		return yield(nil, err) && false
+		yield(nil, err)
+		return false
 	}
 	for _, ev := range evs {
 		if err := p.verifier.Observe(ev); err != nil {
-			return yield(nil, err) && false
+			yield(nil, err)
+			return false
 		}
 		switch e := ev.(type) {
 		case *agui.RunStarted:
-			p.open = true
+			p.open, p.ended = true, false
 			p.checkVersion(e.ProtocolVersion)
 		case *agui.RunFinished, *agui.RunError:
-			p.open = false
+			p.open, p.ended = false, true
 		}
 		if p.view != nil {
 			p.view.apply(ev, func(msg string) { p.warnf(ev.Type(), msg) })
