@@ -264,3 +264,18 @@ func compact(t *testing.T, raw json.RawMessage) string {
 	}
 	return b.String()
 }
+
+// TestCorpusCountInDocs holds README.md and docs/client.md to the number
+// of fixtures TestCorpus passes.
+func TestCorpusCountInDocs(t *testing.T) {
+	want := fmt.Sprintf("%d of the 68", corpusPassing)
+	for _, doc := range []string{"../README.md", "../docs/client.md"} {
+		b, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(string(b)), " "), want) {
+			t.Errorf("%s does not say the client passes %q fixtures", doc, want)
+		}
+	}
+}
