@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/agui-go/agui"
@@ -40,7 +41,7 @@ func (c *chunks) expand(ev agui.Event) ([]agui.Event, error) {
 	case *agui.Raw:
 		return []agui.Event{ev}, nil
 	case *agui.RunFinished, *agui.RunError:
-		lanes := slices.Sorted(mapKeys(c.open))
+		lanes := slices.Sorted(maps.Keys(c.open))
 		var out []agui.Event
 		for _, l := range lanes {
 			out = c.close(out, l)
@@ -52,16 +53,6 @@ func (c *chunks) expand(ev agui.Event) ([]agui.Event, error) {
 		return append(c.close(nil, e.SubagentRunID), ev), nil
 	}
 	return append(c.close(nil, lane), ev), nil
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // close appends the end event of lane's open stream, if any, to out.

@@ -3,6 +3,8 @@ package client
 import (
 	"encoding/json"
 	"errors"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -185,8 +187,8 @@ func warnUnknownKeys(data []byte, ev agui.Event, warn func(agui.EventType, strin
 	if json.Unmarshal(enc, &known) != nil {
 		return
 	}
-	for k, v := range raw {
-		if _, ok := known[k]; !ok && string(v) != "null" {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		if _, ok := known[k]; !ok && string(raw[k]) != "null" {
 			warn(ev.Type(), "stripped unknown property /"+k)
 		}
 	}

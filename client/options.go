@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// Option configures an [Agent]; pass options to [New].
+// Option configures an [Agent]; pass options to [New]. An Option holds no
+// state of its own and may be passed to any number of New calls.
 type Option func(*config) error
 
 type config struct {
