@@ -193,7 +193,7 @@ func (v *View) apply(ev agui.Event, warn func(string)) {
 		}
 		v.State = s
 	case *agui.ActivitySnapshot:
-		v.activitySnapshot(e, sub)
+		v.activitySnapshot(e, sub, meta)
 	case *agui.ActivityDelta:
 		v.activityDelta(e, warn)
 	}
@@ -372,16 +372,32 @@ func (v *View) encrypted(e *agui.ReasoningEncryptedValue, warn func(string)) {
 }
 
 // activitySnapshot creates or replaces an activity message; replace:false
-// keeps an existing one as it is.
-func (v *View) activitySnapshot(e *agui.ActivitySnapshot, sub string) {
-	m := &agui.ActivityMessage{ID: e.MessageID, ActivityType: e.ActivityType, Content: e.Content, SubagentRunID: sub}
+// keeps an existing one as it is. A replace replaces the content, not the
+// metadata gathered so far, and the event's metadata merges in either way.
+func (v *View) activitySnapshot(e *agui.ActivitySnapshot, sub string, meta map[string]any) {
 	i := v.find(e.MessageID)
+	var target *agui.ActivityMessage
+	old, isActivity := (*agui.ActivityMessage)(nil), false
+	if i >= 0 {
+		old, isActivity = v.Messages[i].(*agui.ActivityMessage)
+	}
+	replace := e.Replace == nil || *e.Replace
 	switch {
 	case i < 0:
-		v.Messages = append(v.Messages, m)
-	case e.Replace == nil || *e.Replace:
-		v.Messages[i] = m
+		target = &agui.ActivityMessage{ID: e.MessageID, ActivityType: e.ActivityType, Content: e.Content, SubagentRunID: sub}
+		v.Messages = append(v.Messages, target)
+	case isActivity && replace:
+		target = &agui.ActivityMessage{ID: e.MessageID, ActivityType: e.ActivityType, Content: e.Content, SubagentRunID: old.SubagentRunID, Metadata: old.Metadata}
+		v.Messages[i] = target
+	case isActivity:
+		target = old
+	case replace:
+		target = &agui.ActivityMessage{ID: e.MessageID, ActivityType: e.ActivityType, Content: e.Content, SubagentRunID: sub}
+		v.Messages[i] = target
+	default:
+		return
 	}
+	target.Metadata = merge(target.Metadata, meta)
 }
 
 // activityDelta patches an activity's content; a delta for an activity
@@ -396,6 +412,8 @@ func (v *View) activityDelta(e *agui.ActivityDelta, warn func(string)) {
 		warn("no activity " + e.MessageID + " for the ACTIVITY_DELTA; it is skipped")
 		return
 	}
+	// The metadata does not depend on the patch applying.
+	a.Metadata = merge(a.Metadata, agui.BaseOf(e).Metadata)
 	doc, err := jsonpatch.Normalize(a.Content)
 	if err == nil {
 		doc, err = jsonpatch.Apply(doc, e.Patch)
@@ -409,5 +427,5 @@ func (v *View) activityDelta(e *agui.ActivityDelta, warn func(string)) {
 		warn(msg)
 		return
 	}
-	a.Content = content
+	a.Content, a.ActivityType = content, e.ActivityType
 }
