@@ -70,7 +70,9 @@ func (a *Agent) Run(ctx context.Context, in *agui.RunAgentInput) (*View, error) 
 // yielded it is applied to view, unless view is nil (start one with
 // [NewView]). The last pair carries the error, if the stream is rejected
 // or ctx ends; see [Agent.Run] for the codes. Breaking out of the loop
-// ends the request.
+// ends the request; on a resumable route that keeps runs going without
+// their connection the run goes on, as with resumableFetch, while
+// cancelling ctx stops it (see [WithReconnects]).
 func (a *Agent) Events(ctx context.Context, in *agui.RunAgentInput, view *View) iter.Seq2[agui.Event, error] {
 	return func(yield func(agui.Event, error) bool) {
 		resp, err := a.post(ctx, in)

@@ -106,7 +106,8 @@ func WithAgentVersion(v string) Option {
 // times delay (default 5 and 1s, as resumableFetch; n = 0 turns rejoining
 // off). A route is resumable when its answer names the run's URL in
 // Content-Location; other routes are never retried, since a second POST
-// would start a second run.
+// would start a second run. Cancelling a run's context is a deliberate
+// stop: on a resumable route the client sends DELETE to the run's URL.
 func WithReconnects(n int, delay time.Duration) Option {
 	return func(cfg *config) error {
 		if n < 0 || delay <= 0 {
