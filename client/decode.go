@@ -173,7 +173,9 @@ func set(doc any, path []string, v any) bool {
 
 // warnUnknownKeys warns about each top-level key of data that ev's own
 // encoding does not carry: a property from a newer protocol, which the
-// client strips. Keys holding null are absent values, not unknown keys.
+// client strips. A key holding an empty value (null, "", 0, false, {},
+// []) is not reported: the encoder leaves out a known field that holds
+// one, so its absence proves nothing.
 func warnUnknownKeys(data []byte, ev agui.Event, warn func(agui.EventType, string)) {
 	var raw map[string]json.RawMessage
 	if json.Unmarshal(data, &raw) != nil {
@@ -188,8 +190,17 @@ func warnUnknownKeys(data []byte, ev agui.Event, warn func(agui.EventType, strin
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(raw)) {
-		if _, ok := known[k]; !ok && string(raw[k]) != "null" {
+		if _, ok := known[k]; !ok && !empty(raw[k]) {
 			warn(ev.Type(), "stripped unknown property /"+k)
 		}
 	}
+}
+
+// empty reports whether a JSON value is null or its type's zero value.
+func empty(v json.RawMessage) bool {
+	switch string(v) {
+	case "null", `""`, "0", "false", "{}", "[]":
+		return true
+	}
+	return false
 }
