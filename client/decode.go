@@ -1,9 +1,9 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,32 +18,51 @@ import (
 // know is ignored; each with a warning. Anything else that does not
 // decode is an error.
 func (p *pipeline) decode(data []byte) (agui.Event, error) {
-	warn := p.warnf
-	var head struct {
-		Type  agui.EventType `json:"type"`
-		Delta string         `json:"delta"`
-	}
-	if json.Unmarshal(data, &head) == nil && head.Type != "" && !head.Type.Known() {
-		if ev := p.legacy.translate(head.Type, head.Delta); ev != nil {
-			warn(head.Type, "translated the pre-1.0 "+string(head.Type)+" to "+string(ev.Type()))
-			return ev, nil
-		}
-		warn(head.Type, "dropped an event of unknown type "+string(head.Type))
-		return nil, nil
-	}
 	for {
 		ev, err := agui.DecodeEvent(data)
 		if err == nil {
-			warnUnknownKeys(data, ev, warn)
+			p.warnUnknownKeys(data, ev)
 			return ev, nil
+		}
+		if t, ok := unknownType(data, err); ok {
+			var legacy struct {
+				Delta string `json:"delta"`
+			}
+			_ = json.Unmarshal(data, &legacy)
+			if ev := p.legacy.translate(t, legacy.Delta); ev != nil {
+				p.warnf(t, "translated the pre-1.0 "+string(t)+" to "+string(ev.Type()))
+				return ev, nil
+			}
+			p.warnf(t, "dropped an event of unknown type "+string(t))
+			return nil, nil
 		}
 		stripped, ptr, ok := strip(data, err)
 		if !ok {
 			return nil, &agui.Error{Code: agui.CodeSerialization, Message: "client: an event does not decode: " + err.Error(), Err: err}
 		}
-		warn(head.Type, "stripped "+ptr+" ("+err.Error()+")")
+		p.warnf(eventType(data), "stripped "+ptr+" ("+err.Error()+")")
 		data = stripped
 	}
+}
+
+// unknownType reports the type of an event DecodeEvent refused for its
+// type alone: a string naming no event type this client knows.
+func unknownType(data []byte, err error) (agui.EventType, bool) {
+	var ie *agui.InputError
+	if !errors.As(err, &ie) || ie.Field != "type" || !strings.HasPrefix(ie.Reason, "unknown event type") {
+		return "", false
+	}
+	t := eventType(data)
+	return t, t != ""
+}
+
+// eventType is the "type" member of an event's JSON, "" when it has none.
+func eventType(data []byte) agui.EventType {
+	var head struct {
+		Type agui.EventType `json:"type"`
+	}
+	_ = json.Unmarshal(data, &head)
+	return head.Type
 }
 
 // strip removes what err says is an unknown discriminator ("type" or
@@ -175,29 +194,109 @@ func set(doc any, path []string, v any) bool {
 // encoding does not carry: a property from a newer protocol, which the
 // client strips. A key holding an empty value (null, "", 0, false, {},
 // []) is not reported: the encoder leaves out a known field that holds
-// one, so its absence proves nothing.
-func warnUnknownKeys(data []byte, ev agui.Event, warn func(agui.EventType, string)) {
-	var raw map[string]json.RawMessage
-	if json.Unmarshal(data, &raw) != nil {
-		return
-	}
-	enc, err := ev.AppendJSON(nil)
+// one, so its absence proves nothing. Both documents are valid JSON, so a
+// scan of their top-level members does, without decoding them again.
+func (p *pipeline) warnUnknownKeys(data []byte, ev agui.Event) {
+	enc, err := ev.AppendJSON(p.buf[:0])
 	if err != nil {
 		return
 	}
-	var known map[string]json.RawMessage
-	if json.Unmarshal(enc, &known) != nil {
-		return
-	}
-	for _, k := range slices.Sorted(maps.Keys(raw)) {
-		if _, ok := known[k]; !ok && !empty(raw[k]) {
-			warn(ev.Type(), "stripped unknown property /"+k)
+	p.buf = enc
+	var unknown []string
+	members(data, func(key, val []byte) {
+		if empty(val) {
+			return
 		}
+		found := false
+		members(enc, func(k, _ []byte) { found = found || bytes.Equal(k, key) })
+		if !found {
+			unknown = append(unknown, string(key))
+		}
+	})
+	slices.Sort(unknown)
+	for _, k := range unknown {
+		p.warnf(ev.Type(), "stripped unknown property /"+k)
 	}
 }
 
+// members calls f with the key (as written, without its quotes) and the
+// value of each top-level member of data, a valid JSON object.
+func members(data []byte, f func(key, val []byte)) {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return
+	}
+	i++
+	for {
+		i = skipSpace(data, i)
+		if i >= len(data) || data[i] == '}' {
+			return
+		}
+		if data[i] == ',' {
+			i++
+			continue
+		}
+		kEnd := endOfString(data, i)
+		key := data[i+1 : kEnd-1]
+		i = skipSpace(data, kEnd) + 1 // the colon
+		i = skipSpace(data, i)
+		vEnd := endOfValue(data, i)
+		f(key, data[i:vEnd])
+		i = vEnd
+	}
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// endOfString returns the index after the string starting at data[i].
+func endOfString(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(data)
+}
+
+// endOfValue returns the index after the value starting at data[i].
+func endOfValue(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return endOfString(data, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(data); j++ {
+			switch data[j] {
+			case '"':
+				j = endOfString(data, j) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	j := i
+	for j < len(data) && !strings.ContainsRune(",}] \t\n\r", rune(data[j])) {
+		j++
+	}
+	return j
+}
+
 // empty reports whether a JSON value is null or its type's zero value.
-func empty(v json.RawMessage) bool {
+func empty(v []byte) bool {
 	switch string(v) {
 	case "null", `""`, "0", "false", "{}", "[]":
 		return true

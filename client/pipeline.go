@@ -25,6 +25,8 @@ type pipeline struct {
 	// open is true between a RUN_STARTED and its terminal event; ended is
 	// true once a terminal event has come and no run has started since.
 	open, ended bool
+	// buf is reused for each event's encoding (decode.go).
+	buf []byte
 }
 
 // yielder receives the pipeline's output; false means stop.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/internal/jsonpatch"
@@ -33,6 +34,9 @@ type View struct {
 	// failure, which ends its run but is no error of the stream (a later
 	// run of the same response may still finish).
 	RunError *agui.RunError
+
+	// text holds the builder of each message whose text is streaming.
+	text map[agui.Message]*strings.Builder
 }
 
 // NewView returns a view that starts from the messages and state of in,
@@ -139,7 +143,7 @@ func (v *View) apply(ev agui.Event, warn func(string)) {
 		v.Messages = append(v.Messages, newTextMessage(e.MessageID, e.Role, e.Name, sub, meta))
 	case *agui.TextMessageContent:
 		if i := v.find(e.MessageID); i >= 0 {
-			appendText(v.Messages[i], e.Delta)
+			v.appendText(v.Messages[i], e.Delta)
 			mergeMeta(v.Messages[i], meta)
 		}
 	case *agui.TextMessageEnd:
@@ -167,7 +171,7 @@ func (v *View) apply(ev agui.Event, warn func(string)) {
 		v.Messages = append(v.Messages, &agui.ReasoningMessage{ID: e.MessageID, SubagentRunID: sub, Metadata: merge(nil, meta)})
 	case *agui.ReasoningMessageContent:
 		if i := v.find(e.MessageID); i >= 0 {
-			appendText(v.Messages[i], e.Delta)
+			v.appendText(v.Messages[i], e.Delta)
 			mergeMeta(v.Messages[i], meta)
 		}
 	case *agui.ReasoningMessageEnd:
@@ -178,6 +182,7 @@ func (v *View) apply(ev agui.Event, warn func(string)) {
 		v.encrypted(e, warn)
 	case *agui.MessagesSnapshot:
 		v.snapshot(e.Messages)
+		v.text = nil
 	case *agui.StateSnapshot:
 		s, err := jsonpatch.Normalize(e.Snapshot)
 		if err != nil {
@@ -212,20 +217,39 @@ func newTextMessage(id string, role agui.Role, name, sub string, meta map[string
 	return &agui.AssistantMessage{ID: id, Name: name, SubagentRunID: sub, Metadata: meta}
 }
 
-// appendText appends delta to a message's text.
-func appendText(m agui.Message, delta string) {
+// appendText appends delta to a message's text. Each message streaming
+// text has a builder, so a long answer costs linear time and memory rather
+// than a copy of the whole text per delta: a strings.Builder's String does
+// not copy. A text changed other than by a delta (a snapshot, the caller)
+// no longer matches its builder's and starts a new one.
+func (v *View) appendText(m agui.Message, delta string) {
+	var text *string
 	switch m := m.(type) {
 	case *agui.AssistantMessage:
-		m.Content += delta
-	case *agui.UserMessage:
-		m.Content = agui.TextContent(m.Content.Text + delta)
+		text = &m.Content
 	case *agui.SystemMessage:
-		m.Content += delta
+		text = &m.Content
 	case *agui.DeveloperMessage:
-		m.Content += delta
+		text = &m.Content
 	case *agui.ReasoningMessage:
-		m.Content += delta
+		text = &m.Content
+	case *agui.UserMessage:
+		text = &m.Content.Text
+		m.Content.Parts = nil
+	default:
+		return
 	}
+	if v.text == nil {
+		v.text = map[agui.Message]*strings.Builder{}
+	}
+	b := v.text[m]
+	if b == nil || b.Len() != len(*text) || b.String() != *text {
+		b = &strings.Builder{}
+		b.WriteString(*text)
+		v.text[m] = b
+	}
+	b.WriteString(delta)
+	*text = b.String()
 }
 
 // merge merges src into dst key by key, the last write winning, and
