@@ -35,8 +35,9 @@ type View struct {
 	// run of the same response may still finish).
 	RunError *agui.RunError
 
-	// text holds the builder of each message whose text is streaming.
-	text map[agui.Message]*strings.Builder
+	// text holds the builder of each message and tool call whose text is
+	// streaming, by "message <id>" or "tool call <id>".
+	text map[string]*strings.Builder
 }
 
 // NewView returns a view that starts from the messages and state of in,
@@ -154,7 +155,7 @@ func (v *View) apply(ev agui.Event, warn func(string)) {
 		v.startToolCall(e, meta, warn)
 	case *agui.ToolCallArgs:
 		if tc := v.toolCall(e.ToolCallID); tc != nil {
-			tc.Function.Arguments += e.Delta
+			v.grow("tool call "+e.ToolCallID, &tc.Function.Arguments, e.Delta)
 			tc.Metadata = merge(tc.Metadata, meta)
 		}
 	case *agui.ToolCallEnd:
@@ -239,14 +240,19 @@ func (v *View) appendText(m agui.Message, delta string) {
 	default:
 		return
 	}
+	v.grow("message "+m.MessageID(), text, delta)
+}
+
+// grow appends delta to *text through the builder kept under key.
+func (v *View) grow(key string, text *string, delta string) {
 	if v.text == nil {
-		v.text = map[agui.Message]*strings.Builder{}
+		v.text = map[string]*strings.Builder{}
 	}
-	b := v.text[m]
+	b := v.text[key]
 	if b == nil || b.Len() != len(*text) || b.String() != *text {
 		b = &strings.Builder{}
 		b.WriteString(*text)
-		v.text[m] = b
+		v.text[key] = b
 	}
 	b.WriteString(delta)
 	*text = b.String()
