@@ -42,8 +42,8 @@ func (p *pipeline) readSSE(ctx context.Context, resp *http.Response, yield yield
 			if stop {
 				return
 			}
-			if p.ended && err == nil {
-				return
+			if p.ended {
+				return // the run is over: what broke after it lost nothing
 			}
 			cursor, lastErr = next, err
 			if progressed {
@@ -55,9 +55,6 @@ func (p *pipeline) readSSE(ctx context.Context, resp *http.Response, yield yield
 				p.stop(ctx, runURL)
 			}
 			yield(nil, contextError(ctx, agui.NewError(agui.CodeCancelled, "client: the run was cancelled")))
-			return
-		}
-		if p.ended && lastErr == nil {
 			return
 		}
 		if runURL == "" || p.agent.cfg.reconnects == 0 {
@@ -77,8 +74,7 @@ func (p *pipeline) readSSE(ctx context.Context, resp *http.Response, yield yield
 			yield(nil, &agui.Error{Code: agui.CodeDisconnected, Message: msg, Err: lastErr})
 			return
 		}
-		delay := min(p.agent.cfg.reconnectDelay<<(attempts-1), 8*p.agent.cfg.reconnectDelay)
-		t := time.NewTimer(delay)
+		t := time.NewTimer(backoff(p.agent.cfg.reconnectDelay, attempts))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -151,4 +147,14 @@ func (p *pipeline) stop(ctx context.Context, runURL string) {
 	if resp, err := p.agent.cfg.httpClient.Do(req); err == nil {
 		resp.Body.Close()
 	}
+}
+
+// backoff is the wait before the given attempt: base, doubled for each
+// attempt before it that made no progress, at most eight times base.
+func backoff(base time.Duration, attempt int) time.Duration {
+	d := base
+	for range min(attempt-1, 3) {
+		d *= 2
+	}
+	return d
 }
