@@ -29,7 +29,7 @@ func parseVersion3(v string) ([3]int, bool) {
 	return out, true
 }
 
-// before reports whether the agent is declared at version v or older.
+// atMost reports whether the agent is declared at version v or older.
 func (c *config) atMost(v string) bool {
 	if c.agentVersion == "" {
 		return false
@@ -42,7 +42,7 @@ func (c *config) atMost(v string) bool {
 // request returns in as the agent should receive it, warning about what a
 // pre-1.0 agent does not get.
 func (c *config) request(in *agui.RunAgentInput) *agui.RunAgentInput {
-	if c.agentVersion == "" {
+	if have, _ := parseVersion3(c.agentVersion); c.agentVersion == "" || have[0] > 0 {
 		return in
 	}
 	out := *in

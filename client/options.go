@@ -84,8 +84,8 @@ func defaultConfig() config {
 }
 
 // WithAgentVersion declares the AG-UI protocol version the agent speaks,
-// when it is known to be older than 1.0, so the client talks to it as
-// @ag-ui/client does to such a peer (default "": a current agent). Toward
+// so the client talks to an agent older than 1.0 as @ag-ui/client does to
+// such a peer (default "": a current agent; a 1.x version changes nothing). Toward
 // a pre-1.0 agent the request omits protocolVersion; toward 0.0.57 or
 // older, subagent events and attribution are dropped with a warning;
 // toward 0.0.39 or older, user messages' content parts are flattened to
