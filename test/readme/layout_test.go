@@ -159,7 +159,7 @@ func TestDesignLayoutListsEveryPackage(t *testing.T) {
 		section = section[:end]
 	}
 	named := map[string]bool{}
-	for _, m := range regexp.MustCompile("(?m)^\\|([^|]*)\\|").FindAllStringSubmatch(section, -1) {
+	for _, m := range regexp.MustCompile(`(?m)^\|([^|]*)\|`).FindAllStringSubmatch(section, -1) {
 		for _, c := range regexp.MustCompile("`([^`]+)`").FindAllStringSubmatch(m[1], -1) {
 			named[c[1]] = true
 		}
