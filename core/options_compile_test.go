@@ -7,7 +7,7 @@ import (
 	"github.com/agui-go/agui/internal/typecheck"
 )
 
-// A handler-only option given to a run, or to a Runner, is a compile error
+// A handler-only option (or a Start option) given to a run, or to a Runner, is a compile error
 // naming what it lacks, not a setting silently ignored; the options runs
 // and handlers share compile in both places.
 func TestHandlerOptionToRunIsACompileError(t *testing.T) {
@@ -17,6 +17,7 @@ func TestHandlerOptionToRunIsACompileError(t *testing.T) {
 		"NewRunner": `_, _ = core.NewRunner(a, in, core.WithGate(nil))`,
 		"Serve":     `var h *core.Handler[core.NoState]; h.Serve(nil, nil, core.WithMaxBodyBytes(1))`,
 		"principal": `_ = core.Run(ctx, a, in, core.WithPrincipal(nil))`,
+		"start":     `_ = core.Run(ctx, a, in, core.DeliverKeepsNothing())`,
 	} {
 		err := c.Main(body)
 		if err == nil {

@@ -7,22 +7,26 @@ import (
 	"github.com/agui-go/agui/internal/typecheck"
 )
 
-// A resume option given to a plain route, or to a run, is a compile error
-// naming what it lacks, not a setting silently ignored; resume.New takes
-// them.
+// A resume option given to a plain route (core's or ginagui's), or to a
+// run, and a log's option given to the route or the route's to the log,
+// are compile errors naming what they lack, not settings silently
+// ignored; resume.New takes the route's options.
 func TestResumeOptionToAPlainRouteIsACompileError(t *testing.T) {
-	c := typecheck.New(t, "github.com/agui-go/agui/core", "github.com/agui-go/agui/resume")
-	for name, body := range map[string]string{
-		"NewHandler": `_, _ = core.NewHandler(a, resume.WithDetach(time.Minute))`,
-		"Run":        `_ = core.Run(ctx, a, in, resume.WithLeaseTTL(time.Second))`,
+	c := typecheck.New(t, "github.com/agui-go/agui/core", "github.com/agui-go/agui/resume", "github.com/agui-go/agui/ginagui")
+	for name, tc := range map[string]struct{ body, want string }{
+		"NewHandler": {`_, _ = core.NewHandler(a, resume.WithDetach(time.Minute))`, "does not implement core.HandlerOption"},
+		"Register":   {`_ = ginagui.Register(nil, "/x", a, resume.WithDetach(time.Minute))`, "does not implement core.HandlerOption"},
+		"Run":        {`_ = core.Run(ctx, a, in, resume.WithLeaseTTL(time.Second))`, "does not implement core.RunOption"},
+		"New":        {`var h *core.Handler[core.NoState]; _, _ = resume.New(h, nil, resume.WithMemoryRunEvents(1))`, "as resume.Option value"},
+		"MemoryLog":  {`_, _ = resume.NewMemoryLog(resume.WithRetry(time.Second))`, "as resume.MemoryLogOption value"},
 	} {
-		err := c.Main(body)
+		err := c.Main(tc.body)
 		if err == nil {
-			t.Errorf("%s: a resume option compiled", name)
+			t.Errorf("%s: a misplaced option compiled", name)
 			continue
 		}
-		if msg := err.Error(); !strings.Contains(msg, "does not implement core.") {
-			t.Errorf("%s: error %q does not name the option interface", name, msg)
+		if msg := err.Error(); !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: error %q does not say %q", name, msg, tc.want)
 		}
 	}
 	ok := `
