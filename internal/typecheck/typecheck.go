@@ -78,7 +78,7 @@ func (c *Checker) Check(src string) error {
 // does. The program imports context, time, the module root agui and the
 // packages given to [New] (each by its last path element), and body
 // starts with three variables in scope: ctx (a context.Context), a (a
-// core.AgentFunc[core.NoState]) and in (an agui.Input), so New must have
+// core.AgentFunc[core.NoState]) and in (an *agui.RunAgentInput), so New must have
 // been given the core package.
 func (c *Checker) Main(body string) error {
 	var b strings.Builder

@@ -23,7 +23,7 @@
 // message's encrypted value and goes back to the API with its turn, as
 // the API requires when thinking is combined with tools.
 //
-// A typed output (loop.Output) is asked for with output_config.format
+// A typed output (loop.WithOutput) is asked for with output_config.format
 // (json_schema), the API's structured outputs.
 //
 // A turn the API ends at max_tokens ends the run with loop.FinishLength,
