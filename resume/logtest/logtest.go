@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/resume"
 )
@@ -460,43 +461,21 @@ func resumableRoute(t *testing.T, lg resume.Log) {
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, req)
-	first := frames(t, rec.Body.String())
+	first := aguitest.ReadFrames(t, bytes.NewReader(rec.Body.Bytes()), 0)
 	if rec.Code != http.StatusOK || len(first) != 9 { // RUN_STARTED, START, 5 deltas, END, RUN_FINISHED
 		t.Fatalf("the run: %d, %d events:\n%s", rec.Code, len(first), rec.Body.String())
 	}
 	req = httptest.NewRequest(http.MethodGet, rec.Header().Get("Content-Location"), nil)
-	req.Header.Set("Last-Event-ID", first[1].id)
+	req.Header.Set("Last-Event-ID", strconv.FormatUint(first[1].ID, 10))
 	rec = httptest.NewRecorder()
 	mux.ServeHTTP(rec, req)
-	rest := frames(t, rec.Body.String())
+	rest := aguitest.ReadFrames(t, bytes.NewReader(rec.Body.Bytes()), 0)
 	if rec.Code != http.StatusOK || len(rest) != len(first)-2 {
-		t.Fatalf("the rejoin after %s: %d, %d events:\n%s", first[1].id, rec.Code, len(rest), rec.Body.String())
+		t.Fatalf("the rejoin after %d: %d, %d events:\n%s", first[1].ID, rec.Code, len(rest), rec.Body.String())
 	}
 	for i, f := range rest {
 		if f != first[i+2] {
 			t.Fatalf("rejoined event %d is %+v, the run's was %+v", i, f, first[i+2])
 		}
 	}
-}
-
-// frame is one SSE event's id and data.
-type frame struct{ id, data string }
-
-// frames reads the SSE events of body with their ids.
-func frames(t *testing.T, body string) []frame {
-	t.Helper()
-	sr := agui.NewSSEReader(strings.NewReader(body))
-	var out []frame
-	for ev, err := range sr.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := sr.EventID()
-		data, err := ev.AppendJSON(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, frame{id: id, data: string(data)})
-	}
-	return out
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/resume"
@@ -129,7 +130,7 @@ func TestLogOnRedisCluster(t *testing.T) {
 	for i := range 5 {
 		run := "http" + strconv.Itoa(i)
 		resp := do(ctx, t, http.MethodPost, srv.URL+"/chat", body(run), "")
-		fs := frames(t, resp.Body, 0)
+		fs := aguitest.ReadFrames(t, resp.Body, 0)
 		resp.Body.Close()
 		if sh := shape(t, fs); !strings.HasSuffix(sh, "RUN_FINISHED ") || resp.Header.Get("Content-Location") == "" {
 			t.Fatalf("run %s on the cluster: %s", run, sh)

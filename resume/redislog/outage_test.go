@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/resume"
@@ -91,10 +92,10 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 	owner := do(ctx, t, http.MethodPost, a+"/chat", body("r"), "")
 	defer owner.Body.Close()
 	<-started
-	first := frames(t, owner.Body, 2) // RUN_STARTED, the message's start
+	first := aguitest.ReadFrames(t, owner.Body, 2) // RUN_STARTED, the message's start
 	follower := do(ctx, t, http.MethodGet, b+"/chat/runs/r", "", "1")
 	defer follower.Body.Close()
-	if got := frames(t, follower.Body, 1); len(got) != 1 || got[0].id != 2 {
+	if got := aguitest.ReadFrames(t, follower.Body, 1); len(got) != 1 || got[0].ID != 2 {
 		t.Fatalf("follower's first frames: %+v", got)
 	}
 
@@ -103,12 +104,12 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 	}
 	start := time.Now()
 	for name, resp := range map[string]*http.Response{"owner": owner, "follower": follower} {
-		rest := frames(t, resp.Body, 0)
+		rest := aguitest.ReadFrames(t, resp.Body, 0)
 		if len(rest) == 0 {
 			t.Fatalf("the %s's stream ended with no terminal event", name)
 		}
 		last := rest[len(rest)-1]
-		if last.id != 0 || !strings.Contains(last.data, `"RUN_ERROR"`) || !strings.Contains(last.data, `"code":"`+string(resume.CodeStoreUnavailable)+`"`) {
+		if last.ID != 0 || !strings.Contains(last.Data, `"RUN_ERROR"`) || !strings.Contains(last.Data, `"code":"`+string(resume.CodeStoreUnavailable)+`"`) {
 			t.Fatalf("the %s's stream ended with %+v, want a RUN_ERROR %s without an id", name, last, resume.CodeStoreUnavailable)
 		}
 	}
@@ -128,7 +129,7 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 		t.Fatalf("rejoin after the outage: %d", rejoin.StatusCode)
 	}
 	close(proceed)
-	rest := frames(t, rejoin.Body, 0)
+	rest := aguitest.ReadFrames(t, rejoin.Body, 0)
 	all := append(first, rest...)
 	if sh := shape(t, all); !strings.HasSuffix(sh, "RUN_FINISHED ") {
 		t.Fatalf("the run after the outage: %s", sh)

@@ -35,7 +35,7 @@ var layout = []row{
 	{pkgs: []string{"aguitest"}, mayImport: []string{"", "internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"core"}, mayImport: []string{"", "internal/jsonpatch", "internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"resume"}, mayImport: []string{"", "core"}},
-	{pkgs: []string{"resume/redislog", "resume/logtest"}, mayImport: []string{"", "core", "resume"}},
+	{pkgs: []string{"resume/redislog", "resume/logtest"}, mayImport: []string{"", "aguitest", "core", "resume"}},
 	{pkgs: []string{"transformers"}, mayImport: []string{"", "core", "internal/jsonpatch", "internal/jsonx"}},
 	{pkgs: []string{"ginagui"}, mayImport: []string{"", "core", "resume"}, gin: true},
 	{pkgs: []string{"aguiprom"}, mayImport: []string{"", "core", "transformers"}},
