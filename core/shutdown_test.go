@@ -57,6 +57,58 @@ func TestShutdownEndsInFlightRuns(t *testing.T) {
 	http.DefaultClient.CloseIdleConnections()
 }
 
+// At the shutdown deadline a run whose agent ignores its context still
+// gets RUN_ERROR (CANCELLED) from the writer before its connection closes,
+// and Shutdown reports success because every stream got its terminal.
+func TestShutdownEndsRunsThatIgnoreTheirContext(t *testing.T) {
+	t.Parallel()
+	gate := new(core.Gate)
+	running := make(chan struct{})
+	release := make(chan struct{})
+	stubborn := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		if err := rc.Say("working"); err != nil {
+			return agui.Outcome{}, err
+		}
+		close(running)
+		<-release // ignores ctx
+		return agui.Success(), nil
+	})
+	mux := http.NewServeMux()
+	mux.Handle("POST /agent", mustHandler(t, stubborn, core.WithGate(gate)))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: mux}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	defer close(release) // the abandoned agent returns when the test ends
+
+	resp := post(context.Background(), t, "http://"+ln.Addr().String()+"/agent", runBody(""))
+	defer resp.Body.Close()
+	events := make(chan []agui.Event, 1)
+	go func() { events <- aguitest.ReadSSE(t, resp.Body) }()
+	<-running
+
+	// The deadline is what is under test: it must pass with the agent
+	// still running.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := core.Shutdown(ctx, srv, gate); err != nil {
+		t.Errorf("Shutdown = %v, want nil: every stream got its terminal", err)
+		_ = srv.Close() // so the reader below ends
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		t.Errorf("Serve = %v", err)
+	}
+	evs := <-events
+	last, ok := evs[len(evs)-1].(*agui.RunError)
+	if !ok || last.Code != string(agui.CodeCancelled) {
+		t.Errorf("the client's last event = %v, want RUN_ERROR CANCELLED", evs[len(evs)-1])
+	}
+	http.DefaultClient.CloseIdleConnections()
+}
+
 // Without a gate Shutdown is srv.Shutdown, not a crash.
 func TestShutdownNilGate(t *testing.T) {
 	t.Parallel()

@@ -166,17 +166,11 @@ func TestRegisterResumableRunIDWithSlash(t *testing.T) {
 // opts, on lg.
 func newResumable(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts ...core.HandlerOption) *resume.Handler[core.NoState] {
 	t.Helper()
-	return newResumableWith(t, a, lg, opts)
-}
-
-// newResumableWith is newResumable with resume options too.
-func newResumableWith(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts []core.HandlerOption, ropts ...resume.Option) *resume.Handler[core.NoState] {
-	t.Helper()
 	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rh, err := resume.New(h, lg, ropts...)
+	rh, err := resume.New(h, lg)
 	if err != nil {
 		t.Fatal(err)
 	}
