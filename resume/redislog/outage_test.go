@@ -3,7 +3,6 @@ package redislog_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"syscall"
 	"testing"
@@ -36,37 +35,10 @@ func gatedAgent(started chan<- struct{}, proceed <-chan struct{}) core.Agent[cor
 	})
 }
 
-// replicaOn is a replica on the Redis at addr whose client gives up on a
-// silent server after 300 ms.
-func replicaOn(t *testing.T, addr, name string, a core.Agent[core.NoState], opts ...resume.Option) string {
-	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: addr, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond,
-		DialTimeout: 300 * time.Millisecond, MaxRetries: -1, ContextTimeoutEnabled: true})
-	lg, err := redislog.New(c, redislog.WithPrefix(prefix(t)), redislog.WithFollowWait(100*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := core.NewHandler(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rh, err := resume.New(h, lg, append([]resume.Option{resume.WithReplicaID(name)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("POST /chat", rh)
-	mux.Handle("GET /chat/runs/{runId}", rh)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(func() {
-		srv.Close()
-		if err := rh.Close(context.Background()); err != nil {
-			t.Error(err)
-		}
-		c.Close()
-		http.DefaultClient.CloseIdleConnections()
-	})
-	return srv.URL
+// silentAfter is a Redis client's options for the server at addr, giving
+// up on a silent server after d.
+func silentAfter(addr string, d time.Duration) *redis.Options {
+	return &redis.Options{Addr: addr, ReadTimeout: d, WriteTimeout: d, DialTimeout: d, MaxRetries: -1, ContextTimeoutEnabled: true}
 }
 
 // TestRedisOutageEndsEveryStreamCoded: while the run's Redis is stopped
@@ -86,8 +58,8 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 	}()
 	started, proceed := make(chan struct{}, 1), make(chan struct{})
 	opts := []resume.Option{resume.WithDetach(time.Minute), resume.WithLeaseTTL(300 * time.Millisecond)}
-	a := replicaOn(t, addr, "a", gatedAgent(started, proceed), opts...)
-	b := replicaOn(t, addr, "b", gatedAgent(started, proceed), opts...)
+	a := replicaOn(t, silentAfter(addr, 300*time.Millisecond), "a", gatedAgent(started, proceed), opts...)
+	b := replicaOn(t, silentAfter(addr, 300*time.Millisecond), "b", gatedAgent(started, proceed), opts...)
 	ctx := context.Background()
 	owner := do(ctx, t, http.MethodPost, a+"/chat", body("r"), "")
 	defer owner.Body.Close()

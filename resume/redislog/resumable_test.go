@@ -54,10 +54,17 @@ func waitAgent(started chan<- struct{}) core.Agent[core.NoState] {
 	})
 }
 
-// replica is one process's view: its own Redis client, log and handler.
+// replica is one process's view: its own Redis client, log and handler,
+// on the test's redis-server.
 func replica(t *testing.T, name string, a core.Agent[core.NoState], opts ...resume.Option) string {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: redisAddr(t)})
+	return replicaOn(t, &redis.Options{Addr: redisAddr(t)}, name, a, opts...)
+}
+
+// replicaOn is a replica whose Redis client has the options co.
+func replicaOn(t *testing.T, co *redis.Options, name string, a core.Agent[core.NoState], opts ...resume.Option) string {
+	t.Helper()
+	c := redis.NewClient(co)
 	lg, err := redislog.New(c, redislog.WithPrefix(prefix(t)), redislog.WithFollowWait(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
