@@ -30,7 +30,7 @@
 // a refusal with loop.FinishContentFilter.
 //
 // Model settings (loop.WithModelSettings): MaxOutputTokens is max_tokens
-// (MaxTokens sets the default, 4096); StopSequences are stop_sequences;
+// ([WithMaxTokens] sets the default, 4096); StopSequences are stop_sequences;
 // ToolChoice maps to auto, none, any (required) and tool (a named tool),
 // and ParallelToolCalls false to disable_parallel_tool_use. Temperature is
 // ignored: the Messages API no longer takes it. A tool choice is sent only
