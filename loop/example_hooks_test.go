@@ -73,7 +73,7 @@ func ExampleWithBeforeToolCall() {
 	// {"path":"workspace/notes.txt"}
 }
 
-// An WithAfterToolCall hook redacts secrets from every result before the
+// A WithAfterToolCall hook redacts secrets from every result before the
 // client and the model see it.
 func ExampleWithAfterToolCall() {
 	model := loop.Script(
