@@ -12,18 +12,8 @@ import (
 	"weak"
 
 	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/logtest"
 )
-
-func entries(from, n int, terminal bool) []resume.Entry {
-	out := make([]resume.Entry, n)
-	for i := range out {
-		out[i] = resume.Entry{Seq: uint64(from + i), Data: []byte(`{"n":` + strconv.Itoa(from+i) + `}`)}
-	}
-	if terminal && n > 0 {
-		out[n-1].Terminal = true
-	}
-	return out
-}
 
 func mustMemoryLog(t *testing.T, opts ...resume.MemoryLogOption) *resume.MemoryLog {
 	t.Helper()
@@ -60,7 +50,7 @@ func TestMemoryLogReadWaitsForAppend(t *testing.T) {
 		if st, _ := m.Status(ctx, "r"); st.SinceRead != 0 {
 			t.Errorf("a waiting reader is not counted: %v", st.SinceRead)
 		}
-		if err := m.Append(ctx, l, entries(1, 2, false)); err != nil {
+		if err := m.Append(ctx, l, logtest.Entries(1, 2, false)); err != nil {
 			t.Fatal(err)
 		}
 		if es := <-got; len(es) != 2 {
@@ -104,7 +94,7 @@ func TestMemoryLogRetention(t *testing.T) {
 		ctx := context.Background()
 		m := mustMemoryLog(t, resume.WithMemoryRetention(time.Minute))
 		l := begin(t, m, "r")
-		if err := m.Append(ctx, l, entries(1, 3, true)); err != nil {
+		if err := m.Append(ctx, l, logtest.Entries(1, 3, true)); err != nil {
 			t.Fatal(err)
 		}
 		if err := m.Seal(ctx, l); err != nil {
@@ -128,14 +118,14 @@ func TestMemoryLogLimits(t *testing.T) {
 	ctx := context.Background()
 	m := mustMemoryLog(t, resume.WithMemoryRunEvents(3))
 	l := begin(t, m, "r")
-	if err := m.Append(ctx, l, entries(1, 3, false)); err != nil {
+	if err := m.Append(ctx, l, logtest.Entries(1, 3, false)); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Append(ctx, l, entries(4, 1, false)); !errors.Is(err, resume.ErrLogFull) {
+	if err := m.Append(ctx, l, logtest.Entries(4, 1, false)); !errors.Is(err, resume.ErrLogFull) {
 		t.Fatalf("over the event limit: %v", err)
 	}
 	// The terminal entry is always taken, so a full run can still end.
-	if err := m.Append(ctx, l, entries(4, 1, true)); err != nil {
+	if err := m.Append(ctx, l, logtest.Entries(4, 1, true)); err != nil {
 		t.Fatalf("terminal entry of a full run: %v", err)
 	}
 
@@ -146,7 +136,7 @@ func TestMemoryLogLimits(t *testing.T) {
 	m = mustMemoryLog(t, resume.WithMemoryBytes(2*size), resume.WithMemoryRunShare(1))
 	for _, id := range []string{"a", "b"} {
 		l := begin(t, m, id)
-		if err := m.Append(ctx, l, entries(1, 3, true)); err != nil {
+		if err := m.Append(ctx, l, logtest.Entries(1, 3, true)); err != nil {
 			t.Fatal(err)
 		}
 		if id == "a" {
@@ -159,7 +149,7 @@ func TestMemoryLogLimits(t *testing.T) {
 	if _, err := m.Status(ctx, "a"); !errors.Is(err, resume.ErrRunNotFound) {
 		t.Fatalf("the sealed run was not evicted: %v", err)
 	}
-	if err := m.Append(ctx, l, entries(1, 3, false)); err != nil {
+	if err := m.Append(ctx, l, logtest.Entries(1, 3, false)); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := m.Begin(ctx, resume.RunMeta{RunID: "d"}, time.Minute); !errors.Is(err, resume.ErrLogFull) {
@@ -241,7 +231,7 @@ func TestMemoryLogCountsIdsAndSweepsOnTime(t *testing.T) {
 		}
 		// Closed, the log still answers, and sweeps on its calls.
 		l := begin(t, m, "after")
-		if err := m.Append(ctx, l, entries(1, 1, true)); err != nil {
+		if err := m.Append(ctx, l, logtest.Entries(1, 1, true)); err != nil {
 			t.Fatal(err)
 		}
 		if err := m.Seal(ctx, l); err != nil {

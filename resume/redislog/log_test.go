@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/logtest"
 	"github.com/agui-go/agui/resume/redislog"
 )
 
@@ -48,17 +49,6 @@ func newLog(t *testing.T, opts ...redislog.Option) (*redislog.Log, *redis.Client
 	return lg, c
 }
 
-func entries(from, n int, terminal bool) []resume.Entry {
-	out := make([]resume.Entry, n)
-	for i := range out {
-		out[i] = resume.Entry{Seq: uint64(from + i), Data: []byte(`{"n":` + strconv.Itoa(from+i) + `}`)}
-	}
-	if terminal && n > 0 {
-		out[n-1].Terminal = true
-	}
-	return out
-}
-
 // TestLogRetention: a sealed run's keys expire after the retention time
 // (resume/logtest checks the operations themselves).
 func TestLogRetention(t *testing.T) {
@@ -68,7 +58,7 @@ func TestLogRetention(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := lg.Append(ctx, l, entries(1, 2, true)); err != nil {
+	if err := lg.Append(ctx, l, logtest.Entries(1, 2, true)); err != nil {
 		t.Fatal(err)
 	}
 	if err := lg.Seal(ctx, l); err != nil {
@@ -88,13 +78,13 @@ func TestLogMaxEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := lg.Append(ctx, l, entries(1, 3, false)); !errors.Is(err, resume.ErrLogFull) {
+	if err := lg.Append(ctx, l, logtest.Entries(1, 3, false)); !errors.Is(err, resume.ErrLogFull) {
 		t.Fatalf("over the limit: %v", err)
 	}
-	if err := lg.Append(ctx, l, entries(1, 2, false)); err != nil {
+	if err := lg.Append(ctx, l, logtest.Entries(1, 2, false)); err != nil {
 		t.Fatal(err)
 	}
-	if err := lg.Append(ctx, l, entries(3, 1, true)); err != nil {
+	if err := lg.Append(ctx, l, logtest.Entries(3, 1, true)); err != nil {
 		t.Fatalf("the terminal entry of a full run: %v", err)
 	}
 }
