@@ -113,6 +113,23 @@ var errFrameTooLarge = errors.New("SSE frame over the event size limit")
 // was not dispatched by a blank line before the end is discarded, as the
 // standard says.
 func (s *SSEReader) Next() (Event, error) {
+	data, err := s.NextData()
+	if err != nil {
+		return nil, err
+	}
+	ev, err := DecodeEvent(data)
+	if err != nil {
+		return nil, &Error{Code: CodeSerialization, Message: "an SSE frame is not an AG-UI event: " + err.Error(), Err: err}
+	}
+	return ev, nil
+}
+
+// NextData is [SSEReader.Next] without the decoding: the next frame's data,
+// its lines joined with LF, or [io.EOF] when the body ends. The bytes are
+// valid until the next call. A client that must look at an event before
+// [DecodeEvent] judges it (to drop an event type from a newer protocol,
+// say) reads frames with it.
+func (s *SSEReader) NextData() ([]byte, error) {
 	for {
 		if !s.sc.Scan() {
 			if err := s.sc.Err(); err != nil {
@@ -132,13 +149,9 @@ func (s *SSEReader) Next() (Event, error) {
 			}
 			data := s.data.Bytes()
 			data = data[:len(data)-1] // the LF after the last data line
-			ev, err := DecodeEvent(data)
-			s.data.Reset()
+			s.data.Reset()            // data stays valid: Reset keeps the buffer
 			s.eventID, s.eventHas = frameID, hasID
-			if err != nil {
-				return nil, &Error{Code: CodeSerialization, Message: "an SSE frame is not an AG-UI event: " + err.Error(), Err: err}
-			}
-			return ev, nil
+			return data, nil
 		}
 		if line[0] == ':' {
 			s.comments++

@@ -193,3 +193,22 @@ func TestSSEReaderEventID(t *testing.T) {
 		}
 	}
 }
+
+// NextData hands over each frame's data undecoded, even data that is no
+// event, with its id as EventID reports it.
+func TestSSEReaderNextData(t *testing.T) {
+	r := agui.NewSSEReader(strings.NewReader("id: 7\ndata: {\"type\":\"FUTURE\",\ndata: \"x\":1}\n\n: beat\n\ndata: not json\n\n"))
+	want := []string{"{\"type\":\"FUTURE\",\n\"x\":1}", "not json"}
+	for i, w := range want {
+		data, err := r.NextData()
+		if err != nil || string(data) != w {
+			t.Fatalf("frame %d: %q, %v; want %q", i, data, err, w)
+		}
+		if id, ok := r.EventID(); (i == 0) != ok || (ok && id != "7") {
+			t.Errorf("frame %d: EventID %q, %v", i, id, ok)
+		}
+	}
+	if _, err := r.NextData(); err != io.EOF {
+		t.Errorf("after the last frame: %v, want io.EOF", err)
+	}
+}

@@ -33,6 +33,7 @@ var layout = []row{
 	{pkgs: []string{"internal/stalltest"}},
 	{pkgs: []string{""}, mayImport: []string{"internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"internal/jsonpatch"}, mayImport: []string{"", "internal/jsonx", "internal/pb"}},
+	{pkgs: []string{"client"}, mayImport: []string{"", "internal/jsonpatch"}},
 	{pkgs: []string{"aguitest"}, mayImport: []string{"", "internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"core"}, mayImport: []string{"", "internal/jsonpatch", "internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"resume"}, mayImport: []string{"", "core"}},
