@@ -10,6 +10,10 @@
 //		t.Fatalf("stream %v", got)
 //	}
 //
+// [ReadFrames] reads a resumable stream's frames with their ids, so a test
+// can stop mid-stream and rejoin with Last-Event-ID; it checks no order,
+// since a rejoined stream starts mid-run.
+//
 // Data sets:
 //
 //   - [StandardFixture] is the standard benchmark run: 1,018 events (a

@@ -2,6 +2,7 @@ package aguitest
 
 import (
 	"io"
+	"strconv"
 	"testing"
 
 	"github.com/agui-go/agui"
@@ -56,6 +57,48 @@ func Types(evs []agui.Event) []agui.EventType {
 	out := make([]agui.EventType, len(evs))
 	for i, ev := range evs {
 		out[i] = ev.Type()
+	}
+	return out
+}
+
+// Frame is one SSE event with its id, as a resumable stream carries it.
+type Frame struct {
+	// ID is the frame's id: line, 0 when the frame has none.
+	ID uint64
+	// Data is the event, encoded as JSON.
+	Data string
+}
+
+// ReadFrames reads the event frames of an SSE body with [agui.SSEReader],
+// each with its id, until the body ends or limit frames are read (0: no
+// limit), so a test can stop mid-stream and rejoin from the last id. It
+// fails t on a frame that does not decode and on an id that is not a
+// decimal number. It checks no ordering: a stream rejoined from a cursor
+// starts mid-run. The reader may have buffered frames past the limit,
+// which a later call on the same body does not see: read on from a body
+// after a limit only where the server had sent nothing further.
+func ReadFrames(t testing.TB, body io.Reader, limit int) []Frame {
+	t.Helper()
+	r := agui.NewSSEReader(body)
+	var out []Frame
+	for ev, err := range r.Events() {
+		if err != nil {
+			t.Fatalf("aguitest: reading the stream after %d frames: %v", len(out), err)
+		}
+		data, err := ev.AppendJSON(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := Frame{Data: string(data)}
+		if id, ok := r.EventID(); ok {
+			if f.ID, err = strconv.ParseUint(id, 10, 64); err != nil {
+				t.Fatalf("aguitest: frame %d has the id %q, not a decimal number", len(out), id)
+			}
+		}
+		out = append(out, f)
+		if len(out) == limit {
+			break
+		}
 	}
 	return out
 }

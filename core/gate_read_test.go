@@ -2,12 +2,10 @@ package core
 
 import (
 	"bufio"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/agui-go/agui/internal/stalltest"
 )
 
 // A gate's Shutdown cuts the body reads in progress on its routes: a
@@ -20,25 +18,7 @@ func TestGateShutdownCutsStalledUploads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewUnstartedServer(h)
-	active := make(chan struct{})
-	var once sync.Once
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateActive {
-			once.Do(func() { close(active) })
-		}
-	}
-	srv.Start()
-	defer srv.Close()
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.Write([]byte("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"threadId\":")); err != nil {
-		t.Fatal(err)
-	}
-	<-active
+	_, conn := stalltest.Upload(t, h, "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"threadId\":")
 	if err := gate.Shutdown(t.Context()); err != nil {
 		t.Fatalf("Shutdown = %v", err)
 	}

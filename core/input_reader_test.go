@@ -35,7 +35,7 @@ func ExampleInputReader() {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			in, err := ir.Read(w, r)
 			if err == nil && !strings.HasPrefix(in.ThreadID, "support-") {
-				err = &core.RequestError{Status: http.StatusForbidden, Code: "THREAD_FORBIDDEN", Message: "not a support thread"}
+				err = &core.RequestError{Status: http.StatusForbidden, Code: core.CodeForbidden, Message: "not a support thread"}
 			}
 			if err != nil {
 				ir.Refuse(w, r, err) // answered and reported as the handler's refusals

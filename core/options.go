@@ -10,8 +10,9 @@ import (
 )
 
 // RunOption configures a run: what [Run] and [NewRunner] accept, and what
-// [Handler.Serve] adds to a handler's runs. Every RunOption is an [Option]
-// too, so a [Handler] takes it and passes it on to each run it starts.
+// [Handler.Serve] adds to a handler's runs. Every run option this package
+// offers is an [Option], so a [Handler] takes it too and passes it on to
+// each run it starts.
 // Only this package implements it: the method is unexported. Options are
 // plain values, safe to share between runs and goroutines.
 type RunOption interface{ applyRun(*runConfig) }

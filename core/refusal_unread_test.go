@@ -4,13 +4,13 @@ import (
 	"bufio"
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/agui-go/agui/internal/stalltest"
 )
 
 // A refusal written before the body is read does not wait for the body:
@@ -19,27 +19,9 @@ import (
 // timeout, here forever. WriteHTTP moves the read deadline, so the answer
 // goes out at once, the connection is closed, and Shutdown returns nil.
 func TestRefusalBeforeBodyReadDoesNotWaitForTheBody(t *testing.T) {
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv, conn := stalltest.Upload(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		(&RequestError{Status: http.StatusUnauthorized, Code: CodeUnauthenticated, Message: "who are you"}).WriteHTTP(w)
-	}))
-	active := make(chan struct{})
-	var once sync.Once
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateActive {
-			once.Do(func() { close(active) })
-		}
-	}
-	srv.Start()
-	defer srv.Close()
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.Write([]byte("POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"threadId\":")); err != nil {
-		t.Fatal(err)
-	}
-	<-active
+	}), "POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"threadId\":")
 	// A bound on the failure, not a synchronisation: before the fix the
 	// answer never came.
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))

@@ -72,18 +72,10 @@ func TestRegisterResumable(t *testing.T) {
 	}
 
 	resp = do(http.MethodGet, "/private/chat/runs/r", "", "alice", "3")
-	var ids []string
-	sr := agui.NewSSEReader(resp.Body)
-	for _, err := range sr.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := sr.EventID()
-		ids = append(ids, id)
-	}
+	fs := aguitest.ReadFrames(t, resp.Body, 0)
 	resp.Body.Close()
-	if strings.Join(ids, ",") != "4,5" {
-		t.Fatalf("rejoin after 3: event ids %q, want 4 and 5", ids)
+	if len(fs) != 2 || fs[0].ID != 4 || fs[1].ID != 5 {
+		t.Fatalf("rejoin after 3: %+v, want the events with ids 4 and 5", fs)
 	}
 	for _, c := range []struct {
 		method, path, user string
@@ -174,17 +166,11 @@ func TestRegisterResumableRunIDWithSlash(t *testing.T) {
 // opts, on lg.
 func newResumable(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts ...core.HandlerOption) *resume.Handler[core.NoState] {
 	t.Helper()
-	return newResumableWith(t, a, lg, opts)
-}
-
-// newResumableWith is newResumable with resume options too.
-func newResumableWith(t *testing.T, a core.Agent[core.NoState], lg resume.Log, opts []core.HandlerOption, ropts ...resume.Option) *resume.Handler[core.NoState] {
-	t.Helper()
 	h, err := core.NewHandler(a, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rh, err := resume.New(h, lg, ropts...)
+	rh, err := resume.New(h, lg)
 	if err != nil {
 		t.Fatal(err)
 	}

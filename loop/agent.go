@@ -85,7 +85,7 @@ type Input struct {
 	// authority on the rest, so a client may send the whole conversation,
 	// and cannot inject assistant turns or tool results (except results
 	// of pending frontend calls, and the history of a thread the store
-	// has never seen: see AdoptHistory). When Messages lacks a message of
+	// has never seen: see [WithAdoptHistory]). When Messages lacks a message of
 	// the thread, the run first sends MESSAGES_SNAPSHOT of the transcript
 	// (of its newest messages that fit in one event, for a thread over
 	// [agui.MaxEventSize]). An id too long for the events that carry it
@@ -104,7 +104,7 @@ type Input struct {
 	// before that turn's model call: a client never replaces a server tool.
 	Tools []agui.Tool
 	// Context is the client's context, shown to the model (see
-	// RenderContext).
+	// [WithRenderContext]).
 	Context []agui.ContextItem
 	// OnEvent receives the run's AG-UI stream, RUN_STARTED to its terminal
 	// event, one event at a time on Execute's goroutine (nil discards it).
@@ -179,7 +179,7 @@ func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 // Run implements [core.Agent]: it runs the loop on the run's input, sending
 // events through rc. A stop or max-steps run ends with a success outcome
 // whose result is {"finishReason", "steps"} (and "output", the typed
-// answer, under Output); an approval pause with an
+// answer, under [WithOutput]); an approval pause with an
 // interrupt outcome; an abort with a cancelled outcome (the runner reports
 // a cancelled run as RUN_ERROR CANCELLED); a failure with RUN_ERROR and
 // the loop's code. Usage goes on the terminal event either way.

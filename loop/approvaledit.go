@@ -9,7 +9,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// ApprovalTimeout gives each approval a deadline d after the run pauses on
+// WithApprovalTimeout gives each approval a deadline d after the run pauses on
 // it (default none: an approval waits forever). The interrupt carries it
 // as expiresAt. A resume that approves the call after the deadline does
 // not run it: the call gets a rejected result, the batch's later calls a
@@ -20,7 +20,7 @@ import (
 func WithApprovalTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d <= 0 {
-			return fmt.Errorf("loop: ApprovalTimeout %v: must be positive", d)
+			return fmt.Errorf("loop: WithApprovalTimeout %v: must be positive", d)
 		}
 		c.approvalTimeout = d
 		return nil

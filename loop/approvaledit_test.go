@@ -265,7 +265,7 @@ func TestApprovalEditAndExpiryThroughCore(t *testing.T) {
 	})
 }
 
-// Arguments an approver edits pass through BeforeToolCall: a hook that
+// Arguments an approver edits pass through WithBeforeToolCall: a hook that
 // denies a path denies it in the edit too, and the tool never runs with
 // it. Before, the edited call skipped the hook.
 func TestApprovalEditPassesBeforeToolCall(t *testing.T) {

@@ -38,7 +38,7 @@ type completion struct {
 	i   int
 	out string
 	err error
-	// timedOut: the call outlived its ToolTimeout.
+	// timedOut: the call outlived its [WithToolTimeout].
 	timedOut bool
 }
 
@@ -243,7 +243,7 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 		}
 		if d := p.Decision; d.Approved && d.Args != nil && r.a.cfg.beforeToolCall != nil {
 			// Arguments the approver wrote are new arguments: they pass
-			// through BeforeToolCall like the model's, or an edit would
+			// through [WithBeforeToolCall] like the model's, or an edit would
 			// bypass a hook that denies or rewrites them.
 			if tool, ok := r.lookupTool(call.Name); ok && tool.validate(call.Args) == nil {
 				before := string(call.Args)
@@ -259,7 +259,7 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 			}
 		}
 	} else if r.a.cfg.beforeToolCall != nil {
-		// BeforeToolCall goes first, so that the client is shown the call
+		// [WithBeforeToolCall] goes first, so that the client is shown the call
 		// as it will run.
 		if tool, ok := r.lookupTool(call.Name); ok && tool.validate(call.Args) == nil {
 			res, err := r.before(ctx, parentID, call)

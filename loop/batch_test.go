@@ -54,7 +54,7 @@ func TestParallelTranscriptIsCallOrder(t *testing.T) {
 // check run just before it starts, one call at a time."
 //
 // Events reach OnEvent from the run's stream, after they were emitted, so
-// each call's OnToolCall first waits for its TOOL_CALL_START to arrive:
+// each call's WithOnToolCall first waits for its TOOL_CALL_START to arrive:
 // it arrives only if it was emitted before the hook ran, and the journal
 // then holds the order things happened in.
 func TestParallelGateRunsJustBeforeStartInCallOrder(t *testing.T) {

@@ -73,7 +73,7 @@ type PendingApproval struct {
 	InterruptID string
 	ToolCallID  string
 	// ExpiresAt is the approval's deadline (zero: none), by the store's
-	// clock ([Store.Now]); see ApprovalTimeout.
+	// clock ([Store.Now]); see [WithApprovalTimeout].
 	ExpiresAt time.Time
 	// Decision is the client's answer, recorded in the same write that
 	// claims the thread so that a decision is acted on at most once.

@@ -17,7 +17,7 @@ type delegateArgs struct {
 
 // Delegate returns a tool named name that runs sub as a subagent on the
 // model's task and returns the subagent's final text (its typed output as
-// JSON, when sub has one: see Output). The subagent's
+// JSON, when sub has one: see [WithOutput]). The subagent's
 // events are SUBAGENT_* events attributed to it, under the calling tool
 // call; it runs on the tool's context, so it is aborted with its parent.
 // A delegation deeper than the top-level agent's [WithMaxDelegationDepth] fails
@@ -94,7 +94,7 @@ func delegate(ctx context.Context, sc scope, name string, sub *Agent, task strin
 		return "", err
 	}
 	if res.Output != nil {
-		// A typed subagent (Output) answers with its checked value.
+		// A typed subagent ([WithOutput]) answers with its checked value.
 		b, err := json.Marshal(res.Output)
 		if err != nil {
 			return "", fmt.Errorf("subagent %s: encoding output: %w", name, err)

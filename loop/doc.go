@@ -47,14 +47,14 @@
 // or ends with [FinishOutputInvalid].
 //
 // Tool calls of a turn start in call order, each right after its gate
-// (BeforeToolCall, its TOOL_CALL_START/ARGS/END events, OnToolCall,
-// argument validation, PreToolCall, NeedsApproval) ran, one call at a time; at most
-// ToolConcurrency run at once. TOOL_CALL_RESULT events come in completion
+// ([WithBeforeToolCall], its TOOL_CALL_START/ARGS/END events, [WithOnToolCall],
+// argument validation, [WithPreToolCall], [WithNeedsApproval]) ran, one call at a time; at most
+// [WithToolConcurrency] run at once. TOOL_CALL_RESULT events come in completion
 // order; the transcript keeps call order. Every call gets exactly one
 // result, whatever happens: a failing tool gets an error result, calls an
 // abort never reached get a "cancelled" result, and calls a propagating
-// error ([Propagate], a PreToolCall error, the delegation depth guard) kept
-// from starting get a "not-run" result. ToolTimeout bounds each call: one
+// error ([Propagate], a [WithPreToolCall] error, the delegation depth guard) kept
+// from starting get a "not-run" result. [WithToolTimeout] bounds each call: one
 // still running at its deadline is cancelled and gets a "timeout" result.
 //
 // Each thread has a checkpoint in a [Store] (a [MemoryStore] by default). A
@@ -71,11 +71,11 @@
 //
 // # Shaping calls
 //
-// BeforeToolCall denies a call (with a result the model reads) or
-// rewrites its arguments; AfterToolCall replaces or redacts a result
-// before the client and the model see it; BeforeModelCall adjusts each
+// [WithBeforeToolCall] denies a call (with a result the model reads) or
+// rewrites its arguments; [WithAfterToolCall] replaces or redacts a result
+// before the client and the model see it; [WithBeforeModelCall] adjusts each
 // model request. An approval's answer may carry edited arguments, and
-// ApprovalTimeout gives approvals a deadline (APPROVAL_EXPIRED). ToolSets
+// [WithApprovalTimeout] gives approvals a deadline (APPROVAL_EXPIRED). [WithToolSets]
 // adds tools that change while the agent lives, such as an MCP server's
 // (package loop/mcptool); loop/httptool is a built-in HTTP tool.
 //
@@ -94,7 +94,7 @@
 //
 // Shared state: NewTyped[S] makes a core.Agent[S]; tools read and change
 // the state with [State] and [UpdateState], the model sees it with the input's
-// context (RenderContext), the checkpoint keeps it, and PredictState
+// context ([WithRenderContext]), the checkpoint keeps it, and [WithPredictState]
 // mirrors streamed arguments into it.
 //
 // Tool context: CallFrom gives a tool its call (id, name, thread, run,
@@ -106,14 +106,14 @@
 // messages and state as JSON. Both are bounded by the event limit
 // ([agui.MaxEventSize]): a longer thread gets its newest messages that
 // fit, and still runs. A thread the store has never seen adopts the
-// client's history (AdoptHistory), never running its calls.
+// client's history ([WithAdoptHistory]), never running its calls.
 //
 // # Memory and durability
 //
 // The default MemoryStore is bounded ([NewMemoryStore]'s options: threads,
 // bytes, TTLs). A thread's transcript grows with every run, by its input,
-// each model turn and each tool result; MaxSteps bounds one run's growth,
-// MaxTranscript drops a thread's oldest exchanges (by default nothing is
+// each model turn and each tool result; [WithMaxSteps] bounds one run's growth,
+// [WithMaxTranscript] drops a thread's oldest exchanges (by default nothing is
 // dropped), and the store's caps bound the whole. For
 // threads that outlive a process or are shared by replicas, use
 // loop/redisstore; loop/storetest checks any other Store.

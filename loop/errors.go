@@ -34,7 +34,7 @@ const (
 	// CodeTool: a hook or tool stopped the run with a propagating error.
 	CodeTool agui.Code = "TOOL_ERROR"
 	// CodeApprovalExpired: a resume approved a call after its approval's
-	// deadline (ApprovalTimeout); the call got a rejected result instead.
+	// deadline ([WithApprovalTimeout]); the call got a rejected result instead.
 	CodeApprovalExpired agui.Code = "APPROVAL_EXPIRED"
 	// CodeToolNameClash: a frontend tool of the input has the name of a
 	// tool the model is offered (an agent tool, or a tool of a tool set at

@@ -36,7 +36,7 @@ func printResults(msgs []agui.Message) {
 	}
 }
 
-// A BeforeToolCall hook denies one call (the model reads why) and rewrites
+// A WithBeforeToolCall hook denies one call (the model reads why) and rewrites
 // another's arguments (the rewritten call is what runs and what the
 // transcript keeps).
 func ExampleWithBeforeToolCall() {
@@ -73,7 +73,7 @@ func ExampleWithBeforeToolCall() {
 	// {"path":"workspace/notes.txt"}
 }
 
-// An AfterToolCall hook redacts secrets from every result before the
+// A WithAfterToolCall hook redacts secrets from every result before the
 // client and the model see it.
 func ExampleWithAfterToolCall() {
 	model := loop.Script(
@@ -108,7 +108,7 @@ func ExampleWithAfterToolCall() {
 	// call-1 contents of config.env (api_key=[redacted])
 }
 
-// A BeforeModelCall hook adds context to every model request without
+// A WithBeforeModelCall hook adds context to every model request without
 // putting it in the transcript.
 func ExampleWithBeforeModelCall() {
 	var model loop.Provider = loop.ProviderFunc(func(ctx context.Context, req loop.ModelRequest) iter.Seq2[loop.Delta, error] {
@@ -229,7 +229,7 @@ type swappable struct{ tools []loop.Tool }
 
 func (s *swappable) Tools() []loop.Tool { return s.tools }
 
-// ToolSets are read at every model turn, so a set that changes is seen by
+// WithToolSets are read at every model turn, so a set that changes is seen by
 // the model's next turn.
 func ExampleWithToolSets() {
 	set := &swappable{tools: []loop.Tool{readFile()}}

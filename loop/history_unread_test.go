@@ -3,14 +3,12 @@ package loop
 import (
 	"bufio"
 	"encoding/json"
-	"net"
 	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/stalltest"
 )
 
 // The history's refusals are core's JSON error body, written by
@@ -19,25 +17,7 @@ import (
 // body it never reads.
 func TestHistoryRefusalDoesNotWaitForTheBody(t *testing.T) {
 	a := mustNew(t, Script(Turn{Text: "hi"}))
-	srv := httptest.NewUnstartedServer(HistoryHandler(a, nil))
-	active := make(chan struct{})
-	var once sync.Once
-	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateActive {
-			once.Do(func() { close(active) })
-		}
-	}
-	srv.Start()
-	defer srv.Close()
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.Write([]byte("POST /threads/t1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")); err != nil {
-		t.Fatal(err)
-	}
-	<-active
+	_, conn := stalltest.Upload(t, HistoryHandler(a, nil), "POST /threads/t1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
 	// A bound on the failure, not a synchronisation.
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)

@@ -8,11 +8,11 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// KindDenied is the kind of the error result a BeforeToolCall hook gives a
+// KindDenied is the kind of the error result a [WithBeforeToolCall] hook gives a
 // call it denies.
 const KindDenied ToolErrorKind = "denied"
 
-// CallVerdict is what a BeforeToolCall hook decides about a call; the zero
+// CallVerdict is what a [WithBeforeToolCall] hook decides about a call; the zero
 // value lets the call go ahead unchanged. A plain value.
 type CallVerdict struct {
 	// Deny, when not empty, answers the call without running it: an error
@@ -25,15 +25,15 @@ type CallVerdict struct {
 	Args json.RawMessage
 }
 
-// BeforeToolCall is called for each call whose tool exists and whose
+// WithBeforeToolCall is called for each call whose tool exists and whose
 // arguments are valid, one call at a time, before its events go out and
-// before OnToolCall, PreToolCall and NeedsApproval (default none). It is
+// before [WithOnToolCall], [WithPreToolCall] and [WithNeedsApproval] (default none). It is
 // not called again for a call an approval answers as the model asked it,
 // but it is for one whose arguments the approver edited: edited arguments
 // pass through it (and are validated against the schema) like the
 // model's, so an edit cannot bypass a hook that denies them. Its verdict may
 // deny the call or rewrite its arguments; an error stops the batch like a
-// PreToolCall error, and the run fails with it. A run that takes a thread
+// [WithPreToolCall] error, and the run fails with it. A run that takes a thread
 // over after a crash passes the calls without a result through it again,
 // with their arguments as last saved (perhaps already rewritten), so a
 // rewrite should give the same arguments when applied twice.
@@ -41,7 +41,7 @@ func WithBeforeToolCall(f func(ctx context.Context, c Call) (CallVerdict, error)
 	return func(c *config) error { c.beforeToolCall = f; return nil }
 }
 
-// CallResult is a call's result as an AfterToolCall hook sees and returns
+// CallResult is a call's result as a [WithAfterToolCall] hook sees and returns
 // it; a plain value.
 type CallResult struct {
 	// Content is what the model reads and the client is sent; for an error
@@ -53,18 +53,18 @@ type CallResult struct {
 	Kind ToolErrorKind
 }
 
-// AfterToolCall is called with every result the batch records (a tool's
+// WithAfterToolCall is called with every result the batch records (a tool's
 // output, and the error results of calls that did not run), one call at a
 // time, before the result is emitted or recorded (default none). What it
 // returns replaces the result, so it can redact or rewrite it; the results
 // a failed or aborted batch gives its unreached calls do not pass through
-// it. An error stops the batch like a PreToolCall error; the call's result
+// it. An error stops the batch like a [WithPreToolCall] error; the call's result
 // is then withheld (replaced by an error result), never sent unfiltered.
 func WithAfterToolCall(f func(ctx context.Context, c Call, r CallResult) (CallResult, error)) Option {
 	return func(c *config) error { c.afterToolCall = f; return nil }
 }
 
-// BeforeModelCall is called before every model turn with the request the
+// WithBeforeModelCall is called before every model turn with the request the
 // provider is about to get (default none). It returns the request to send
 // instead: it can add context (a system message, retrieved documents),
 // drop tools or change the instructions. Its change reaches the provider
@@ -75,7 +75,7 @@ func WithBeforeModelCall(f func(ctx context.Context, req ModelRequest) (ModelReq
 	return func(c *config) error { c.beforeModelCall = f; return nil }
 }
 
-// prepareRequest applies BeforeModelCall.
+// prepareRequest applies [WithBeforeModelCall].
 func (r *run) prepareRequest(ctx context.Context, req ModelRequest) (ModelRequest, error) {
 	f := r.a.cfg.beforeModelCall
 	if f == nil {
@@ -92,7 +92,7 @@ func (r *run) prepareRequest(ctx context.Context, req ModelRequest) (ModelReques
 	return req, nil
 }
 
-// before applies BeforeToolCall to a call whose tool exists and whose
+// before applies [WithBeforeToolCall] to a call whose tool exists and whose
 // arguments are valid: it returns a denial result, or rewrites *call.
 func (r *run) before(ctx context.Context, parentID string, call *Call) (*agui.ToolMessage, error) {
 	f := r.a.cfg.beforeToolCall
@@ -138,7 +138,7 @@ func (r *run) rewriteArgs(parentID string, call *Call, args json.RawMessage) {
 	}
 }
 
-// after applies AfterToolCall to a result about to be recorded. A failing
+// after applies [WithAfterToolCall] to a result about to be recorded. A failing
 // hook withholds the result.
 func (r *run) after(ctx context.Context, call Call, res *agui.ToolMessage) (*agui.ToolMessage, error) {
 	f := r.a.cfg.afterToolCall

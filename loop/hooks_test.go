@@ -225,7 +225,7 @@ func TestAfterToolCallRedacts(t *testing.T) {
 	}
 }
 
-// A failing AfterToolCall withholds the result: the client and the
+// A failing WithAfterToolCall withholds the result: the client and the
 // transcript never see it, and the run fails.
 func TestAfterToolCallErrorWithholds(t *testing.T) {
 	tool, err := NewTool("work", "", func(ctx context.Context, in workArgs) (string, error) { return "secret", nil })

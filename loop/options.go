@@ -46,18 +46,18 @@ type config struct {
 	// approvalTimeout: see approvaledit.go.
 	approvalTimeout time.Duration
 	// noAdopt turns off taking a client's history as the transcript of
-	// an unknown thread (see AdoptHistory).
+	// an unknown thread (see [WithAdoptHistory]).
 	noAdopt bool
 	// renderState renders the shared state and the client's context
-	// for the model (see RenderContext).
+	// for the model (see [WithRenderContext]).
 	renderState func(state json.RawMessage, items []agui.ContextItem) string
 	// predict maps tool names to the argument fields mirrored into state
-	// (see PredictState).
+	// (see [WithPredictState]).
 	predict       map[string]map[string]string
 	settings      ModelSettings
 	output        *output
 	maxTranscript int
-	// toolTimeout bounds each tool call (see ToolTimeout).
+	// toolTimeout bounds each tool call (see [WithToolTimeout]).
 	toolTimeout time.Duration
 	// logger receives the full text of tool errors (see WithLogger).
 	logger *slog.Logger
@@ -76,7 +76,7 @@ func defaults() config {
 func WithMaxSteps(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return fmt.Errorf("loop: MaxSteps %d: must be at least 1", n)
+			return fmt.Errorf("loop: WithMaxSteps %d: must be at least 1", n)
 		}
 		c.maxSteps = n
 		return nil
@@ -88,7 +88,7 @@ func WithMaxSteps(n int) Option {
 func WithToolConcurrency(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return fmt.Errorf("loop: ToolConcurrency %d: must be at least 1", n)
+			return fmt.Errorf("loop: WithToolConcurrency %d: must be at least 1", n)
 		}
 		c.concurrency = n
 		return nil
@@ -101,7 +101,7 @@ func WithToolConcurrency(n int) Option {
 func WithMaxDelegationDepth(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return fmt.Errorf("loop: MaxDelegationDepth %d: must be at least 1", n)
+			return fmt.Errorf("loop: WithMaxDelegationDepth %d: must be at least 1", n)
 		}
 		c.maxDepth = n
 		return nil
@@ -171,7 +171,7 @@ func WithNeedsApproval(f func(c Call) bool) Option {
 func WithCheckpoints(s Store) Option {
 	return func(c *config) error {
 		if s == nil {
-			return errors.New("loop: Checkpoints: nil store")
+			return errors.New("loop: WithCheckpoints: nil store")
 		}
 		c.store = s
 		return nil

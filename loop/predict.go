@@ -6,7 +6,7 @@ import (
 	"maps"
 )
 
-// PredictState opts the tool named tool into predictive state updates:
+// WithPredictState opts the tool named tool into predictive state updates:
 // while the model streams a call's arguments, each argument field named in
 // fields (argument field -> top-level state field) is copied into the
 // shared state as soon as its value, or a prefix of it for a string, can
@@ -17,7 +17,7 @@ import (
 func WithPredictState(tool string, fields map[string]string) Option {
 	return func(c *config) error {
 		if tool == "" || len(fields) == 0 {
-			return errors.New("loop: PredictState: a tool name and at least one field are needed")
+			return errors.New("loop: WithPredictState: a tool name and at least one field are needed")
 		}
 		if c.predict == nil {
 			c.predict = map[string]map[string]string{}

@@ -23,7 +23,7 @@ func (r *run) toolSpecs() ([]ToolSpec, error) {
 
 // instructions is the system prompt of a model turn: the agent's
 // instructions, then the rendering of the shared state and the client's
-// context (see RenderContext).
+// context (see [WithRenderContext]).
 func (r *run) instructions() string {
 	var state json.RawMessage
 	if r.st != nil {
@@ -47,7 +47,7 @@ func (r *run) instructions() string {
 }
 
 // DefaultRender is how the model sees the shared state and the client's
-// context unless RenderContext says otherwise: the state as JSON, then
+// context unless [WithRenderContext] says otherwise: the state as JSON, then
 // each context item as "description: value".
 func DefaultRender(state json.RawMessage, items []agui.ContextItem) string {
 	var b strings.Builder
@@ -70,16 +70,16 @@ func DefaultRender(state json.RawMessage, items []agui.ContextItem) string {
 	return b.String()
 }
 
-// RenderContext sets how the shared state (its JSON, nil for an agent
+// WithRenderContext sets how the shared state (its JSON, nil for an agent
 // without state) and the input's context items are rendered into the
-// system prompt of each model turn, after Instructions (default
+// system prompt of each model turn, after [WithInstructions] (default
 // [DefaultRender]). f's text is appended after a blank line; "" adds
 // nothing. f is called on the run's goroutine, once per model turn.
 func WithRenderContext(f func(state json.RawMessage, items []agui.ContextItem) string) Option {
 	return func(c *config) error { c.renderState = f; return nil }
 }
 
-// AdoptHistory sets whether a run on a thread the store has no checkpoint
+// WithAdoptHistory sets whether a run on a thread the store has no checkpoint
 // for (a restart with the in-memory store, another replica without a
 // shared store) takes the client's messages as the thread's transcript
 // (default true). The adopted history is never executed: a tool call in it

@@ -67,7 +67,7 @@ func (c ToolChoice) forces() bool {
 // A choice that forces a tool call ([ToolChoiceRequired] or [UseTool]) applies
 // to the first model turn after new input only; later turns of the run
 // use [ToolChoiceAuto], so that the model can answer with the tools'
-// results instead of calling tools until MaxSteps. [New] fails when a named
+// results instead of calling tools until [WithMaxSteps]. [New] fails when a named
 // tool is not one of the agent's tools.
 func WithModelSettings(s ModelSettings) Option {
 	return func(c *config) error {

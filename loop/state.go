@@ -25,7 +25,7 @@ type stateAccess interface {
 // client's state (RunAgentInput.state) is decoded into S; tools read it
 // with [State] and change it with [UpdateState], and each change goes out as
 // the smaller of STATE_SNAPSHOT and STATE_DELTA. The model sees the
-// current state in its system prompt (see RenderContext), and the state
+// current state in its system prompt (see [WithRenderContext]), and the state
 // is saved in the thread's checkpoint: a run whose client sends no state
 // starts from the saved one.
 //

@@ -33,7 +33,7 @@ type output struct {
 	decode   func(json.RawMessage) (any, error)
 }
 
-// Output asks every run of the agent for a final answer of type T (default
+// WithOutput asks every run of the agent for a final answer of type T (default
 // none: the answer is free text). T's JSON Schema is inferred as a tool's
 // arguments are (see [NewTool]). Providers are asked for JSON of that
 // schema (their JSON mode: OpenAI's response_format json_schema,

@@ -10,15 +10,15 @@ type ToolSet interface {
 	Tools() []Tool
 }
 
-// ToolSets adds sets of tools read afresh at every model turn (default
+// WithToolSets adds sets of tools read afresh at every model turn (default
 // none): the model is offered the tools of that moment, and the turn's
 // calls run the tools it was offered. A name already taken, by a tool of
-// Tools or of an earlier set, is skipped.
+// [WithTools] or of an earlier set, is skipped.
 func WithToolSets(sets ...ToolSet) Option {
 	return func(c *config) error {
 		for _, s := range sets {
 			if s == nil {
-				return errors.New("loop: ToolSets: nil set")
+				return errors.New("loop: WithToolSets: nil set")
 			}
 		}
 		c.toolSets = append(c.toolSets, sets...)

@@ -7,14 +7,14 @@ import (
 	"time"
 )
 
-// KindTimeout is the error kind of a call that outlived its ToolTimeout.
+// KindTimeout is the error kind of a call that outlived its [WithToolTimeout].
 const KindTimeout ToolErrorKind = "timeout"
 
 // errToolTimeout is the cause a call's context ends with at its
-// ToolTimeout.
+// [WithToolTimeout].
 var errToolTimeout = errors.New("loop: the tool call exceeded its timeout")
 
-// ToolTimeout bounds each tool call (default 0: no bound). The call's
+// WithToolTimeout bounds each tool call (default 0: no bound). The call's
 // context gets a deadline d after the call starts; a call still running
 // then is cancelled, and its result is an error result of kind "timeout"
 // ([KindTimeout]) that the model sees, whatever the tool returned on the
@@ -25,14 +25,14 @@ var errToolTimeout = errors.New("loop: the tool call exceeded its timeout")
 func WithToolTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
-			return fmt.Errorf("loop: ToolTimeout %v: must not be negative", d)
+			return fmt.Errorf("loop: WithToolTimeout %v: must not be negative", d)
 		}
 		c.toolTimeout = d
 		return nil
 	}
 }
 
-// toolDeadline puts the call's ToolTimeout on ctx. stop releases it and
+// toolDeadline puts the call's [WithToolTimeout] on ctx. stop releases it and
 // reports whether the timeout fired before the call returned.
 func (r *run) toolDeadline(ctx context.Context) (tctx context.Context, stop func() (timedOut bool)) {
 	d := r.a.cfg.toolTimeout

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// A call still running at its ToolTimeout is cancelled and its result is
+// A call still running at its WithToolTimeout is cancelled and its result is
 // a "timeout" error the model reads on its next turn; the other calls of
 // the batch and the run go on.
 func TestToolTimeoutGivesTheModelATimeoutResult(t *testing.T) {
@@ -54,7 +54,7 @@ func TestToolTimeoutGivesTheModelATimeoutResult(t *testing.T) {
 	})
 }
 
-// Without ToolTimeout a call takes as long as it takes.
+// Without WithToolTimeout a call takes as long as it takes.
 func TestToolTimeoutDefaultIsNone(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		long, err := NewTool("long", "", func(ctx context.Context, in workArgs) (string, error) {

@@ -6,7 +6,7 @@ import (
 	"github.com/agui-go/agui"
 )
 
-// MaxTranscript bounds a thread's transcript (default 0: unbounded). A
+// WithMaxTranscript bounds a thread's transcript (default 0: unbounded). A
 // transcript grows by every run's input, model turns and tool results;
 // with this option, when a run adds new input to a thread and the
 // transcript then holds more than n messages, its oldest messages are
@@ -18,7 +18,7 @@ import (
 func WithMaxTranscript(n int) Option {
 	return func(c *config) error {
 		if n < 0 {
-			return fmt.Errorf("loop: MaxTranscript %d: negative", n)
+			return fmt.Errorf("loop: WithMaxTranscript %d: negative", n)
 		}
 		c.maxTranscript = n
 		return nil
@@ -42,7 +42,7 @@ func trimTranscript(msgs []agui.Message, n int) []agui.Message {
 
 // sinceTranscriptStart drops the messages of a client's input that come
 // before the transcript's first message: a client sends the whole
-// history it holds, and what MaxTranscript dropped must not come back as
+// history it holds, and what [WithMaxTranscript] dropped must not come back as
 // new input.
 func sinceTranscriptStart(transcript, in []agui.Message) []agui.Message {
 	if len(transcript) == 0 || transcript[0].MessageID() == "" {

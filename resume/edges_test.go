@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/resume"
 )
@@ -26,7 +27,7 @@ func TestResumableRetriedPostTakesNoSlot(t *testing.T) {
 	ctx, cut := context.WithCancel(context.Background())
 	resp := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t", "a"), nil)
 	<-started
-	readFrames(t, resp.Body, func(frame) bool { return false })
+	frames(t, resp.Body, 1)
 	cut() // run a is detached and running
 	resp.Body.Close()
 
@@ -40,12 +41,12 @@ func TestResumableRetriedPostTakesNoSlot(t *testing.T) {
 	if join.StatusCode != http.StatusOK || join.Header.Get("Retry-After") != "" {
 		t.Fatalf("a retried POST of a running run: %d %v, want 200", join.StatusCode, join.Header)
 	}
-	if fs := readFrames(t, join.Body, func(frame) bool { return false }); len(fs) != 1 || fs[0].id != 1 {
+	if fs := frames(t, join.Body, 1); len(fs) != 1 || fs[0].ID != 1 {
 		t.Fatalf("the join starts with %+v", fs)
 	}
 	stop := request(context.Background(), t, http.MethodDelete, s.url+"/chat/runs/a", "", nil)
 	stop.Body.Close()
-	evs := decodeFrames(t, readFrames(t, join.Body, all))
+	evs := decodeFrames(t, frames(t, join.Body, 0))
 	if _, ok := evs[len(evs)-1].(*agui.RunError); !ok {
 		t.Fatalf("the joined run ended with %s", evs[len(evs)-1].Type())
 	}
@@ -98,7 +99,7 @@ func TestResumableLongRunIDStaysOutOfHeadersAndLogs(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp = request(context.Background(), t, http.MethodGet, srv.URL+"/chat/runs/"+url.PathEscape(slashes), "", nil)
-	fs := readFrames(t, resp.Body, all)
+	fs := frames(t, resp.Body, 0)
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || len(fs) != 1 || resp.Header.Get("Content-Location") != "" {
 		t.Fatalf("rejoin of a long id: %d, %d frames, Content-Location of %d bytes",
@@ -137,7 +138,7 @@ func TestResumableRunIDWithSlashRejoinsAtItsURL(t *testing.T) {
 	resp := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t", id), nil)
 	<-started
 	loc := resp.Header.Get("Content-Location")
-	readFrames(t, resp.Body, func(frame) bool { return false })
+	frames(t, resp.Body, 1)
 	cut()
 	resp.Body.Close()
 	if loc != "/chat/runs/a%2Fb%20c%25" {
@@ -154,8 +155,8 @@ func TestResumableRunIDWithSlashRejoinsAtItsURL(t *testing.T) {
 	if stop.StatusCode != http.StatusAccepted || !strings.Contains(string(body), `"runId":"a/b c%"`) {
 		t.Fatalf("stop at %s: %d %s", loc, stop.StatusCode, body)
 	}
-	fs := readFrames(t, rejoin.Body, all)
-	if len(fs) == 0 || fs[0].id != 2 || !strings.Contains(fs[len(fs)-1].data, `"RUN_ERROR"`) {
+	fs := frames(t, rejoin.Body, 0)
+	if len(fs) == 0 || fs[0].ID != 2 || !strings.Contains(fs[len(fs)-1].Data, `"RUN_ERROR"`) {
 		t.Fatalf("the rejoined stream: %+v", fs)
 	}
 }
@@ -182,27 +183,27 @@ func TestResumableJoinsGetTheirOwnDialect(t *testing.T) {
 	legacy := func(run string) string {
 		return `{"threadId":"t","runId":"` + run + `","messages":[],"tools":[],"context":[]}`
 	}
-	read := func(method, path, body string) (string, []frame) {
+	read := func(method, path, body string) (string, []aguitest.Frame) {
 		t.Helper()
 		resp := request(context.Background(), t, method, s.url+path, body, nil)
 		defer resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("%s %s: %d", method, path, resp.StatusCode)
 		}
-		return resp.Header.Get("Content-Location"), readFrames(t, resp.Body, all)
+		return resp.Header.Get("Content-Location"), frames(t, resp.Body, 0)
 	}
-	check := func(name string, fs []frame, want10 bool) {
+	check := func(name string, fs []aguitest.Frame, want10 bool) {
 		t.Helper()
 		var sub bool
 		var last uint64
 		for _, f := range fs {
-			sub = sub || strings.Contains(f.data, `"SUBAGENT_`)
-			if f.id <= last {
+			sub = sub || strings.Contains(f.Data, `"SUBAGENT_`)
+			if f.ID <= last {
 				t.Fatalf("%s: ids not increasing: %+v", name, fs)
 			}
-			last = f.id
+			last = f.ID
 		}
-		if sub != want10 || len(fs) == 0 || !strings.Contains(fs[len(fs)-1].data, `"RUN_FINISHED"`) {
+		if sub != want10 || len(fs) == 0 || !strings.Contains(fs[len(fs)-1].Data, `"RUN_FINISHED"`) {
 			t.Errorf("%s: SUBAGENT_ events %v, want %v: %+v", name, sub, want10, fs)
 		}
 	}

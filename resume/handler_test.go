@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/resume"
 )
@@ -93,45 +94,19 @@ func runRequest(thread, run string) string {
 	return `{"threadId":"` + thread + `","runId":"` + run + `","protocolVersion":"1.0","messages":[{"id":"u1","role":"user","content":"hi"}]}`
 }
 
-// frame is one SSE event frame.
-type frame struct {
-	id   uint64
-	data string
-}
-
-// readFrames reads the frames of an SSE body with agui's reader; after
-// each one, keep says whether to read on. It fails on a frame without an
-// id.
-func readFrames(t *testing.T, body io.Reader, keep func(frame) bool) []frame {
+// frames reads a resumable stream's frames with aguitest.ReadFrames
+// (limit 0: all), failing on a frame without an id: every event a
+// resumable route sends has one.
+func frames(t *testing.T, body io.Reader, limit int) []aguitest.Frame {
 	t.Helper()
-	r := agui.NewSSEReader(body)
-	var out []frame
-	for ev, err := range r.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := ev.AppendJSON(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, ok := r.EventID()
-		if !ok {
-			t.Fatalf("frame without id: %s", data)
-		}
-		n, err := strconv.ParseUint(id, 10, 64)
-		if err != nil {
-			t.Fatalf("bad id %q", id)
-		}
-		cur := frame{id: n, data: string(data)}
-		out = append(out, cur)
-		if !keep(cur) {
-			return out
+	fs := aguitest.ReadFrames(t, body, limit)
+	for _, f := range fs {
+		if f.ID == 0 {
+			t.Fatalf("frame without id: %s", f.Data)
 		}
 	}
-	return out
+	return fs
 }
-
-func all(frame) bool { return true }
 
 // waitTerminal blocks on the log until the run's terminal entry is stored.
 func waitTerminal(t *testing.T, lg resume.Log, run string) {
@@ -171,17 +146,17 @@ func request(ctx context.Context, t *testing.T, method, url, body string, hdr ma
 }
 
 // decodeFrames decodes frames and checks them with the verifier.
-func decodeFrames(t *testing.T, fs []frame) []agui.Event {
+func decodeFrames(t *testing.T, fs []aguitest.Frame) []agui.Event {
 	t.Helper()
 	v := agui.NewVerifier()
 	out := make([]agui.Event, len(fs))
 	for i, f := range fs {
-		ev, err := agui.DecodeEvent([]byte(f.data))
+		ev, err := agui.DecodeEvent([]byte(f.Data))
 		if err != nil {
-			t.Fatalf("frame %d: %v", f.id, err)
+			t.Fatalf("frame %d: %v", f.ID, err)
 		}
 		if err := v.Observe(ev); err != nil {
-			t.Fatalf("verifier rejects frame %d (%s): %v", f.id, ev.Type(), err)
+			t.Fatalf("verifier rejects frame %d (%s): %v", f.ID, ev.Type(), err)
 		}
 		out[i] = ev
 	}
@@ -210,7 +185,7 @@ func TestResumableCutStreamsRejoin(t *testing.T) {
 
 	// The undisturbed run.
 	resp := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t0", "r0"), nil)
-	want := readFrames(t, resp.Body, all)
+	want := frames(t, resp.Body, 0)
 	resp.Body.Close()
 	wantShape := shape(decodeFrames(t, want))
 	if !strings.HasSuffix(wantShape, "RUN_FINISHED ") || len(want) != n+4 {
@@ -226,11 +201,11 @@ func TestResumableCutStreamsRejoin(t *testing.T) {
 			defer func() { <-sem }()
 			rng := rand.New(rand.NewPCG(uint64(i), 17))
 			run := "r" + strconv.Itoa(i+1)
-			var got []frame
+			var got []aguitest.Frame
 			cut := func(resp *http.Response) {
 				// Read a random number of frames, then drop the connection.
 				k := 1 + rng.IntN(n+3)
-				fs := readFrames(t, resp.Body, func(frame) bool { k--; return k > 0 })
+				fs := frames(t, resp.Body, k)
 				resp.Body.Close()
 				got = append(got, fs...)
 			}
@@ -238,10 +213,10 @@ func TestResumableCutStreamsRejoin(t *testing.T) {
 			resp := request(cctx, t, http.MethodPost, s.url+"/chat", runRequest("t"+run, run), nil)
 			cut(resp)
 			cancel()
-			for attempt := 0; attempt < 3 && (len(got) == 0 || !strings.Contains(got[len(got)-1].data, `"RUN_FINISHED"`)); attempt++ {
+			for attempt := 0; attempt < 3 && (len(got) == 0 || !strings.Contains(got[len(got)-1].Data, `"RUN_FINISHED"`)); attempt++ {
 				cctx, cancel := context.WithCancel(ctx)
 				var resp *http.Response
-				last := strconv.FormatUint(got[len(got)-1].id, 10)
+				last := strconv.FormatUint(got[len(got)-1].ID, 10)
 				if attempt == 1 {
 					// A retried POST of the same run joins it.
 					resp = request(cctx, t, http.MethodPost, s.url+"/chat", runRequest("t"+run, run), map[string]string{"Last-Event-ID": last})
@@ -256,14 +231,14 @@ func TestResumableCutStreamsRejoin(t *testing.T) {
 				if attempt < 2 {
 					cut(resp)
 				} else {
-					got = append(got, readFrames(t, resp.Body, all)...)
+					got = append(got, frames(t, resp.Body, 0)...)
 					resp.Body.Close()
 				}
 				cancel()
 			}
 			for j, f := range got {
-				if f.id != uint64(j+1) {
-					t.Errorf("%s: frame %d has id %d: events lost or repeated", run, j, f.id)
+				if f.ID != uint64(j+1) {
+					t.Errorf("%s: frame %d has id %d: events lost or repeated", run, j, f.ID)
 					return
 				}
 			}
@@ -292,7 +267,7 @@ func TestResumableWithoutDetachCancelsOnDisconnect(t *testing.T) {
 	waitTerminal(t, s.log, "r")
 	// The log keeps the run, ended by the disconnect.
 	resp = request(context.Background(), t, http.MethodGet, s.url+"/chat/runs/r", "", nil)
-	fs := readFrames(t, resp.Body, all)
+	fs := frames(t, resp.Body, 0)
 	resp.Body.Close()
 	evs := decodeFrames(t, fs)
 	re, ok := evs[len(evs)-1].(*agui.RunError)
@@ -334,7 +309,7 @@ func TestResumableStopAndOwner(t *testing.T) {
 	if r.StatusCode != http.StatusAccepted {
 		t.Fatalf("DELETE by the owner: %d", r.StatusCode)
 	}
-	evs := decodeFrames(t, readFrames(t, resp.Body, all))
+	evs := decodeFrames(t, frames(t, resp.Body, 0))
 	if re, ok := evs[len(evs)-1].(*agui.RunError); !ok || re.Code != string(agui.CodeCancelled) {
 		t.Fatalf("stopped run ended with %#v", evs[len(evs)-1])
 	}
@@ -344,9 +319,9 @@ func TestResumableRefusals(t *testing.T) {
 	s := newResumableServer(t, countAgent(3, nil))
 	ctx := context.Background()
 	resp := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t", "r"), nil)
-	fs := readFrames(t, resp.Body, all)
+	fs := frames(t, resp.Body, 0)
 	resp.Body.Close()
-	last := strconv.FormatUint(fs[len(fs)-1].id, 10)
+	last := strconv.FormatUint(fs[len(fs)-1].ID, 10)
 	for _, c := range []struct {
 		method, path, body, cursor string
 		status                     int
@@ -468,11 +443,11 @@ func TestResumableActiveRun(t *testing.T) {
 	}
 	r := request(ctx, t, http.MethodDelete, s.url+"/chat/runs/r", "", nil)
 	r.Body.Close()
-	fs := readFrames(t, act.Body, all)
+	fs := frames(t, act.Body, 0)
 	act.Body.Close()
 	resp.Body.Close()
-	if fs[0].id != 2 || !strings.Contains(fs[len(fs)-1].data, `"RUN_ERROR"`) {
-		t.Fatalf("active run frames from %d to %s", fs[0].id, fs[len(fs)-1].data)
+	if fs[0].ID != 2 || !strings.Contains(fs[len(fs)-1].Data, `"RUN_ERROR"`) {
+		t.Fatalf("active run frames from %d to %s", fs[0].ID, fs[len(fs)-1].Data)
 	}
 }
 
@@ -507,11 +482,11 @@ func TestResumableConcurrentPostsRunOnce(t *testing.T) {
 	var runs atomic.Int32
 	s := newResumableServer(t, countAgent(30, &runs), resume.WithDetach(time.Minute))
 	var wg sync.WaitGroup
-	got := make([][]frame, 10)
+	got := make([][]aguitest.Frame, 10)
 	for i := range got {
 		wg.Go(func() {
 			resp := request(context.Background(), t, http.MethodPost, s.url+"/chat", runRequest("t", "same"), nil)
-			got[i] = readFrames(t, resp.Body, all)
+			got[i] = frames(t, resp.Body, 0)
 			resp.Body.Close()
 		})
 	}
@@ -540,18 +515,18 @@ func TestResumableServesPreOneClients(t *testing.T) {
 	s := newResumableServer(t, helper)
 	legacy := `{"threadId":"t","runId":"old","messages":[],"tools":[],"context":[]}`
 	resp := request(context.Background(), t, http.MethodPost, s.url+"/chat", legacy, nil)
-	fs := readFrames(t, resp.Body, all)
+	fs := frames(t, resp.Body, 0)
 	resp.Body.Close()
 	// The connection downgrades the log's 1.0 events: the ids of the
 	// events it drops are skipped, the others keep increasing.
 	var last uint64
 	for i, f := range fs {
-		if f.id <= last || strings.Contains(f.data, `"SUBAGENT_`) {
+		if f.ID <= last || strings.Contains(f.Data, `"SUBAGENT_`) {
 			t.Fatalf("frame %d of a pre-1.0 stream: %+v", i, f)
 		}
-		last = f.id
+		last = f.ID
 	}
-	if len(fs) == 0 || !strings.Contains(fs[len(fs)-1].data, `"RUN_FINISHED"`) {
+	if len(fs) == 0 || !strings.Contains(fs[len(fs)-1].Data, `"RUN_FINISHED"`) {
 		t.Fatalf("pre-1.0 stream %+v", fs)
 	}
 }

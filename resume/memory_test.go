@@ -12,18 +12,8 @@ import (
 	"weak"
 
 	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/logtest"
 )
-
-func entries(from, n int, terminal bool) []resume.Entry {
-	out := make([]resume.Entry, n)
-	for i := range out {
-		out[i] = resume.Entry{Seq: uint64(from + i), Data: []byte(`{"n":` + strconv.Itoa(from+i) + `}`)}
-	}
-	if terminal && n > 0 {
-		out[n-1].Terminal = true
-	}
-	return out
-}
 
 func mustMemoryLog(t *testing.T, opts ...resume.MemoryLogOption) *resume.MemoryLog {
 	t.Helper()
@@ -43,93 +33,6 @@ func begin(t *testing.T, lg resume.Log, run string) resume.Lease {
 	return l
 }
 
-// TestMemoryLogActiveRunPerPrincipal: a thread's active run is found per
-// principal; bob's run on alice's thread id neither replaces nor reveals
-// hers.
-func TestMemoryLogActiveRunPerPrincipal(t *testing.T) {
-	ctx := context.Background()
-	m := mustMemoryLog(t)
-	testActiveRunPerPrincipal(t, m)
-	if id, _ := m.ActiveRun(ctx, "t", "mallory"); id != "" {
-		t.Fatalf("a third principal finds %q", id)
-	}
-}
-
-// testActiveRunPerPrincipal begins alice's run, then bob's, on thread "t".
-func testActiveRunPerPrincipal(t *testing.T, lg resume.Log) {
-	t.Helper()
-	ctx := context.Background()
-	la, _, err := lg.Begin(ctx, resume.RunMeta{RunID: "ra", ThreadID: "t", Principal: "alice", Owner: "a"}, time.Minute)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := lg.Begin(ctx, resume.RunMeta{RunID: "rb", ThreadID: "t", Principal: "bob", Owner: "a"}, time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	if id, err := lg.ActiveRun(ctx, "t", "alice"); id != "ra" || err != nil {
-		t.Fatalf("alice's active run %q %v, want ra", id, err)
-	}
-	if id, err := lg.ActiveRun(ctx, "t", "bob"); id != "rb" || err != nil {
-		t.Fatalf("bob's active run %q %v, want rb", id, err)
-	}
-	if err := lg.Append(ctx, la, entries(1, 1, true)); err != nil {
-		t.Fatal(err)
-	}
-	if err := lg.Seal(ctx, la); err != nil {
-		t.Fatal(err)
-	}
-	if id, _ := lg.ActiveRun(ctx, "t", "alice"); id != "" {
-		t.Fatalf("alice's sealed run still active: %q", id)
-	}
-	if id, _ := lg.ActiveRun(ctx, "t", "bob"); id != "rb" {
-		t.Fatalf("sealing alice's run ended bob's: %q", id)
-	}
-}
-
-func TestMemoryLogAppendRead(t *testing.T) {
-	ctx := context.Background()
-	m := mustMemoryLog(t)
-	l := begin(t, m, "r")
-	if _, st, err := m.Begin(ctx, resume.RunMeta{RunID: "r"}, time.Minute); !errors.Is(err, resume.ErrRunExists) || st.ThreadID != "t-r" {
-		t.Fatalf("second Begin: %v, %+v; want ErrRunExists with the run's status", err, st)
-	}
-	if err := m.Append(ctx, l, entries(1, 3, false)); err != nil {
-		t.Fatal(err)
-	}
-	// A retried batch is applied once; a gap is refused.
-	if err := m.Append(ctx, l, entries(2, 3, false)); err != nil {
-		t.Fatalf("overlapping retry: %v", err)
-	}
-	if err := m.Append(ctx, l, entries(9, 1, false)); !errors.Is(err, resume.ErrSeqConflict) {
-		t.Fatalf("gap: %v, want ErrSeqConflict", err)
-	}
-	got, st, err := m.Read(ctx, "r", 1, 10, 0)
-	if err != nil || len(got) != 3 || got[0].Seq != 2 || got[2].Seq != 4 || st.Last != 4 {
-		t.Fatalf("Read after 1: %v %+v %v", got, st, err)
-	}
-	if _, _, err := m.Read(ctx, "r", 5, 10, 0); !errors.Is(err, resume.ErrCursorAhead) {
-		t.Fatalf("cursor ahead: %v", err)
-	}
-	if _, _, err := m.Read(ctx, "nope", 0, 10, 0); !errors.Is(err, resume.ErrRunNotFound) {
-		t.Fatalf("unknown run: %v", err)
-	}
-	if id, _ := m.ActiveRun(ctx, "t-r", ""); id != "r" {
-		t.Fatalf("active run %q", id)
-	}
-	if err := m.Append(ctx, l, entries(5, 1, true)); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Seal(ctx, l); err != nil {
-		t.Fatal(err)
-	}
-	if id, _ := m.ActiveRun(ctx, "t-r", ""); id != "" {
-		t.Fatalf("sealed run still active: %q", id)
-	}
-	if err := m.Append(ctx, l, entries(6, 1, false)); !errors.Is(err, resume.ErrFenced) {
-		t.Fatalf("append after seal: %v", err)
-	}
-}
-
 func TestMemoryLogReadWaitsForAppend(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
@@ -147,7 +50,7 @@ func TestMemoryLogReadWaitsForAppend(t *testing.T) {
 		if st, _ := m.Status(ctx, "r"); st.SinceRead != 0 {
 			t.Errorf("a waiting reader is not counted: %v", st.SinceRead)
 		}
-		if err := m.Append(ctx, l, entries(1, 2, false)); err != nil {
+		if err := m.Append(ctx, l, logtest.Entries(1, 2, false)); err != nil {
 			t.Fatal(err)
 		}
 		if es := <-got; len(es) != 2 {
@@ -162,33 +65,26 @@ func TestMemoryLogReadWaitsForAppend(t *testing.T) {
 	})
 }
 
-func TestMemoryLogFencing(t *testing.T) {
+// TestMemoryLogLeaseExpiresAtItsTTL: a lease is held until its ttl has
+// passed on the log's clock, and taken over from then on (resume/logtest
+// checks fencing with a lease of 0).
+func TestMemoryLogLeaseExpiresAtItsTTL(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		ctx := context.Background()
 		m := mustMemoryLog(t)
-		l1, _, err := m.Begin(ctx, resume.RunMeta{RunID: "r", Owner: "a"}, time.Second)
-		if err != nil {
+		if _, _, err := m.Begin(ctx, resume.RunMeta{RunID: "r", Owner: "a"}, time.Second); err != nil {
 			t.Fatal(err)
 		}
+		time.Sleep(time.Second - time.Nanosecond)
 		if _, _, err := m.Takeover(ctx, "r", "b", time.Second); !errors.Is(err, resume.ErrLeaseHeld) {
-			t.Fatalf("takeover of a live lease: %v", err)
+			t.Fatalf("takeover before the ttl: %v, want ErrLeaseHeld", err)
 		}
-		time.Sleep(time.Second)
+		time.Sleep(time.Nanosecond)
 		if st, _ := m.Status(ctx, "r"); !st.LeaseExpired {
 			t.Fatal("lease not expired after its ttl")
 		}
-		l2, st, err := m.Takeover(ctx, "r", "b", time.Second)
-		if err != nil || l2.Gen != 2 || st.Owner != "b" {
-			t.Fatalf("takeover: %+v %+v %v", l2, st, err)
-		}
-		if err := m.Append(ctx, l1, entries(1, 1, false)); !errors.Is(err, resume.ErrFenced) {
-			t.Fatalf("stale owner appended: %v", err)
-		}
-		if _, err := m.Renew(ctx, l1, time.Second); !errors.Is(err, resume.ErrFenced) {
-			t.Fatalf("stale owner renewed: %v", err)
-		}
-		if err := m.Append(ctx, l2, entries(1, 1, true)); err != nil {
-			t.Fatal(err)
+		if l, st, err := m.Takeover(ctx, "r", "b", time.Second); err != nil || l.Gen != 2 || st.Owner != "b" {
+			t.Fatalf("takeover after the ttl: %+v %+v %v", l, st, err)
 		}
 	})
 }
@@ -198,7 +94,7 @@ func TestMemoryLogRetention(t *testing.T) {
 		ctx := context.Background()
 		m := mustMemoryLog(t, resume.WithMemoryRetention(time.Minute))
 		l := begin(t, m, "r")
-		if err := m.Append(ctx, l, entries(1, 3, true)); err != nil {
+		if err := m.Append(ctx, l, logtest.Entries(1, 3, true)); err != nil {
 			t.Fatal(err)
 		}
 		if err := m.Seal(ctx, l); err != nil {
@@ -222,14 +118,14 @@ func TestMemoryLogLimits(t *testing.T) {
 	ctx := context.Background()
 	m := mustMemoryLog(t, resume.WithMemoryRunEvents(3))
 	l := begin(t, m, "r")
-	if err := m.Append(ctx, l, entries(1, 3, false)); err != nil {
+	if err := m.Append(ctx, l, logtest.Entries(1, 3, false)); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Append(ctx, l, entries(4, 1, false)); !errors.Is(err, resume.ErrLogFull) {
+	if err := m.Append(ctx, l, logtest.Entries(4, 1, false)); !errors.Is(err, resume.ErrLogFull) {
 		t.Fatalf("over the event limit: %v", err)
 	}
 	// The terminal entry is always taken, so a full run can still end.
-	if err := m.Append(ctx, l, entries(4, 1, true)); err != nil {
+	if err := m.Append(ctx, l, logtest.Entries(4, 1, true)); err != nil {
 		t.Fatalf("terminal entry of a full run: %v", err)
 	}
 
@@ -240,7 +136,7 @@ func TestMemoryLogLimits(t *testing.T) {
 	m = mustMemoryLog(t, resume.WithMemoryBytes(2*size), resume.WithMemoryRunShare(1))
 	for _, id := range []string{"a", "b"} {
 		l := begin(t, m, id)
-		if err := m.Append(ctx, l, entries(1, 3, true)); err != nil {
+		if err := m.Append(ctx, l, logtest.Entries(1, 3, true)); err != nil {
 			t.Fatal(err)
 		}
 		if id == "a" {
@@ -253,7 +149,7 @@ func TestMemoryLogLimits(t *testing.T) {
 	if _, err := m.Status(ctx, "a"); !errors.Is(err, resume.ErrRunNotFound) {
 		t.Fatalf("the sealed run was not evicted: %v", err)
 	}
-	if err := m.Append(ctx, l, entries(1, 3, false)); err != nil {
+	if err := m.Append(ctx, l, logtest.Entries(1, 3, false)); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := m.Begin(ctx, resume.RunMeta{RunID: "d"}, time.Minute); !errors.Is(err, resume.ErrLogFull) {
@@ -335,7 +231,7 @@ func TestMemoryLogCountsIdsAndSweepsOnTime(t *testing.T) {
 		}
 		// Closed, the log still answers, and sweeps on its calls.
 		l := begin(t, m, "after")
-		if err := m.Append(ctx, l, entries(1, 1, true)); err != nil {
+		if err := m.Append(ctx, l, logtest.Entries(1, 1, true)); err != nil {
 			t.Fatal(err)
 		}
 		if err := m.Seal(ctx, l); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 )
 
 // newDetachedServer serves the app with a slow agent that streams for n
@@ -34,39 +34,6 @@ func newDetachedServer(t *testing.T, n int) string {
 		}
 	})
 	return srv.URL
-}
-
-type sseFrame struct {
-	id   uint64
-	data string
-}
-
-// frames reads SSE frames with agui's reader, stopping after limit
-// frames (0: all); a frame without an id has id 0.
-func frames(t *testing.T, body io.Reader, limit int) []sseFrame {
-	t.Helper()
-	r := agui.NewSSEReader(body)
-	var out []sseFrame
-	for ev, err := range r.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := ev.AppendJSON(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cur := sseFrame{data: string(data)}
-		if id, ok := r.EventID(); ok {
-			if cur.id, err = strconv.ParseUint(id, 10, 64); err != nil {
-				t.Fatalf("bad id %q", id)
-			}
-		}
-		out = append(out, cur)
-		if len(out) == limit {
-			return out
-		}
-	}
-	return out
 }
 
 func request(t *testing.T, ctx context.Context, method, url, body string, header ...string) *http.Response {
@@ -93,20 +60,20 @@ func TestDetachedSurvivesDisconnect(t *testing.T) {
 	ctx, cut := context.WithCancel(context.Background())
 	resp := request(t, ctx, http.MethodPost, url+"/agents/detached", input("go", ""))
 	loc := resp.Header.Get("Content-Location")
-	got := frames(t, resp.Body, 5)
+	got := aguitest.ReadFrames(t, resp.Body, 5)
 	cut() // the network drops
 	resp.Body.Close()
 
-	resp = request(t, context.Background(), http.MethodGet, url+loc, "", "Last-Event-ID", strconv.FormatUint(got[len(got)-1].id, 10))
-	got = append(got, frames(t, resp.Body, 0)...)
+	resp = request(t, context.Background(), http.MethodGet, url+loc, "", "Last-Event-ID", strconv.FormatUint(got[len(got)-1].ID, 10))
+	got = append(got, aguitest.ReadFrames(t, resp.Body, 0)...)
 	resp.Body.Close()
 	v := agui.NewVerifier()
 	var text strings.Builder
 	for i, f := range got {
-		if f.id != uint64(i+1) {
-			t.Fatalf("frame %d has id %d", i, f.id)
+		if f.ID != uint64(i+1) {
+			t.Fatalf("frame %d has id %d", i, f.ID)
 		}
-		ev, err := agui.DecodeEvent([]byte(f.data))
+		ev, err := agui.DecodeEvent([]byte(f.Data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,8 +90,8 @@ func TestDetachedSurvivesDisconnect(t *testing.T) {
 	for i := 1; len(want) < text.Len(); i++ {
 		want += strconv.Itoa(i) + " "
 	}
-	if !strings.Contains(got[len(got)-1].data, `"RUN_FINISHED"`) || text.String() != want {
-		t.Fatalf("reassembled text %q, last %s", text.String(), got[len(got)-1].data)
+	if !strings.Contains(got[len(got)-1].Data, `"RUN_FINISHED"`) || text.String() != want {
+		t.Fatalf("reassembled text %q, last %s", text.String(), got[len(got)-1].Data)
 	}
 }
 
@@ -136,7 +103,7 @@ func TestDetachedBelongsToItsUser(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("alice's run: %d", resp.StatusCode)
 	}
-	frames(t, resp.Body, 1)
+	aguitest.ReadFrames(t, resp.Body, 1)
 	for _, c := range []struct {
 		method, token string
 		status        int
@@ -152,8 +119,8 @@ func TestDetachedBelongsToItsUser(t *testing.T) {
 			t.Errorf("%s with %q: %d, want %d", c.method, c.token, r.StatusCode, c.status)
 		}
 	}
-	rest := frames(t, resp.Body, 0)
-	if last := rest[len(rest)-1].data; !strings.Contains(last, `"code":"CANCELLED"`) {
+	rest := aguitest.ReadFrames(t, resp.Body, 0)
+	if last := rest[len(rest)-1].Data; !strings.Contains(last, `"code":"CANCELLED"`) {
 		t.Fatalf("alice's stopped run ends with %s", last)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/internal/redistest"
 )
 
@@ -44,21 +45,21 @@ func TestReplicasOnOneRedis(t *testing.T) {
 	t.Run("owner death", func(t *testing.T) {
 		body := strings.ReplaceAll(input("go", ""), `"runId":"r"`, `"runId":"lost"`)
 		resp := request(t, ctx, http.MethodPost, a+"/agents/detached", body)
-		got := frames(t, resp.Body, 3)
+		got := aguitest.ReadFrames(t, resp.Body, 3)
 		killA() // kill -9: no shutdown, no last event
 		resp.Body.Close()
 		start := time.Now()
-		resp = request(t, ctx, http.MethodGet, b+"/agents/detached/runs/lost", "", "Last-Event-ID", strconv.FormatUint(got[len(got)-1].id, 10))
-		rest := frames(t, resp.Body, 0)
+		resp = request(t, ctx, http.MethodGet, b+"/agents/detached/runs/lost", "", "Last-Event-ID", strconv.FormatUint(got[len(got)-1].ID, 10))
+		rest := aguitest.ReadFrames(t, resp.Body, 0)
 		resp.Body.Close()
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("the lost run ended %v after the rejoin", d)
 		}
-		if len(rest) == 0 || !strings.Contains(rest[len(rest)-1].data, `"code":"RUN_LOST"`) {
+		if len(rest) == 0 || !strings.Contains(rest[len(rest)-1].Data, `"code":"RUN_LOST"`) {
 			t.Fatalf("rejoin after the owner died: %+v", rest)
 		}
-		if rest[0].id != got[len(got)-1].id+1 {
-			t.Fatalf("rejoin resumed at %d after %d", rest[0].id, got[len(got)-1].id)
+		if rest[0].ID != got[len(got)-1].ID+1 {
+			t.Fatalf("rejoin resumed at %d after %d", rest[0].ID, got[len(got)-1].ID)
 		}
 	})
 }
@@ -70,20 +71,20 @@ func rejoinElsewhere(t *testing.T, ctx context.Context, a, b string, i int) {
 	body := strings.ReplaceAll(input("go", ""), `"runId":"r"`, `"runId":"`+run+`"`)
 	cctx, cut := context.WithCancel(ctx)
 	resp := request(t, cctx, http.MethodPost, a+"/agents/detached", body)
-	got := frames(t, resp.Body, 3+i*7)
+	got := aguitest.ReadFrames(t, resp.Body, 3+i*7)
 	cut()
 	resp.Body.Close()
-	resp = request(t, ctx, http.MethodGet, b+"/agents/detached/runs/"+run, "", "Last-Event-ID", strconv.FormatUint(got[len(got)-1].id, 10))
-	got = append(got, frames(t, resp.Body, 0)...)
+	resp = request(t, ctx, http.MethodGet, b+"/agents/detached/runs/"+run, "", "Last-Event-ID", strconv.FormatUint(got[len(got)-1].ID, 10))
+	got = append(got, aguitest.ReadFrames(t, resp.Body, 0)...)
 	resp.Body.Close()
 	var text strings.Builder
 	for j, f := range got {
-		if f.id != uint64(j+1) {
-			t.Errorf("%s: frame %d has id %d", run, j, f.id)
+		if f.ID != uint64(j+1) {
+			t.Errorf("%s: frame %d has id %d", run, j, f.ID)
 			return
 		}
-		if strings.Contains(f.data, `"TEXT_MESSAGE_CONTENT"`) {
-			d := f.data[strings.Index(f.data, `"delta":"`)+9:]
+		if strings.Contains(f.Data, `"TEXT_MESSAGE_CONTENT"`) {
+			d := f.Data[strings.Index(f.Data, `"delta":"`)+9:]
 			text.WriteString(d[:strings.IndexByte(d, '"')])
 		}
 	}
@@ -91,8 +92,8 @@ func rejoinElsewhere(t *testing.T, ctx context.Context, a, b string, i int) {
 	for k := 1; len(want) < text.Len(); k++ {
 		want += strconv.Itoa(k) + " "
 	}
-	if !strings.Contains(got[len(got)-1].data, `"RUN_FINISHED"`) || text.String() != want {
-		t.Errorf("%s: %q, last %s", run, text.String(), got[len(got)-1].data)
+	if !strings.Contains(got[len(got)-1].Data, `"RUN_FINISHED"`) || text.String() != want {
+		t.Errorf("%s: %q, last %s", run, text.String(), got[len(got)-1].Data)
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 	"github.com/agui-go/agui/resume"
@@ -110,21 +111,21 @@ func TestServeEndsDetachedStreams(t *testing.T) {
 
 	first := request(t, context.Background(), http.MethodPost, url+"/agents/detached", input("go", ""))
 	defer first.Body.Close()
-	got := frames(t, first.Body, 2)
+	got := aguitest.ReadFrames(t, first.Body, 2)
 	follower := request(t, context.Background(), http.MethodGet, url+first.Header.Get("Content-Location"), "",
-		"Last-Event-ID", strconv.FormatUint(got[len(got)-1].id, 10))
+		"Last-Event-ID", strconv.FormatUint(got[len(got)-1].ID, 10))
 	defer follower.Body.Close()
 	if follower.StatusCode != http.StatusOK {
 		t.Fatalf("rejoin: %d", follower.StatusCode)
 	}
-	frames(t, follower.Body, 1)
+	aguitest.ReadFrames(t, follower.Body, 1)
 	sigs <- syscall.SIGTERM
 	if err := <-served; err != nil {
 		t.Fatalf("serve = %v, want nil", err)
 	}
 	for name, body := range map[string]io.Reader{"first stream": first.Body, "follower": follower.Body} {
-		rest := frames(t, body, 0)
-		if len(rest) == 0 || !strings.Contains(rest[len(rest)-1].data, `"RUN_ERROR"`) || !strings.Contains(rest[len(rest)-1].data, `"CANCELLED"`) {
+		rest := aguitest.ReadFrames(t, body, 0)
+		if len(rest) == 0 || !strings.Contains(rest[len(rest)-1].Data, `"RUN_ERROR"`) || !strings.Contains(rest[len(rest)-1].Data, `"CANCELLED"`) {
 			t.Errorf("%s ends with %v, want RUN_ERROR CANCELLED", name, rest)
 		}
 	}
@@ -168,22 +169,22 @@ func TestServeEndsFollowersOfAnotherReplicasRun(t *testing.T) {
 
 	first := request(t, context.Background(), http.MethodPost, a+"/agents/detached", input("go", ""))
 	defer first.Body.Close()
-	got := frames(t, first.Body, 2)
+	got := aguitest.ReadFrames(t, first.Body, 2)
 	follower := request(t, context.Background(), http.MethodGet, b+first.Header.Get("Content-Location"), "",
-		"Last-Event-ID", strconv.FormatUint(got[len(got)-1].id, 10))
+		"Last-Event-ID", strconv.FormatUint(got[len(got)-1].ID, 10))
 	defer follower.Body.Close()
 	if follower.StatusCode != http.StatusOK {
 		t.Fatalf("rejoin on b: %d", follower.StatusCode)
 	}
-	frames(t, follower.Body, 1)
+	aguitest.ReadFrames(t, follower.Body, 1)
 	sigsB <- syscall.SIGTERM
 	if err := <-servedB; err != nil {
 		t.Fatalf("serve on b = %v, want nil", err)
 	}
-	if rest := frames(t, follower.Body, 0); len(rest) == 0 || !strings.Contains(rest[len(rest)-1].data, `"CANCELLED"`) {
+	if rest := aguitest.ReadFrames(t, follower.Body, 0); len(rest) == 0 || !strings.Contains(rest[len(rest)-1].Data, `"CANCELLED"`) {
 		t.Fatalf("b's follower ends with %v, want RUN_ERROR CANCELLED", rest)
 	}
-	if more := frames(t, first.Body, 3); len(more) != 3 {
+	if more := aguitest.ReadFrames(t, first.Body, 3); len(more) != 3 {
 		t.Fatalf("the run on a after b shut down: %v", more)
 	}
 	sigsA <- syscall.SIGTERM

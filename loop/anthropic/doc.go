@@ -26,14 +26,14 @@
 // combined with tools. A value whose type a 1.0 client dropped still goes
 // back as the right block; a value another provider typed does not.
 //
-// A typed output (loop.Output) is asked for with output_config.format
+// A typed output (loop.WithOutput) is asked for with output_config.format
 // (json_schema), the API's structured outputs.
 //
 // A turn the API ends at max_tokens ends the run with loop.FinishLength,
 // a refusal with loop.FinishContentFilter.
 //
 // Model settings (loop.WithModelSettings): MaxOutputTokens is max_tokens
-// (MaxTokens sets the default, 4096); StopSequences are stop_sequences;
+// ([WithMaxTokens] sets the default, 4096); StopSequences are stop_sequences;
 // ToolChoice maps to auto, none, any (required) and tool (a named tool),
 // and ParallelToolCalls false to disable_parallel_tool_use. Temperature is
 // ignored: the Messages API no longer takes it. A tool choice is sent only

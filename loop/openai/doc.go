@@ -22,7 +22,7 @@
 // Every loop.ModelSettings field is mapped: temperature,
 // max_completion_tokens, stop, tool_choice (auto, none, required, a named
 // function) and parallel_tool_calls; the tool settings are sent only with
-// tools. A typed output (loop.Output) is asked for with response_format
+// tools. A typed output (loop.WithOutput) is asked for with response_format
 // json_schema, not strict (the loop validates the answer).
 //
 // User content parts map to the API's parts: images (a URL, or base64

@@ -130,7 +130,7 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 // Save implements [loop.Store]: the encoded checkpoint and its new version
 // are written by one script if the stored version is expect. An idle
 // checkpoint expires after [WithIdleTTL], one awaiting approval after
-// [WithAwaitingTTL], and a running one after its lease plus IdleTTL (so a
+// [WithAwaitingTTL], and a running one after its lease plus [WithIdleTTL] (so a
 // thread whose holder died goes too), the lease read by Redis's clock.
 func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
 	if err := ctx.Err(); err != nil {

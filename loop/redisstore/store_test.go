@@ -301,7 +301,7 @@ func TestVersionsNeverRepeatAfterExpiry(t *testing.T) {
 }
 
 // A running checkpoint's key lives what is left of its lease, read by
-// Redis's clock (Store.Now), plus IdleTTL, whatever the saving process's
+// Redis's clock (Store.Now), plus WithIdleTTL, whatever the saving process's
 // clock says: an hour-long lease keeps the key about an hour and a
 // minute, one that already ran out a minute.
 func TestRunningKeyLivesItsLeaseByRedisClock(t *testing.T) {

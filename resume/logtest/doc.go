@@ -18,5 +18,6 @@
 // by exactly one of many replicas at once, and a sealed run by none;
 // stops; a thread's active run per principal; readers' presence; and
 // finally a resumable route on the log, whose rejoin from a cursor gets
-// exactly the rest of the run.
+// exactly the rest of the run. [Entries] builds entries as the checks do,
+// for a log's tests of its own limits.
 package logtest

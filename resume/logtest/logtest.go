@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/resume"
 )
@@ -66,9 +67,10 @@ func Run(t *testing.T, newLog NewLog) {
 	}
 }
 
-// entries returns n entries numbered from, the last one terminal when
-// terminal is set.
-func entries(from, n int, terminal bool) []resume.Entry {
+// Entries returns n entries numbered from, the last one terminal when
+// terminal is set, each holding a small JSON object that names its
+// number: what the checks append, for a log's own tests too.
+func Entries(from, n int, terminal bool) []resume.Entry {
 	out := make([]resume.Entry, n)
 	for i := range out {
 		out[i] = resume.Entry{Seq: uint64(from + i), Data: []byte(`{"n":` + strconv.Itoa(from+i) + `}`)}
@@ -107,7 +109,7 @@ func appendRead(t *testing.T, lg resume.Log) {
 	if err != nil || l.RunID != "r" || l.Owner != "a" || st.Principal != "alice" || st.Last != 0 || st.Sealed || st.LeaseExpired {
 		t.Fatalf("Begin: %+v %+v %v", l, st, err)
 	}
-	if err := lg.Append(ctx, l, entries(1, 4, false)); err != nil {
+	if err := lg.Append(ctx, l, Entries(1, 4, false)); err != nil {
 		t.Fatal(err)
 	}
 	es, st, err := lg.Read(ctx, "r", 1, 10, 0)
@@ -115,12 +117,12 @@ func appendRead(t *testing.T, lg resume.Log) {
 		t.Fatalf("Read after 1: %v %+v %v", seqs(es), st, err)
 	}
 	for i, e := range es {
-		want := entries(2+i, 1, false)[0]
+		want := Entries(2+i, 1, false)[0]
 		if e.Seq != want.Seq || !bytes.Equal(e.Data, want.Data) || e.Terminal {
 			t.Fatalf("entry %d: %d %s %v, want %d %s", i, e.Seq, e.Data, e.Terminal, want.Seq, want.Data)
 		}
 	}
-	if err := lg.Append(ctx, l, entries(5, 1, true)); err != nil {
+	if err := lg.Append(ctx, l, Entries(5, 1, true)); err != nil {
 		t.Fatal(err)
 	}
 	if err := lg.Seal(ctx, l); err != nil {
@@ -137,7 +139,7 @@ func appendRead(t *testing.T, lg resume.Log) {
 	if st, err := lg.Status(ctx, "r"); err != nil || !st.Sealed || st.Last != 5 || st.ThreadID != "t" || st.Principal != "alice" {
 		t.Fatalf("Status: %+v %v", st, err)
 	}
-	if err := lg.Append(ctx, l, entries(6, 1, false)); !errors.Is(err, resume.ErrFenced) {
+	if err := lg.Append(ctx, l, Entries(6, 1, false)); !errors.Is(err, resume.ErrFenced) {
 		t.Fatalf("Append after Seal: %v, want ErrFenced", err)
 	}
 }
@@ -145,15 +147,15 @@ func appendRead(t *testing.T, lg resume.Log) {
 func retriedBatch(t *testing.T, lg resume.Log) {
 	ctx := t.Context()
 	l := begin(t, lg, resume.RunMeta{RunID: "r", ThreadID: "t"})
-	if err := lg.Append(ctx, l, entries(1, 3, false)); err != nil {
+	if err := lg.Append(ctx, l, Entries(1, 3, false)); err != nil {
 		t.Fatal(err)
 	}
 	// A batch retried after an ambiguous failure is accepted again without
 	// effect, with what follows it stored.
-	if err := lg.Append(ctx, l, entries(2, 3, false)); err != nil {
+	if err := lg.Append(ctx, l, Entries(2, 3, false)); err != nil {
 		t.Fatalf("overlapping retry: %v", err)
 	}
-	if err := lg.Append(ctx, l, entries(9, 1, false)); !errors.Is(err, resume.ErrSeqConflict) {
+	if err := lg.Append(ctx, l, Entries(9, 1, false)); !errors.Is(err, resume.ErrSeqConflict) {
 		t.Fatalf("a gap: %v, want ErrSeqConflict", err)
 	}
 	es, st, err := lg.Read(ctx, "r", 0, 10, 0)
@@ -186,7 +188,7 @@ func appendCopies(t *testing.T, lg resume.Log) {
 func pages(t *testing.T, lg resume.Log) {
 	ctx := t.Context()
 	l := begin(t, lg, resume.RunMeta{RunID: "r", ThreadID: "t"})
-	if err := lg.Append(ctx, l, entries(1, 250, false)); err != nil {
+	if err := lg.Append(ctx, l, Entries(1, 250, false)); err != nil {
 		t.Fatal(err)
 	}
 	var got []uint64
@@ -218,7 +220,7 @@ func pages(t *testing.T, lg resume.Log) {
 func refusals(t *testing.T, lg resume.Log) {
 	ctx := t.Context()
 	l := begin(t, lg, resume.RunMeta{RunID: "r", ThreadID: "t", Principal: "alice"})
-	if err := lg.Append(ctx, l, entries(1, 2, false)); err != nil {
+	if err := lg.Append(ctx, l, Entries(1, 2, false)); err != nil {
 		t.Fatal(err)
 	}
 	if _, st, err := lg.Begin(ctx, resume.RunMeta{RunID: "r", Owner: "b"}, time.Minute); !errors.Is(err, resume.ErrRunExists) || st.Principal != "alice" || st.ThreadID != "t" {
@@ -252,7 +254,7 @@ func readWaits(t *testing.T, lg resume.Log) {
 	// Whether the append lands before or during the wait, the reader gets
 	// it, and well before its wait is over.
 	start := time.Now()
-	if err := lg.Append(ctx, l, entries(1, 2, false)); err != nil {
+	if err := lg.Append(ctx, l, Entries(1, 2, false)); err != nil {
 		t.Fatal(err)
 	}
 	if es := <-got; len(es) == 0 || es[0].Seq != 1 {
@@ -283,7 +285,7 @@ func fencing(t *testing.T, lg resume.Log) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := lg.Append(ctx, old, entries(1, 1, false)); err != nil {
+	if err := lg.Append(ctx, old, Entries(1, 1, false)); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := lg.Status(ctx, "r"); err != nil || !st.LeaseExpired {
@@ -293,7 +295,7 @@ func fencing(t *testing.T, lg resume.Log) {
 	if err != nil || l2.Gen <= old.Gen || l2.Owner != "b" || st.Owner != "b" || st.Last != 1 || st.LeaseExpired {
 		t.Fatalf("takeover: %+v %+v %v", l2, st, err)
 	}
-	if err := lg.Append(ctx, old, entries(2, 1, false)); !errors.Is(err, resume.ErrFenced) {
+	if err := lg.Append(ctx, old, Entries(2, 1, false)); !errors.Is(err, resume.ErrFenced) {
 		t.Fatalf("the old owner appended: %v, want ErrFenced", err)
 	}
 	if _, err := lg.Renew(ctx, old, time.Minute); !errors.Is(err, resume.ErrFenced) {
@@ -302,7 +304,7 @@ func fencing(t *testing.T, lg resume.Log) {
 	if err := lg.Seal(ctx, old); !errors.Is(err, resume.ErrFenced) {
 		t.Fatalf("the old owner sealed: %v, want ErrFenced", err)
 	}
-	if err := lg.Append(ctx, l2, entries(2, 1, true)); err != nil {
+	if err := lg.Append(ctx, l2, Entries(2, 1, true)); err != nil {
 		t.Fatalf("the new owner's append: %v", err)
 	}
 	if err := lg.Seal(ctx, l2); err != nil {
@@ -352,7 +354,7 @@ func stop(t *testing.T, lg resume.Log) {
 	}
 	// Stopping a sealed run has no effect.
 	l2 := begin(t, lg, resume.RunMeta{RunID: "r2", ThreadID: "t"})
-	if err := lg.Append(ctx, l2, entries(1, 1, true)); err != nil {
+	if err := lg.Append(ctx, l2, Entries(1, 1, true)); err != nil {
 		t.Fatal(err)
 	}
 	if err := lg.Seal(ctx, l2); err != nil {
@@ -381,7 +383,7 @@ func activeRunPerPrincipal(t *testing.T, lg resume.Log) {
 	if id, err := lg.ActiveRun(ctx, "t}:", ""); id != "rc" || err != nil {
 		t.Fatalf("the odd thread's active run: %q %v", id, err)
 	}
-	if err := lg.Append(ctx, la, entries(1, 1, true)); err != nil {
+	if err := lg.Append(ctx, la, Entries(1, 1, true)); err != nil {
 		t.Fatal(err)
 	}
 	if err := lg.Seal(ctx, la); err != nil {
@@ -460,43 +462,21 @@ func resumableRoute(t *testing.T, lg resume.Log) {
 	req.Header.Set("Content-Type", "application/json")
 	rec := httptest.NewRecorder()
 	mux.ServeHTTP(rec, req)
-	first := frames(t, rec.Body.String())
+	first := aguitest.ReadFrames(t, bytes.NewReader(rec.Body.Bytes()), 0)
 	if rec.Code != http.StatusOK || len(first) != 9 { // RUN_STARTED, START, 5 deltas, END, RUN_FINISHED
 		t.Fatalf("the run: %d, %d events:\n%s", rec.Code, len(first), rec.Body.String())
 	}
 	req = httptest.NewRequest(http.MethodGet, rec.Header().Get("Content-Location"), nil)
-	req.Header.Set("Last-Event-ID", first[1].id)
+	req.Header.Set("Last-Event-ID", strconv.FormatUint(first[1].ID, 10))
 	rec = httptest.NewRecorder()
 	mux.ServeHTTP(rec, req)
-	rest := frames(t, rec.Body.String())
+	rest := aguitest.ReadFrames(t, bytes.NewReader(rec.Body.Bytes()), 0)
 	if rec.Code != http.StatusOK || len(rest) != len(first)-2 {
-		t.Fatalf("the rejoin after %s: %d, %d events:\n%s", first[1].id, rec.Code, len(rest), rec.Body.String())
+		t.Fatalf("the rejoin after %d: %d, %d events:\n%s", first[1].ID, rec.Code, len(rest), rec.Body.String())
 	}
 	for i, f := range rest {
 		if f != first[i+2] {
 			t.Fatalf("rejoined event %d is %+v, the run's was %+v", i, f, first[i+2])
 		}
 	}
-}
-
-// frame is one SSE event's id and data.
-type frame struct{ id, data string }
-
-// frames reads the SSE events of body with their ids.
-func frames(t *testing.T, body string) []frame {
-	t.Helper()
-	sr := agui.NewSSEReader(strings.NewReader(body))
-	var out []frame
-	for ev, err := range sr.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, _ := sr.EventID()
-		data, err := ev.AppendJSON(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, frame{id: id, data: string(data)})
-	}
-	return out
 }

@@ -14,9 +14,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/resume"
+	"github.com/agui-go/agui/resume/logtest"
 	"github.com/agui-go/agui/resume/redislog"
 )
 
@@ -70,7 +72,7 @@ func TestLogOnRedisCluster(t *testing.T) {
 				t.Fatalf("ActiveRun %q: %q %v", thread, got, err)
 			}
 		}
-		if err := lg.Append(ctx, l, entries(1, 2, false)); err != nil {
+		if err := lg.Append(ctx, l, logtest.Entries(1, 2, false)); err != nil {
 			t.Fatalf("Append %q: %v", run, err)
 		}
 		if _, err := lg.Renew(ctx, l, 30*time.Millisecond); err != nil {
@@ -90,7 +92,7 @@ func TestLogOnRedisCluster(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Takeover %q: %v", run, err)
 		}
-		if err := lg.Append(ctx, l2, entries(3, 1, true)); err != nil {
+		if err := lg.Append(ctx, l2, logtest.Entries(3, 1, true)); err != nil {
 			t.Fatalf("Append after takeover %q: %v", run, err)
 		}
 		if err := lg.Seal(ctx, l2); err != nil {
@@ -129,7 +131,7 @@ func TestLogOnRedisCluster(t *testing.T) {
 	for i := range 5 {
 		run := "http" + strconv.Itoa(i)
 		resp := do(ctx, t, http.MethodPost, srv.URL+"/chat", body(run), "")
-		fs := frames(t, resp.Body, 0)
+		fs := aguitest.ReadFrames(t, resp.Body, 0)
 		resp.Body.Close()
 		if sh := shape(t, fs); !strings.HasSuffix(sh, "RUN_FINISHED ") || resp.Header.Get("Content-Location") == "" {
 			t.Fatalf("run %s on the cluster: %s", run, sh)

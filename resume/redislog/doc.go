@@ -32,9 +32,9 @@
 //     ActiveRun checks it against the run, so a pointer left behind by a
 //     failure is ignored;
 //   - leases are on Redis's clock (TIME), never a replica's;
-//   - a reader waits for new events with XREAD BLOCK, at most FollowWait
-//     at a time; between waits it notices an expired lease and ends the
-//     run with RUN_ERROR code RUN_LOST.
+//   - a reader waits for new events with XREAD BLOCK, at most
+//     [WithFollowWait] at a time; between waits it notices an expired
+//     lease and ends the run with RUN_ERROR code RUN_LOST.
 //
 // Redis Cluster: every script touches the keys of one run, which share
 // the hash tag {<runId>}, or a thread's key alone, so each runs in one
@@ -45,14 +45,15 @@
 // the log on a three-node cluster.
 //
 // Every key has a TTL, set in the script that creates it: a running run's
-// keys live IdleTTL after its last append or renewal, a sealed run's
-// Retention after its end, a thread's pointer IdleTTL after its run's last
-// renewal. Nothing is left by a client or a replica that goes away.
+// keys live [WithIdleTTL] after its last append or renewal, a sealed
+// run's [WithRetention] after its end, a thread's pointer [WithIdleTTL]
+// after its run's last renewal. Nothing is left by a client or a replica that goes away.
 //
 // Memory sizing: a retained run costs about 1.2 times its events' JSON
 // (BENCHMARKS.md) plus its ids; Redis holds the runs started within the
-// last Retention (and the running ones), so plan maxmemory at about
-// 1.2 × (runs started per Retention) × (a run's log bytes), with headroom.
+// last retention time (and the running ones), so plan maxmemory at about
+// 1.2 × (runs started per retention time) × (a run's log bytes), with
+// headroom.
 // Set maxmemory-policy noeviction: an evicting policy could delete half a
 // run (its meta without its log, or a live run's lease), while with
 // noeviction a full Redis refuses writes, which the log reports as

@@ -19,15 +19,15 @@ import (
 // out-of-order append, and a hash of its state. Every write is a Lua
 // script that checks the lease generation, so a stale owner cannot
 // append after another replica took the run over. Expiry is Redis's own:
-// a running run's keys live IdleTTL past its last append or renewal, a
-// sealed run's Retention.
+// a running run's keys live [WithIdleTTL] past its last append or
+// renewal, a sealed run's [WithRetention].
 //
-// Read uses XREAD BLOCK for at most FollowWait at a time, because a
+// Read uses XREAD BLOCK for at most [WithFollowWait] at a time, because a
 // blocked command cannot be interrupted by cancelling its context; each
 // waiting reader holds one connection of the client's pool while it
 // waits, so size the pool (or pass a separate client with [WithReadClient])
 // for the followers you expect. Set the client's ContextTimeoutEnabled:
-// the Log then bounds a blocking read at FollowWait plus 1 s, so a Redis
+// the Log then bounds a blocking read at [WithFollowWait] plus 1 s, so a Redis
 // that goes silent ends its followers' streams (RUN_ERROR code
 // STORE_UNAVAILABLE) that soon; without it go-redis waits 10 s past the
 // block.

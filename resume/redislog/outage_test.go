@@ -3,7 +3,6 @@ package redislog_test
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/resume"
@@ -35,37 +35,10 @@ func gatedAgent(started chan<- struct{}, proceed <-chan struct{}) core.Agent[cor
 	})
 }
 
-// replicaOn is a replica on the Redis at addr whose client gives up on a
-// silent server after 300 ms.
-func replicaOn(t *testing.T, addr, name string, a core.Agent[core.NoState], opts ...resume.Option) string {
-	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: addr, ReadTimeout: 300 * time.Millisecond, WriteTimeout: 300 * time.Millisecond,
-		DialTimeout: 300 * time.Millisecond, MaxRetries: -1, ContextTimeoutEnabled: true})
-	lg, err := redislog.New(c, redislog.WithPrefix(prefix(t)), redislog.WithFollowWait(100*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := core.NewHandler(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rh, err := resume.New(h, lg, append([]resume.Option{resume.WithReplicaID(name)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("POST /chat", rh)
-	mux.Handle("GET /chat/runs/{runId}", rh)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(func() {
-		srv.Close()
-		if err := rh.Close(context.Background()); err != nil {
-			t.Error(err)
-		}
-		c.Close()
-		http.DefaultClient.CloseIdleConnections()
-	})
-	return srv.URL
+// silentAfter is a Redis client's options for the server at addr, giving
+// up on a silent server after d.
+func silentAfter(addr string, d time.Duration) *redis.Options {
+	return &redis.Options{Addr: addr, ReadTimeout: d, WriteTimeout: d, DialTimeout: d, MaxRetries: -1, ContextTimeoutEnabled: true}
 }
 
 // TestRedisOutageEndsEveryStreamCoded: while the run's Redis is stopped
@@ -85,16 +58,16 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 	}()
 	started, proceed := make(chan struct{}, 1), make(chan struct{})
 	opts := []resume.Option{resume.WithDetach(time.Minute), resume.WithLeaseTTL(300 * time.Millisecond)}
-	a := replicaOn(t, addr, "a", gatedAgent(started, proceed), opts...)
-	b := replicaOn(t, addr, "b", gatedAgent(started, proceed), opts...)
+	a := replicaOn(t, silentAfter(addr, 300*time.Millisecond), "a", gatedAgent(started, proceed), opts...)
+	b := replicaOn(t, silentAfter(addr, 300*time.Millisecond), "b", gatedAgent(started, proceed), opts...)
 	ctx := context.Background()
 	owner := do(ctx, t, http.MethodPost, a+"/chat", body("r"), "")
 	defer owner.Body.Close()
 	<-started
-	first := frames(t, owner.Body, 2) // RUN_STARTED, the message's start
+	first := aguitest.ReadFrames(t, owner.Body, 2) // RUN_STARTED, the message's start
 	follower := do(ctx, t, http.MethodGet, b+"/chat/runs/r", "", "1")
 	defer follower.Body.Close()
-	if got := frames(t, follower.Body, 1); len(got) != 1 || got[0].id != 2 {
+	if got := aguitest.ReadFrames(t, follower.Body, 1); len(got) != 1 || got[0].ID != 2 {
 		t.Fatalf("follower's first frames: %+v", got)
 	}
 
@@ -103,12 +76,12 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 	}
 	start := time.Now()
 	for name, resp := range map[string]*http.Response{"owner": owner, "follower": follower} {
-		rest := frames(t, resp.Body, 0)
+		rest := aguitest.ReadFrames(t, resp.Body, 0)
 		if len(rest) == 0 {
 			t.Fatalf("the %s's stream ended with no terminal event", name)
 		}
 		last := rest[len(rest)-1]
-		if last.id != 0 || !strings.Contains(last.data, `"RUN_ERROR"`) || !strings.Contains(last.data, `"code":"`+string(resume.CodeStoreUnavailable)+`"`) {
+		if last.ID != 0 || !strings.Contains(last.Data, `"RUN_ERROR"`) || !strings.Contains(last.Data, `"code":"`+string(resume.CodeStoreUnavailable)+`"`) {
 			t.Fatalf("the %s's stream ended with %+v, want a RUN_ERROR %s without an id", name, last, resume.CodeStoreUnavailable)
 		}
 	}
@@ -128,7 +101,7 @@ func TestRedisOutageEndsEveryStreamCoded(t *testing.T) {
 		t.Fatalf("rejoin after the outage: %d", rejoin.StatusCode)
 	}
 	close(proceed)
-	rest := frames(t, rejoin.Body, 0)
+	rest := aguitest.ReadFrames(t, rejoin.Body, 0)
 	all := append(first, rest...)
 	if sh := shape(t, all); !strings.HasSuffix(sh, "RUN_FINISHED ") {
 		t.Fatalf("the run after the outage: %s", sh)

@@ -17,6 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/resume"
 	"github.com/agui-go/agui/resume/redislog"
@@ -53,10 +54,17 @@ func waitAgent(started chan<- struct{}) core.Agent[core.NoState] {
 	})
 }
 
-// replica is one process's view: its own Redis client, log and handler.
+// replica is one process's view: its own Redis client, log and handler,
+// on the test's redis-server.
 func replica(t *testing.T, name string, a core.Agent[core.NoState], opts ...resume.Option) string {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: redisAddr(t)})
+	return replicaOn(t, &redis.Options{Addr: redisAddr(t)}, name, a, opts...)
+}
+
+// replicaOn is a replica whose Redis client has the options co.
+func replicaOn(t *testing.T, co *redis.Options, name string, a core.Agent[core.NoState], opts ...resume.Option) string {
+	t.Helper()
+	c := redis.NewClient(co)
 	lg, err := redislog.New(c, redislog.WithPrefix(prefix(t)), redislog.WithFollowWait(100*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
@@ -108,49 +116,16 @@ func do(ctx context.Context, t *testing.T, method, url, b, cursor string) *http.
 	return resp
 }
 
-type frame struct {
-	id   uint64
-	data string
-}
-
-// frames reads SSE frames with agui's reader, stopping after limit
-// frames (0: all); a frame without an id has id 0.
-func frames(t *testing.T, body io.Reader, limit int) []frame {
-	t.Helper()
-	r := agui.NewSSEReader(body)
-	var out []frame
-	for ev, err := range r.Events() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := ev.AppendJSON(nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cur := frame{data: string(data)}
-		if id, ok := r.EventID(); ok {
-			if cur.id, err = strconv.ParseUint(id, 10, 64); err != nil {
-				t.Fatalf("bad id %q", id)
-			}
-		}
-		out = append(out, cur)
-		if len(out) == limit {
-			return out
-		}
-	}
-	return out
-}
-
 // shape is a run's event types and deltas, checked by the verifier.
-func shape(t *testing.T, fs []frame) string {
+func shape(t *testing.T, fs []aguitest.Frame) string {
 	t.Helper()
 	v := agui.NewVerifier()
 	var b strings.Builder
 	for i, f := range fs {
-		if f.id != uint64(i+1) {
-			t.Fatalf("frame %d has id %d: events lost or repeated", i, f.id)
+		if f.ID != uint64(i+1) {
+			t.Fatalf("frame %d has id %d: events lost or repeated", i, f.ID)
 		}
-		ev, err := agui.DecodeEvent([]byte(f.data))
+		ev, err := agui.DecodeEvent([]byte(f.Data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +147,7 @@ func TestRejoinOnAnotherReplica(t *testing.T) {
 	urls := []string{replica(t, "a", deltaAgent(n), opts...), replica(t, "b", deltaAgent(n), opts...)}
 	ctx := context.Background()
 	resp := do(ctx, t, http.MethodPost, urls[0]+"/chat", body("r0"), "")
-	want := shape(t, frames(t, resp.Body, 0))
+	want := shape(t, aguitest.ReadFrames(t, resp.Body, 0))
 	resp.Body.Close()
 
 	var wg sync.WaitGroup
@@ -182,21 +157,21 @@ func TestRejoinOnAnotherReplica(t *testing.T) {
 			run := "r" + strconv.Itoa(i+1)
 			cctx, cut := context.WithCancel(ctx)
 			resp := do(cctx, t, http.MethodPost, urls[i%2]+"/chat", body(run), "")
-			got := frames(t, resp.Body, 1+rng.IntN(n))
+			got := aguitest.ReadFrames(t, resp.Body, 1+rng.IntN(n))
 			cut()
 			resp.Body.Close()
 			// Rejoin on the other replica, cut again, rejoin on the first.
 			for k := 1; k <= 2; k++ {
 				cctx, cut := context.WithCancel(ctx)
-				resp := do(cctx, t, http.MethodGet, urls[(i+k)%2]+"/chat/runs/"+run, "", strconv.FormatUint(got[len(got)-1].id, 10))
+				resp := do(cctx, t, http.MethodGet, urls[(i+k)%2]+"/chat/runs/"+run, "", strconv.FormatUint(got[len(got)-1].ID, 10))
 				limit := 0
 				if k == 1 {
 					limit = 1 + rng.IntN(n)
 				}
-				got = append(got, frames(t, resp.Body, limit)...)
+				got = append(got, aguitest.ReadFrames(t, resp.Body, limit)...)
 				cut()
 				resp.Body.Close()
-				if strings.Contains(got[len(got)-1].data, `"RUN_FINISHED"`) {
+				if strings.Contains(got[len(got)-1].Data, `"RUN_FINISHED"`) {
 					break
 				}
 			}
@@ -223,11 +198,11 @@ func TestStopFromAnotherReplica(t *testing.T) {
 	if del.StatusCode != http.StatusAccepted {
 		t.Fatalf("DELETE on the other replica: %d", del.StatusCode)
 	}
-	fs := frames(t, resp.Body, 0)
+	fs := aguitest.ReadFrames(t, resp.Body, 0)
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("the owner stopped after %v", d)
 	}
-	if last := fs[len(fs)-1].data; !strings.Contains(last, `"code":"CANCELLED"`) {
+	if last := fs[len(fs)-1].Data; !strings.Contains(last, `"code":"CANCELLED"`) {
 		t.Fatalf("stopped run ends with %s", last)
 	}
 }
@@ -254,12 +229,12 @@ func TestOwnerDeath(t *testing.T) {
 	b := replica(t, "b", deltaAgent(1), resume.WithLeaseTTL(300*time.Millisecond))
 	start := time.Now()
 	resp := do(ctx, t, http.MethodGet, b+"/chat/runs/r", "", "1")
-	fs := frames(t, resp.Body, 0)
+	fs := aguitest.ReadFrames(t, resp.Body, 0)
 	resp.Body.Close()
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("the lost run ended after %v", d)
 	}
-	if len(fs) != 2 || fs[1].id != 3 || !strings.Contains(fs[1].data, `"code":"RUN_LOST"`) {
+	if len(fs) != 2 || fs[1].ID != 3 || !strings.Contains(fs[1].Data, `"code":"RUN_LOST"`) {
 		t.Fatalf("rejoin of a lost run: %+v", fs)
 	}
 	if err := dead.Append(ctx, l, []resume.Entry{{Seq: 4, Data: []byte(`{}`)}}); err == nil {
