@@ -148,7 +148,8 @@ func (d *decoder) event(t EventType, o *jsonx.Object) Event {
 		return &ReasoningEncryptedValue{
 			Subtype: EncryptedSubtype(o.Enum("subtype", true, "subtype",
 				string(EncryptedToolCall), string(EncryptedMessage))),
-			EntityID: o.Str("entityId"), EncryptedValue: o.Str("encryptedValue")}
+			EntityID: o.Str("entityId"), EncryptedValue: o.Str("encryptedValue"),
+			EncryptedValueType: o.OptStr("encryptedValueType")}
 	case TypeSubagentStarted:
 		return &SubagentStarted{SubagentRunID: o.Str("subagentRunId"), Name: o.Str("name"),
 			Description: o.OptStr("description"), ParentSubagentRunID: o.OptStr("parentSubagentRunId"),

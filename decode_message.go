@@ -66,31 +66,31 @@ func (d *decoder) message(v jsonx.Value) Message {
 	case RoleDeveloper:
 		m = &DeveloperMessage{
 			ID: o.Str("id"), Content: o.Str("content"), Name: o.OptStr("name"),
-			EncryptedValue: o.OptStr("encryptedValue"), Metadata: o.OptMap("metadata"),
+			EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"), Metadata: o.OptMap("metadata"),
 			SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleSystem:
 		m = &SystemMessage{
 			ID: o.Str("id"), Content: o.Str("content"), Name: o.OptStr("name"),
-			EncryptedValue: o.OptStr("encryptedValue"), Metadata: o.OptMap("metadata"),
+			EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"), Metadata: o.OptMap("metadata"),
 			SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleAssistant:
 		m = &AssistantMessage{
 			ID: o.Str("id"), Content: o.OptStr("content"), Name: o.OptStr("name"),
-			ToolCalls: d.toolCalls(o), EncryptedValue: o.OptStr("encryptedValue"),
+			ToolCalls: d.toolCalls(o), EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"),
 			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleUser:
 		m = &UserMessage{
 			ID: o.Str("id"), Content: d.requiredContent(o), Name: o.OptStr("name"),
-			EncryptedValue: o.OptStr("encryptedValue"), Metadata: o.OptMap("metadata"),
+			EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"), Metadata: o.OptMap("metadata"),
 			SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleTool:
 		m = &ToolMessage{
 			ID: o.Str("id"), Content: d.requiredContent(o), ToolCallID: o.Str("toolCallId"),
-			Error: o.OptStr("error"), EncryptedValue: o.OptStr("encryptedValue"),
+			Error: o.OptStr("error"), EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"),
 			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	case RoleActivity:
@@ -100,7 +100,7 @@ func (d *decoder) message(v jsonx.Value) Message {
 		}
 	case RoleReasoning:
 		m = &ReasoningMessage{
-			ID: o.Str("id"), Content: o.Str("content"), EncryptedValue: o.OptStr("encryptedValue"),
+			ID: o.Str("id"), Content: o.Str("content"), EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"),
 			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
 	}
@@ -150,6 +150,7 @@ func (d *decoder) toolCalls(o *jsonx.Object) []ToolCall {
 			f.Finish()
 		}
 		tc.EncryptedValue = c.OptStr("encryptedValue")
+		tc.EncryptedValueType = c.OptStr("encryptedValueType")
 		tc.Metadata = c.OptMap("metadata")
 		c.Finish()
 		out = append(out, tc)

@@ -1,11 +1,12 @@
-// Package agui is the AG-UI 1.0 protocol in Go: its vocabulary and its
+// Package agui is the AG-UI 1.0 and 1.1 protocol in Go: its vocabulary and its
 // encodings, with no runtime. A transformer, a test or a Go client that only
 // speaks the protocol imports this package alone; package
 // [github.com/agui-go/agui/core] runs agents that produce these events, and
 // package [github.com/agui-go/agui/ginagui] serves them from Gin.
 //
 // The protocol is specified at https://docs.ag-ui.com; this package follows
-// the 1.0 packages (@ag-ui/core, @ag-ui/encoder, @ag-ui/proto 1.0.0).
+// the 1.0 packages (@ag-ui/core, @ag-ui/encoder, @ag-ui/proto 1.0.0) and
+// adds what 1.1 adds: EncryptedValueType beside every EncryptedValue.
 //
 // # Vocabulary
 //
@@ -24,8 +25,9 @@
 // [Event.AppendJSON] appends an event's JSON to a buffer without
 // reflection, and [AppendSSE] frames it as a server-sent event;
 // [AppendProto] and [DecodeProto] speak the protobuf encoding. [Negotiate] picks the encoding
-// from a request's Accept header, and [Downgrade] rewrites 1.0 events for
-// pre-1.0 clients. [DecodeEvent], [DecodeMessage] and [DecodeInput] read
+// from a request's Accept header; [ServedVersion] is the version a client
+// is served, [Downgrade10] rewrites 1.1 events for a 1.0 client and
+// [Downgrade] for a pre-1.0 one. [DecodeEvent], [DecodeMessage] and [DecodeInput] read
 // JSON back, reporting the JSON path of whatever is wrong in an
 // [InputError].
 //

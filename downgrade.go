@@ -21,6 +21,8 @@ import "slices"
 //     text.
 //   - RUN_STARTED.input always carries tools and context, as empty arrays
 //     when there are none.
+//   - The encryptedValueType of AG-UI 1.1 is removed, as [Downgrade10]
+//     removes it for a 1.0 client.
 //
 // Every other event is returned as it is. Downgrade never modifies ev: an
 // event it changes is a copy, sharing with ev only what it leaves
@@ -44,6 +46,7 @@ func DowngradeLossy(ev Event) bool {
 
 // downgrade applies Downgrade's rules and reports whether they were lossy.
 func downgrade(ev Event) (out Event, keep, lossy bool) {
+	ev = Downgrade10(ev)
 	switch e := ev.(type) {
 	case *SubagentStarted, *SubagentFinished, *SubagentError:
 		return nil, false, false

@@ -36,6 +36,10 @@ const (
 	CodePanic Code = "AGENT_PANIC"
 	// CodeTransform: a stream transformer failed.
 	CodeTransform Code = "TRANSFORM_ERROR"
+	// CodeTypeWithoutValue: an event carried an encryptedValueType without
+	// the encryptedValue it labels (AG-UI 1.1), caught by the verifier
+	// ([RuleTypeWithoutValue]).
+	CodeTypeWithoutValue Code = "ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE"
 )
 
 // Error is the error type of this package: a stable [Code], the message a

@@ -273,6 +273,9 @@ type ReasoningEncryptedValue struct {
 	Subtype        EncryptedSubtype
 	EntityID       string
 	EncryptedValue string
+	// EncryptedValueType (AG-UI 1.1) labels EncryptedValue as
+	// [ToolCall.EncryptedValueType] does; empty means unlabelled.
+	EncryptedValueType string
 }
 
 // SubagentStarted opens one subagent invocation. SubagentRunID is required

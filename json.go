@@ -436,6 +436,7 @@ func (e *ReasoningEncryptedValue) AppendJSON(dst []byte) ([]byte, error) {
 	w.str(`,"subtype":`, string(e.Subtype))
 	w.str(`,"entityId":`, e.EntityID)
 	w.str(`,"encryptedValue":`, e.EncryptedValue)
+	w.optStr(`,"encryptedValueType":`, e.EncryptedValueType)
 	w.optStr(`,"subagentRunId":`, e.SubagentRunID)
 	return w.end(dst, TypeReasoningEncryptedValue)
 }

@@ -3,6 +3,9 @@ package agui
 // Message is one message of a conversation: a union on [Role] whose members
 // are [*DeveloperMessage], [*SystemMessage], [*AssistantMessage], [*UserMessage],
 // [*ToolMessage], [*ActivityMessage] and [*ReasoningMessage].
+//
+// A message's EncryptedValueType (AG-UI 1.1) labels its EncryptedValue as
+// [ToolCall.EncryptedValueType] does.
 type Message interface {
 	// Role is the message's role, the union's discriminator.
 	Role() Role
@@ -15,55 +18,60 @@ type Message interface {
 
 // DeveloperMessage is an instruction from the application's developer.
 type DeveloperMessage struct {
-	ID             string
-	Content        string
-	Name           string
-	EncryptedValue string
-	Metadata       map[string]any
-	SubagentRunID  string
+	ID                 string
+	Content            string
+	Name               string
+	EncryptedValue     string
+	EncryptedValueType string
+	Metadata           map[string]any
+	SubagentRunID      string
 }
 
 // SystemMessage is a system prompt.
 type SystemMessage struct {
-	ID             string
-	Content        string
-	Name           string
-	EncryptedValue string
-	Metadata       map[string]any
-	SubagentRunID  string
+	ID                 string
+	Content            string
+	Name               string
+	EncryptedValue     string
+	EncryptedValueType string
+	Metadata           map[string]any
+	SubagentRunID      string
 }
 
 // AssistantMessage is the agent's message: text, tool calls, or both.
 type AssistantMessage struct {
 	ID string
 	// Content is omitted when empty (JSON null is never written).
-	Content        string
-	Name           string
-	ToolCalls      []ToolCall
-	EncryptedValue string
-	Metadata       map[string]any
-	SubagentRunID  string
+	Content            string
+	Name               string
+	ToolCalls          []ToolCall
+	EncryptedValue     string
+	EncryptedValueType string
+	Metadata           map[string]any
+	SubagentRunID      string
 }
 
 // UserMessage is the user's message: text, or content parts.
 type UserMessage struct {
-	ID             string
-	Content        Content
-	Name           string
-	EncryptedValue string
-	Metadata       map[string]any
-	SubagentRunID  string
+	ID                 string
+	Content            Content
+	Name               string
+	EncryptedValue     string
+	EncryptedValueType string
+	Metadata           map[string]any
+	SubagentRunID      string
 }
 
 // ToolMessage is a tool call's result.
 type ToolMessage struct {
-	ID             string
-	Content        Content
-	ToolCallID     string
-	Error          string
-	EncryptedValue string
-	Metadata       map[string]any
-	SubagentRunID  string
+	ID                 string
+	Content            Content
+	ToolCallID         string
+	Error              string
+	EncryptedValue     string
+	EncryptedValueType string
+	Metadata           map[string]any
+	SubagentRunID      string
 }
 
 // ActivityMessage is a structured activity the client renders.
@@ -78,11 +86,12 @@ type ActivityMessage struct {
 
 // ReasoningMessage is visible reasoning.
 type ReasoningMessage struct {
-	ID             string
-	Content        string
-	EncryptedValue string
-	Metadata       map[string]any
-	SubagentRunID  string
+	ID                 string
+	Content            string
+	EncryptedValue     string
+	EncryptedValueType string
+	Metadata           map[string]any
+	SubagentRunID      string
 }
 
 // ToolCall is one call an assistant message asks for.
@@ -91,7 +100,12 @@ type ToolCall struct {
 	// Type is always "function" on the wire.
 	Function       FunctionCall
 	EncryptedValue string
-	Metadata       map[string]any
+	// EncryptedValueType (AG-UI 1.1) labels EncryptedValue with the kind of
+	// opaque value it is, a producer-defined and prefixed name such as
+	// "anthropic.redacted_thinking". It is stored and returned as it is,
+	// and is never set without EncryptedValue ([CodeTypeWithoutValue]).
+	EncryptedValueType string
+	Metadata           map[string]any
 }
 
 // FunctionCall names the function a tool call invokes and its JSON

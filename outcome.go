@@ -1,9 +1,5 @@
 package agui
 
-// ProtocolVersion is the AG-UI protocol version this package produces. It
-// goes on every RUN_STARTED.
-const ProtocolVersion = "1.0"
-
 // OutcomeType names how a run ended without failing.
 type OutcomeType string
 

@@ -148,7 +148,8 @@ func (d *protoConv) fromEvent(env *pb.Event) Event {
 		e := x.ReasoningEncryptedValue
 		return &ReasoningEncryptedValue{Base: d.fromBase(e.GetBaseEvent(), pb.EventType_REASONING_ENCRYPTED_VALUE),
 			Attribution: attribution(e.GetSubagentRunId()), Subtype: EncryptedSubtype(e.GetSubtype()),
-			EntityID: e.GetEntityId(), EncryptedValue: e.GetEncryptedValue()}
+			EntityID: e.GetEntityId(), EncryptedValue: e.GetEncryptedValue(),
+			EncryptedValueType: e.GetEncryptedValueType()}
 	case *pb.Event_SubagentStarted:
 		e := x.SubagentStarted
 		return &SubagentStarted{Base: d.fromBase(e.GetBaseEvent(), pb.EventType_SUBAGENT_STARTED),
@@ -376,25 +377,25 @@ func (d *protoConv) fromMessage(m *pb.Message) Message {
 	switch role {
 	case RoleDeveloper:
 		return &DeveloperMessage{ID: m.GetId(), Content: m.GetContent(), Name: m.GetName(),
-			EncryptedValue: m.GetEncryptedValue(), Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
+			EncryptedValue: m.GetEncryptedValue(), EncryptedValueType: m.GetEncryptedValueType(), Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
 	case RoleSystem:
 		return &SystemMessage{ID: m.GetId(), Content: m.GetContent(), Name: m.GetName(),
-			EncryptedValue: m.GetEncryptedValue(), Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
+			EncryptedValue: m.GetEncryptedValue(), EncryptedValueType: m.GetEncryptedValueType(), Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
 	case RoleAssistant:
 		out := &AssistantMessage{ID: m.GetId(), Content: m.GetContent(), Name: m.GetName(),
-			EncryptedValue: m.GetEncryptedValue(), Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
+			EncryptedValue: m.GetEncryptedValue(), EncryptedValueType: m.GetEncryptedValueType(), Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
 		for _, tc := range m.GetToolCalls() {
 			out.ToolCalls = append(out.ToolCalls, ToolCall{ID: tc.GetId(),
 				Function:       FunctionCall{Name: tc.GetFunction().GetName(), Arguments: tc.GetFunction().GetArguments()},
-				EncryptedValue: tc.GetEncryptedValue(), Metadata: fromStruct(tc.GetMetadata())})
+				EncryptedValue: tc.GetEncryptedValue(), EncryptedValueType: tc.GetEncryptedValueType(), Metadata: fromStruct(tc.GetMetadata())})
 		}
 		return out
 	case RoleUser:
 		return &UserMessage{ID: m.GetId(), Content: d.fromContent(m.Content, m.GetContentParts()), Name: m.GetName(),
-			EncryptedValue: m.GetEncryptedValue(), Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
+			EncryptedValue: m.GetEncryptedValue(), EncryptedValueType: m.GetEncryptedValueType(), Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
 	case RoleTool:
 		return &ToolMessage{ID: m.GetId(), Content: d.fromContent(m.Content, m.GetContentParts()),
-			ToolCallID: m.GetToolCallId(), Error: m.GetError(), EncryptedValue: m.GetEncryptedValue(),
+			ToolCallID: m.GetToolCallId(), Error: m.GetError(), EncryptedValue: m.GetEncryptedValue(), EncryptedValueType: m.GetEncryptedValueType(),
 			Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
 	case RoleActivity:
 		if m.Content != nil {
@@ -404,7 +405,7 @@ func (d *protoConv) fromMessage(m *pb.Message) Message {
 		return &ActivityMessage{ID: m.GetId(), ActivityType: m.GetActivityType(), Content: fromStruct(m.GetActivityContent()),
 			Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
 	case RoleReasoning:
-		return &ReasoningMessage{ID: m.GetId(), Content: m.GetContent(), EncryptedValue: m.GetEncryptedValue(),
+		return &ReasoningMessage{ID: m.GetId(), Content: m.GetContent(), EncryptedValue: m.GetEncryptedValue(), EncryptedValueType: m.GetEncryptedValueType(),
 			Metadata: fromStruct(m.GetMetadata()), SubagentRunID: m.GetSubagentRunId()}
 	}
 	d.fail("unknown message role %q", role)

@@ -182,6 +182,7 @@ func (c *protoConv) event(ev Event) *pb.Event {
 		return &pb.Event{Event: &pb.Event_ReasoningEncryptedValue{ReasoningEncryptedValue: &pb.ReasoningEncryptedValueEvent{
 			BaseEvent: c.base(&e.Base, pb.EventType_REASONING_ENCRYPTED_VALUE), SubagentRunId: opt(e.SubagentRunID),
 			Subtype: string(e.Subtype), EntityId: e.EntityID, EncryptedValue: e.EncryptedValue,
+			EncryptedValueType: opt(e.EncryptedValueType),
 		}}}
 	case *SubagentStarted:
 		return &pb.Event{Event: &pb.Event_SubagentStarted{SubagentStarted: &pb.SubagentStartedEvent{
@@ -442,38 +443,39 @@ func (c *protoConv) message(m Message) *pb.Message {
 	case *DeveloperMessage:
 		return &pb.Message{
 			Id: m.ID, Role: string(RoleDeveloper), Content: &m.Content, Name: opt(m.Name),
-			EncryptedValue: opt(m.EncryptedValue), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
+			EncryptedValue: opt(m.EncryptedValue), EncryptedValueType: opt(m.EncryptedValueType), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
 		}
 	case *SystemMessage:
 		return &pb.Message{
 			Id: m.ID, Role: string(RoleSystem), Content: &m.Content, Name: opt(m.Name),
-			EncryptedValue: opt(m.EncryptedValue), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
+			EncryptedValue: opt(m.EncryptedValue), EncryptedValueType: opt(m.EncryptedValueType), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
 		}
 	case *AssistantMessage:
 		out := &pb.Message{
 			Id: m.ID, Role: string(RoleAssistant), Content: opt(m.Content), Name: opt(m.Name),
-			EncryptedValue: opt(m.EncryptedValue), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
+			EncryptedValue: opt(m.EncryptedValue), EncryptedValueType: opt(m.EncryptedValueType), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
 		}
 		for _, tc := range m.ToolCalls {
 			out.ToolCalls = append(out.ToolCalls, &pb.ToolCall{
 				Id: tc.ID, Type: "function",
-				Function:       &pb.ToolCall_Function{Name: tc.Function.Name, Arguments: tc.Function.Arguments},
-				Metadata:       c.optObject(tc.Metadata),
-				EncryptedValue: opt(tc.EncryptedValue),
+				Function:           &pb.ToolCall_Function{Name: tc.Function.Name, Arguments: tc.Function.Arguments},
+				Metadata:           c.optObject(tc.Metadata),
+				EncryptedValue:     opt(tc.EncryptedValue),
+				EncryptedValueType: opt(tc.EncryptedValueType),
 			})
 		}
 		return out
 	case *UserMessage:
 		out := &pb.Message{
 			Id: m.ID, Role: string(RoleUser), Name: opt(m.Name),
-			EncryptedValue: opt(m.EncryptedValue), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
+			EncryptedValue: opt(m.EncryptedValue), EncryptedValueType: opt(m.EncryptedValueType), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
 		}
 		out.Content, out.ContentParts = c.content(m.Content)
 		return out
 	case *ToolMessage:
 		out := &pb.Message{
 			Id: m.ID, Role: string(RoleTool), ToolCallId: &m.ToolCallID, Error: opt(m.Error),
-			EncryptedValue: opt(m.EncryptedValue), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
+			EncryptedValue: opt(m.EncryptedValue), EncryptedValueType: opt(m.EncryptedValueType), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
 		}
 		out.Content, out.ContentParts = c.content(m.Content)
 		return out
@@ -485,7 +487,7 @@ func (c *protoConv) message(m Message) *pb.Message {
 	case *ReasoningMessage:
 		return &pb.Message{
 			Id: m.ID, Role: string(RoleReasoning), Content: &m.Content,
-			EncryptedValue: opt(m.EncryptedValue), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
+			EncryptedValue: opt(m.EncryptedValue), EncryptedValueType: opt(m.EncryptedValueType), Metadata: c.optObject(m.Metadata), SubagentRunId: opt(m.SubagentRunID),
 		}
 	}
 	c.fail("no protobuf form for message %T", m)

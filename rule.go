@@ -46,6 +46,11 @@ const (
 	// RuleReusedID: a subagent run id started again in the run that
 	// already finished it: one id names one invocation.
 	RuleReusedID
+	// RuleTypeWithoutValue: an encryptedValueType (AG-UI 1.1) without an
+	// encryptedValue beside it, on REASONING_ENCRYPTED_VALUE or on a message
+	// or tool call of MESSAGES_SNAPSHOT or RUN_STARTED's input. Unlike the
+	// other rules it is reported with code [CodeTypeWithoutValue].
+	RuleTypeWithoutValue
 )
 
 // String returns the rule's kebab-case name, such as "not-open".
@@ -73,6 +78,8 @@ func (r Rule) String() string {
 		return "unknown-parent"
 	case RuleReusedID:
 		return "reused-id"
+	case RuleTypeWithoutValue:
+		return "type-without-value"
 	}
 	return "rule(" + strconv.Itoa(int(r)) + ")"
 }
@@ -103,13 +110,16 @@ func (r Rule) Describe() string {
 		return "a parent subagent must have been started earlier in the run"
 	case RuleReusedID:
 		return "a subagent id names one invocation per run"
+	case RuleTypeWithoutValue:
+		return "an encryptedValueType requires an encryptedValue beside it"
 	}
 	return "unknown rule"
 }
 
 // VerificationError reports an event the [Verifier] rejected: which event,
 // which rule it breaks and the id involved. It reaches callers as the Err
-// of an [*Error] with code PROTOCOL_VIOLATION; use errors.As to get it.
+// of an [*Error] with code PROTOCOL_VIOLATION ([CodeTypeWithoutValue] for
+// [RuleTypeWithoutValue]); use errors.As to get it.
 //
 // A VerificationError is immutable and safe to share between goroutines.
 type VerificationError struct {

@@ -8,7 +8,7 @@ import (
 func TestRuleNamesAndDescriptions(t *testing.T) {
 	kebab := regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
 	names, descriptions := map[string]Rule{}, map[string]Rule{}
-	for r := RuleRunEnded; r <= RuleReusedID; r++ {
+	for r := RuleRunEnded; r <= RuleTypeWithoutValue; r++ {
 		name, d := r.String(), r.Describe()
 		if !kebab.MatchString(name) {
 			t.Errorf("rule %d: name %q is not kebab-case", r, name)
@@ -24,8 +24,8 @@ func TestRuleNamesAndDescriptions(t *testing.T) {
 		}
 		names[name], descriptions[d] = r, r
 	}
-	if len(names) != 11 {
-		t.Errorf("%d rules, want 11", len(names))
+	if len(names) != 12 {
+		t.Errorf("%d rules, want 12", len(names))
 	}
 	if got := Rule(0).String(); got != "rule(0)" {
 		t.Errorf("Rule(0).String() = %q", got)

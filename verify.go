@@ -111,6 +111,9 @@ func (v *Verifier) Observe(ev Event) error {
 	case *ReasoningMessageEnd:
 		return v.close(ev, v.thoughts, kindThought, e.MessageID, e.SubagentRunID)
 	case *ReasoningEncryptedValue:
+		if err := v.typed(ev); err != nil {
+			return err
+		}
 		return v.encryptedValue(e)
 	case *StepStarted:
 		return v.startStep(e)
@@ -132,6 +135,9 @@ func (v *Verifier) Observe(ev Event) error {
 			claim(&v.toolCalls, e.ToolCallID, e.SubagentRunID)
 		}
 	case *MessagesSnapshot:
+		if err := v.typed(ev); err != nil {
+			return err
+		}
 		v.seed(e.Messages)
 	case *SubagentStarted:
 		return v.startSubagent(e)
@@ -160,6 +166,9 @@ func (v *Verifier) observeOutsideRun(ev Event) error {
 	case nil:
 		return NewError(CodeProtocol, "nil event")
 	case *RunStarted:
+		if err := v.typed(ev); err != nil {
+			return err
+		}
 		v.reset(e)
 		return nil
 	case *RunError:
@@ -432,10 +441,23 @@ func openIDs(m map[string]entity) []string {
 	return ids
 }
 
-// fail builds the PROTOCOL_VIOLATION error for ev.
+// typed checks that ev carries no encryptedValueType without its value.
+func (v *Verifier) typed(ev Event) error {
+	if id, what, bad := typeWithoutValue(ev); bad {
+		return v.fail(ev, RuleTypeWithoutValue, id, what+" has an encryptedValueType but no encryptedValue")
+	}
+	return nil
+}
+
+// fail builds the error for ev: PROTOCOL_VIOLATION, or
+// ENCRYPTED_VALUE_TYPE_WITHOUT_VALUE for that rule.
 func (v *Verifier) fail(ev Event, rule Rule, id, detail string) error {
 	ve := &VerificationError{Event: ev.Type(), Rule: rule, ID: id, Detail: detail, open: v.openDump()}
-	return &Error{Code: CodeProtocolViolation, Message: ve.Error(), Err: ve}
+	code := CodeProtocolViolation
+	if rule == RuleTypeWithoutValue {
+		code = CodeTypeWithoutValue
+	}
+	return &Error{Code: code, Message: ve.Error(), Err: ve}
 }
 
 // ownerName names an owner in a message.

@@ -132,7 +132,7 @@ func FuzzVerifier(f *testing.F) {
 			if !errors.As(err, &ve) || CodeOf(err) != CodeProtocolViolation {
 				t.Fatalf("event %d (%s): %v is not a verification failure", i, ev.Type(), err)
 			}
-			if ve.Event != ev.Type() || ve.Rule < RuleRunEnded || ve.Rule > RuleReusedID || ve.Detail == "" {
+			if ve.Event != ev.Type() || ve.Rule < RuleRunEnded || ve.Rule > RuleTypeWithoutValue || ve.Detail == "" {
 				t.Fatalf("event %d (%s): malformed failure %+v", i, ev.Type(), ve)
 			}
 			if !reflect.DeepEqual(before, *v) {

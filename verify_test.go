@@ -242,6 +242,20 @@ var verifyCases = []verifyCase{
 		evRunWithHistory(), evMsgStart("a1", "s1"), evMsgEnd("a1", "s1"), evRunFinished()),
 	verifyPass("ids of the previous run are free", RuleOwnerMismatch,
 		evRun, evMsgStart("m", "s1"), evMsgEnd("m", "s1"), evRunFinished(), evRunStarted("r2"), evMsgStart("m", "s2"), evMsgEnd("m", "s2"), evRunFinished()),
+	// TypeWithoutValue
+	verifyPass("typed values, and a value without a type", RuleTypeWithoutValue,
+		&RunStarted{ThreadID: "t", RunID: "r", Input: &RunAgentInput{Messages: []Message{
+			&ReasoningMessage{ID: "r0", EncryptedValue: "v", EncryptedValueType: "acme.sig"}}}},
+		evSnapshot(&AssistantMessage{ID: "a1", EncryptedValue: "v", ToolCalls: []ToolCall{{ID: "c1", EncryptedValue: "v", EncryptedValueType: "acme.call"}}}),
+		&ReasoningEncryptedValue{Subtype: EncryptedMessage, EntityID: "r0", EncryptedValue: "v", EncryptedValueType: "acme.sig"},
+		&ReasoningEncryptedValue{Subtype: EncryptedToolCall, EntityID: "c1", EncryptedValue: "v"}, evRunFinished()),
+	verifyFail("a type without a value", RuleTypeWithoutValue, "r0",
+		evRun, &ReasoningEncryptedValue{Subtype: EncryptedMessage, EntityID: "r0", EncryptedValueType: "acme.sig"}),
+	verifyFail("a snapshot's tool call with a type and no value", RuleTypeWithoutValue, "c1",
+		evRun, evSnapshot(&AssistantMessage{ID: "a1", ToolCalls: []ToolCall{{ID: "c1", EncryptedValueType: "acme.call"}}})),
+	verifyFail("an input message with a type and no value", RuleTypeWithoutValue, "u1",
+		&RunStarted{ThreadID: "t", RunID: "r", Input: &RunAgentInput{Messages: []Message{
+			&UserMessage{ID: "u1", Content: TextContent("hi"), EncryptedValueType: "acme.user"}}}}),
 	verifyFail("a subagent id reused after it finished", RuleReusedID, "s1", evRun, evSubStart("s1", ""), evSubEnd("s1"), evSubStart("s1", "")),
 	verifyFail("a subagent id reused after it failed", RuleReusedID, "s1", evRun, evSubStart("s1", ""), evSubFail("s1"), evSubStart("s1", "")),
 	verifyFail("a message id reopened by another owner", RuleOwnerMismatch, "m", evRun, evMsgStart("m", "s1"), evMsgEnd("m", "s1"), evMsgStart("m", "")),
@@ -281,8 +295,12 @@ func TestVerifierRules(t *testing.T) {
 				if ve.Rule != c.rule || ve.Event != ev.Type() || ve.ID != c.id {
 					t.Errorf("got rule %s, event %s, id %q; want %s, %s, %q", ve.Rule, ve.Event, ve.ID, c.rule, ev.Type(), c.id)
 				}
-				if CodeOf(err) != CodeProtocolViolation {
-					t.Errorf("code %q, want %q", CodeOf(err), CodeProtocolViolation)
+				want := CodeProtocolViolation
+				if c.rule == RuleTypeWithoutValue {
+					want = CodeTypeWithoutValue
+				}
+				if CodeOf(err) != want {
+					t.Errorf("code %q, want %q", CodeOf(err), want)
 				}
 				if err.Error() != ve.Error() {
 					t.Errorf("error message %q differs from the verification error's %q", err.Error(), ve.Error())
@@ -302,7 +320,7 @@ func TestVerifierRulesCovered(t *testing.T) {
 			passes[c.rule]++
 		}
 	}
-	for r := RuleRunEnded; r <= RuleReusedID; r++ {
+	for r := RuleRunEnded; r <= RuleTypeWithoutValue; r++ {
 		if passes[r] == 0 || fails[r] == 0 {
 			t.Errorf("rule %s: %d passing and %d failing streams, want at least one of each", r, passes[r], fails[r])
 		}

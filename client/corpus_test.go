@@ -28,37 +28,13 @@ const corpusDir = "fixtures/agui-1.1/conformance/streams"
 // corpusPassing is how many fixtures of the corpus the client passes
 // with every expectation it can observe; README.md and docs/client.md
 // state this number.
-const corpusPassing = 45
+const corpusPassing = 65
 
 // corpusDifferences are the fixtures the Go client deliberately does
 // differently or does not do yet, each with its reason, as the corpus's
 // expectOverrides are. A listed fixture that passes fails the test, so the
 // list cannot go stale.
 var corpusDifferences = map[string]string{
-	// agui's protocol is 1.0 until AG-UI 1.1 lands: these fixtures'
-	// producers declare 1.1 (or expect the request to), and a 1.0 client
-	// warns about a newer producer, as the versioning rules ask.
-	"chunk-expansion-assembles":                   protocol11,
-	"chunk-repeat-identical-accepted":             protocol11,
-	"conformant-run-is-quiet":                     protocol11,
-	"current-peer-declares-protocol-version":      protocol11,
-	"late-run-error-after-finished-run-continues": protocol11,
-	"producer-declares-same-version-quiet":        protocol11,
-	"raw-and-custom-pass-through":                 protocol11,
-	"raw-does-not-close-chunk-stream":             protocol11,
-	"reasoning-span-and-message":                  protocol11,
-	"reopen-closed-message-appends":               protocol11,
-	"run-error-then-new-run-continues":            protocol11,
-	"run-finished-cancelled-outcome-accepted":     protocol11,
-	"run-finished-interrupt-outcome-accepted":     protocol11,
-	"subagent-terminal-closes-open-chunk-stream":  protocol11,
-	"subagent-unannounced-attribution-accepted":   protocol11,
-	"tool-call-triad-assembles":                   protocol11,
-	"tool-result-file-source-passes-through":      protocol11,
-	"tool-result-parts-mint-tool-message":         protocol11,
-	"triad-assembles-message":                     protocol11,
-	"two-sequential-runs-accumulate":              protocol11,
-
 	"era-0-0-47-upgrades-binary-content":    noBinary,
 	"era-current-peer-keeps-modern-content": noBinary,
 	"open-object-patch-op-extras": "agui.PatchOp is a closed struct: a remove keeps no leftover value, so " +
@@ -66,8 +42,6 @@ var corpusDifferences = map[string]string{
 }
 
 const (
-	protocol11 = "the client speaks agui.ProtocolVersion 1.0 and warns about a 1.1 producer (and requests 1.0); " +
-		"encryptedValueType and protocol 1.1 land with h-proto11"
 	noBinary = "agui has no legacy binary content part, so a Go caller cannot send one and there is nothing to " +
 		"upgrade (the era translations are permitted, not required: the corpus README's second relaxation)"
 )
@@ -228,7 +202,7 @@ func replay(t *testing.T, fx *fixture) []string {
 	in := agui.NewInput("t-corpus", "r-corpus")
 	if len(fx.Input) > 0 && string(fx.Input) != "null" {
 		// The fixture's input holds what the run starts from.
-		full := map[string]any{"threadId": "t-corpus", "runId": "r-corpus", "protocolVersion": agui.ProtocolVersion}
+		full := map[string]any{"threadId": "t-corpus", "runId": "r-corpus", "protocolVersion": agui.LatestProtocolVersion}
 		var extra map[string]any
 		if err := json.Unmarshal(fx.Input, &extra); err != nil {
 			t.Fatal(err)

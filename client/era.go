@@ -39,11 +39,18 @@ func (c *config) atMost(v string) bool {
 	return slices.Compare(have[:], limit[:]) <= 0
 }
 
-// request returns in as the agent should receive it, warning about what a
-// pre-1.0 agent does not get.
+// request returns in as the agent should receive it: declaring the
+// client's own protocol version, [agui.LatestProtocolVersion], whatever in
+// says, as @ag-ui/client declares its own, and, for a pre-1.0 agent,
+// without what it does not get, with warnings.
 func (c *config) request(in *agui.RunAgentInput) *agui.RunAgentInput {
 	if have, _ := parseVersion3(c.agentVersion); c.agentVersion == "" || have[0] > 0 {
-		return in
+		if in.ProtocolVersion == agui.LatestProtocolVersion {
+			return in
+		}
+		out := *in
+		out.ProtocolVersion = agui.LatestProtocolVersion
+		return &out
 	}
 	out := *in
 	// A peer older than protocolVersion does not know the field.

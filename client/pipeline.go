@@ -145,11 +145,11 @@ func (p *pipeline) checkVersion(v string) {
 	}
 	theirs, ok := parseVersion3(v)
 	if !ok {
-		p.warnf(agui.TypeRunStarted, "cannot interpret the producer's protocol version "+strconv.Quote(v)+"; going on as "+agui.ProtocolVersion)
+		p.warnf(agui.TypeRunStarted, "cannot interpret the producer's protocol version "+strconv.Quote(v)+"; going on as "+agui.LatestProtocolVersion)
 		return
 	}
-	ours, _ := parseVersion3(agui.ProtocolVersion)
+	ours, _ := parseVersion3(agui.LatestProtocolVersion)
 	if theirs[0] > ours[0] || (theirs[0] == ours[0] && theirs[1] > ours[1]) {
-		p.warnf(agui.TypeRunStarted, "the producer declares protocol version "+v+", newer than this client's "+agui.ProtocolVersion+"; what this client does not know is dropped")
+		p.warnf(agui.TypeRunStarted, "the producer declares protocol version "+v+", newer than this client's "+agui.LatestProtocolVersion+"; what this client does not know is dropped")
 	}
 }

@@ -373,28 +373,31 @@ func (v *View) snapshot(ms []agui.Message) {
 	v.Messages = kept
 }
 
-// encrypted stores an encrypted value on the message or tool call it names;
-// an entity nothing matches is tolerated with a warning.
+// encrypted stores an encrypted value on the message or tool call it names,
+// with its encryptedValueType (AG-UI 1.1): a type labels one value, so a
+// value without a type deletes the stored one. An entity nothing matches
+// is tolerated with a warning.
 func (v *View) encrypted(e *agui.ReasoningEncryptedValue, warn func(string)) {
+	val, typ := e.EncryptedValue, e.EncryptedValueType
 	if e.Subtype == agui.EncryptedToolCall {
 		if tc := v.toolCall(e.EntityID); tc != nil {
-			tc.EncryptedValue = e.EncryptedValue
+			tc.EncryptedValue, tc.EncryptedValueType = val, typ
 			return
 		}
 	} else if i := v.find(e.EntityID); i >= 0 {
 		switch m := v.Messages[i].(type) {
 		case *agui.AssistantMessage:
-			m.EncryptedValue = e.EncryptedValue
+			m.EncryptedValue, m.EncryptedValueType = val, typ
 		case *agui.UserMessage:
-			m.EncryptedValue = e.EncryptedValue
+			m.EncryptedValue, m.EncryptedValueType = val, typ
 		case *agui.SystemMessage:
-			m.EncryptedValue = e.EncryptedValue
+			m.EncryptedValue, m.EncryptedValueType = val, typ
 		case *agui.DeveloperMessage:
-			m.EncryptedValue = e.EncryptedValue
+			m.EncryptedValue, m.EncryptedValueType = val, typ
 		case *agui.ToolMessage:
-			m.EncryptedValue = e.EncryptedValue
+			m.EncryptedValue, m.EncryptedValueType = val, typ
 		case *agui.ReasoningMessage:
-			m.EncryptedValue = e.EncryptedValue
+			m.EncryptedValue, m.EncryptedValueType = val, typ
 		}
 		return
 	}

@@ -97,3 +97,49 @@ func TestStateTyped(t *testing.T) {
 		t.Errorf("State[int] of an object: %v, want a SERIALIZATION error", err)
 	}
 }
+
+// An encrypted value is stored with its encryptedValueType (AG-UI 1.1), on
+// a message and on a tool call; a later value without a type deletes the
+// stored type, since a type labels one value.
+func TestEncryptedValueKeepsItsType(t *testing.T) {
+	view, _ := runFrames(t, agui.NewInput("t", "r"),
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.1"}`,
+		`{"type":"REASONING_START","messageId":"r1"}`,
+		`{"type":"REASONING_MESSAGE_START","messageId":"r1","role":"reasoning"}`,
+		`{"type":"REASONING_MESSAGE_CONTENT","messageId":"r1","delta":"hm"}`,
+		`{"type":"REASONING_MESSAGE_END","messageId":"r1"}`,
+		`{"type":"REASONING_END","messageId":"r1"}`,
+		`{"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"r1","encryptedValue":"c2ln","encryptedValueType":"anthropic.thinking_signature"}`,
+		`{"type":"TOOL_CALL_START","toolCallId":"c1","toolCallName":"search","parentMessageId":"a1"}`,
+		`{"type":"TOOL_CALL_END","toolCallId":"c1"}`,
+		`{"type":"REASONING_ENCRYPTED_VALUE","subtype":"tool-call","entityId":"c1","encryptedValue":"dGM=","encryptedValueType":"acme.call"}`,
+		`{"type":"TEXT_MESSAGE_START","messageId":"m1","role":"assistant"}`,
+		`{"type":"TEXT_MESSAGE_END","messageId":"m1"}`,
+		`{"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"m1","encryptedValue":"YQ==","encryptedValueType":"acme.first"}`,
+		`{"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"m1","encryptedValue":"Yg=="}`,
+		`{"type":"RUN_FINISHED","threadId":"t","runId":"r"}`,
+	)
+	got := map[string][2]string{}
+	for _, m := range view.Messages {
+		switch m := m.(type) {
+		case *agui.ReasoningMessage:
+			got[m.ID] = [2]string{m.EncryptedValue, m.EncryptedValueType}
+		case *agui.AssistantMessage:
+			got[m.ID] = [2]string{m.EncryptedValue, m.EncryptedValueType}
+			for _, tc := range m.ToolCalls {
+				got[tc.ID] = [2]string{tc.EncryptedValue, tc.EncryptedValueType}
+			}
+		}
+	}
+	want := map[string][2]string{
+		"r1": {"c2ln", "anthropic.thinking_signature"},
+		"a1": {"", ""},
+		"c1": {"dGM=", "acme.call"},
+		"m1": {"Yg==", ""},
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: value and type %q, want %q (messages %v)", id, got[id], w, ids(view.Messages))
+		}
+	}
+}

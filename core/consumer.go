@@ -116,6 +116,13 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reus
 	if err != nil {
 		return nil, err
 	}
+	served := agui.ServedVersion(r.in.ProtocolVersion)
+	if served != agui.LatestProtocolVersion {
+		// A client served 1.0 gets 1.0 events. The 1.1 field leaves last,
+		// so that transformers see what the agent emitted.
+		next := yield
+		yield = func(ev agui.Event) bool { return next(agui.Downgrade10(ev)) }
+	}
 	out := newSink(yield, r.opts.logger, r.in)
 	chainErr := out.build(ctx, r.opts.transformers)
 	s := newStream(ctx, r.opts.queue)
@@ -128,7 +135,7 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reus
 		ThreadID:        r.in.ThreadID,
 		RunID:           r.in.RunID,
 		ParentRunID:     r.in.ParentRunID,
-		ProtocolVersion: agui.ProtocolVersion,
+		ProtocolVersion: served,
 	}
 	if err := s.observe(started); err != nil {
 		out.fail(err)

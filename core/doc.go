@@ -38,8 +38,9 @@
 //
 // # The stream
 //
-// Every run starts with RUN_STARTED (the request's threadId and runId,
-// protocolVersion "1.0") and ends with exactly one terminal event:
+// Every run starts with RUN_STARTED (the request's threadId and runId, and
+// protocolVersion "1.0", or "1.1" to a client that declares 1.1 or newer:
+// agui.ServedVersion) and ends with exactly one terminal event:
 // RUN_FINISHED carrying the agent's Outcome (Success, Interrupted,
 // Cancelled), or RUN_ERROR carrying the code and message of the error the
 // agent returned (AgentError wraps a plain error as "agent error: …").

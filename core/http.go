@@ -232,7 +232,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 // success.
 func (t *transport) negotiate(ctx context.Context, r *http.Request, in *agui.RunAgentInput) agui.Format {
 	if newerMinor(in.ProtocolVersion) {
-		t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "core: client speaks a newer protocol minor; serving "+agui.ProtocolVersion,
+		t.cfg.logger.LogAttrs(ctx, slog.LevelWarn, "core: client speaks a newer protocol minor; serving "+agui.LatestProtocolVersion,
 			slog.String("protocol_version", in.ProtocolVersion), slog.String("thread_id", LogID(in.ThreadID)), slog.String("run_id", LogID(in.RunID)))
 	}
 	return agui.Negotiate(strings.Join(r.Header.Values("Accept"), ","))
@@ -253,14 +253,14 @@ func (t *transport) logRun(ctx context.Context, in *agui.RunAgentInput, sw *stre
 	t.cfg.logger.LogAttrs(ctx, slog.LevelInfo, "agui run", attrs...)
 }
 
-// newerMinor reports whether v is a 1.x version newer than ours.
+// newerMinor reports whether v is a 1.x version newer than ours (1.1).
 func newerMinor(v string) bool {
 	_, minor, ok := strings.Cut(v, ".")
 	if !ok {
 		return false
 	}
 	n, err := strconv.Atoi(minor)
-	return err == nil && n > 0
+	return err == nil && n > 1
 }
 
 // asRequestError returns err as a *RequestError, wrapping any other error

@@ -446,23 +446,23 @@ func checkpointSize(cp *Checkpoint) int64 {
 func messageSize(m agui.Message) int64 {
 	switch m := m.(type) {
 	case *agui.UserMessage:
-		return strs(m.ID, m.Name, m.EncryptedValue, m.SubagentRunID) + contentSize(m.Content) + anySize(m.Metadata)
+		return strs(m.ID, m.Name, m.EncryptedValue, m.EncryptedValueType, m.SubagentRunID) + contentSize(m.Content) + anySize(m.Metadata)
 	case *agui.AssistantMessage:
-		n := strs(m.ID, m.Content, m.Name, m.EncryptedValue, m.SubagentRunID) + anySize(m.Metadata)
+		n := strs(m.ID, m.Content, m.Name, m.EncryptedValue, m.EncryptedValueType, m.SubagentRunID) + anySize(m.Metadata)
 		for _, c := range m.ToolCalls {
-			n += 64 + strs(c.ID, c.Function.Name, c.Function.Arguments, c.EncryptedValue) + anySize(c.Metadata)
+			n += 64 + strs(c.ID, c.Function.Name, c.Function.Arguments, c.EncryptedValue, c.EncryptedValueType) + anySize(c.Metadata)
 		}
 		return n
 	case *agui.ToolMessage:
-		return strs(m.ID, m.ToolCallID, m.Error, m.EncryptedValue, m.SubagentRunID) + contentSize(m.Content) + anySize(m.Metadata)
+		return strs(m.ID, m.ToolCallID, m.Error, m.EncryptedValue, m.EncryptedValueType, m.SubagentRunID) + contentSize(m.Content) + anySize(m.Metadata)
 	case *agui.SystemMessage:
-		return strs(m.ID, m.Content, m.Name, m.EncryptedValue, m.SubagentRunID) + anySize(m.Metadata)
+		return strs(m.ID, m.Content, m.Name, m.EncryptedValue, m.EncryptedValueType, m.SubagentRunID) + anySize(m.Metadata)
 	case *agui.DeveloperMessage:
-		return strs(m.ID, m.Content, m.Name, m.EncryptedValue, m.SubagentRunID) + anySize(m.Metadata)
+		return strs(m.ID, m.Content, m.Name, m.EncryptedValue, m.EncryptedValueType, m.SubagentRunID) + anySize(m.Metadata)
 	case *agui.ActivityMessage:
 		return strs(m.ID, m.ActivityType, m.SubagentRunID) + anySize(m.Content) + anySize(m.Metadata)
 	case *agui.ReasoningMessage:
-		return strs(m.ID, m.Content, m.EncryptedValue, m.SubagentRunID) + anySize(m.Metadata)
+		return strs(m.ID, m.Content, m.EncryptedValue, m.EncryptedValueType, m.SubagentRunID) + anySize(m.Metadata)
 	}
 	return 0
 }

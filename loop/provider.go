@@ -58,6 +58,13 @@ type Delta struct {
 	// the turn's assistant message, and emits it as
 	// REASONING_ENCRYPTED_VALUE.
 	ReasoningEncrypted string
+	// ReasoningEncryptedType labels ReasoningEncrypted when the provider
+	// has several kinds of value, with a name prefixed by the provider,
+	// such as "anthropic.redacted_thinking". It travels beside the value
+	// as AG-UI 1.1's encryptedValueType, on the event and on the kept
+	// message, and comes back with the message. Empty (the default) sends
+	// no type. It is ignored without ReasoningEncrypted.
+	ReasoningEncryptedType string
 	// Finish, when set, is why the model ended the turn early: [FinishLength]
 	// (the output token limit) or [FinishContentFilter] (a refusal or the
 	// provider's content filter). A normal end is left empty; other values

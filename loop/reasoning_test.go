@@ -27,7 +27,7 @@ func TestReasoningEncryptedKept(t *testing.T) {
 				return
 			}
 			for _, d := range []Delta{
-				{Reasoning: "think "}, {Reasoning: "hard"}, {ReasoningEncrypted: "sig-1"},
+				{Reasoning: "think "}, {Reasoning: "hard"}, {ReasoningEncrypted: "sig-1", ReasoningEncryptedType: "acme.signature"},
 				{ReasoningEncrypted: "redacted-2"},
 				{ToolCall: &ToolCallDelta{Index: 0, ID: "c1", Name: "echo", Args: `{"id":"c1"}`}},
 			} {
@@ -37,7 +37,7 @@ func TestReasoningEncryptedKept(t *testing.T) {
 			}
 		}
 	})
-	in := agui.NewInput("thread-1", "run-1")
+	in := agui.NewInput("thread-1", "run-1") // a 1.0 client
 	in.Messages = []agui.Message{UserText("go")}
 	evs := runCore(t, mustNew(t, p, WithTools(echoTool(t))), in)
 	if _, ok := evs[len(evs)-1].(*agui.RunFinished); !ok {
@@ -47,7 +47,7 @@ func TestReasoningEncryptedKept(t *testing.T) {
 	for _, ev := range evs {
 		if e, ok := ev.(*agui.ReasoningEncryptedValue); ok {
 			values = append(values, e.EncryptedValue)
-			if e.Subtype != agui.EncryptedMessage || e.EntityID == "" {
+			if e.Subtype != agui.EncryptedMessage || e.EntityID == "" || e.EncryptedValueType != "" {
 				t.Fatalf("encrypted value %+v", e)
 			}
 		}
@@ -62,7 +62,9 @@ func TestReasoningEncryptedKept(t *testing.T) {
 	}
 	r1, ok1 := second[1].(*agui.ReasoningMessage)
 	r2, ok2 := second[2].(*agui.ReasoningMessage)
-	if !ok1 || !ok2 || r1.Content != "think hard" || r1.EncryptedValue != "sig-1" || r2.Content != "" || r2.EncryptedValue != "redacted-2" {
+	// The transcript keeps the type whatever the client's version.
+	if !ok1 || !ok2 || r1.Content != "think hard" || r1.EncryptedValue != "sig-1" || r1.EncryptedValueType != "acme.signature" ||
+		r2.Content != "" || r2.EncryptedValue != "redacted-2" || r2.EncryptedValueType != "" {
 		t.Fatalf("reasoning %#v %#v", second[1], second[2])
 	}
 	if _, ok := second[3].(*agui.AssistantMessage); !ok {

@@ -51,7 +51,11 @@ func host(ctx context.Context, thread, runID string, logger *slog.Logger, onEven
 	if logger == nil {
 		logger = slog.Default() // core's default too
 	}
-	r, err := core.NewRunner(fn, agui.NewInput(thread, runID), core.WithLogger(logger))
+	// The caller is Go code of this module's version: it is served the
+	// newest protocol, encryptedValueType included.
+	in := agui.NewInput(thread, runID)
+	in.ProtocolVersion = agui.LatestProtocolVersion
+	r, err := core.NewRunner(fn, in, core.WithLogger(logger))
 	if err != nil {
 		return err
 	}

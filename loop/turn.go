@@ -102,8 +102,10 @@ read:
 		}
 		if d.ReasoningEncrypted != "" {
 			closeReasoning()
-			r.emit(&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedMessage, EntityID: reasoningID, EncryptedValue: d.ReasoningEncrypted})
-			kept = append(kept, &agui.ReasoningMessage{ID: reasoningID, Content: reasoningText.String(), EncryptedValue: d.ReasoningEncrypted})
+			r.emit(&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedMessage, EntityID: reasoningID,
+				EncryptedValue: d.ReasoningEncrypted, EncryptedValueType: d.ReasoningEncryptedType})
+			kept = append(kept, &agui.ReasoningMessage{ID: reasoningID, Content: reasoningText.String(),
+				EncryptedValue: d.ReasoningEncrypted, EncryptedValueType: d.ReasoningEncryptedType})
 		}
 		if d.Finish != "" {
 			r.turnFinish = d.Finish

@@ -1,9 +1,11 @@
-// The AG-UI 1.0 protobuf schema (media type application/vnd.ag-ui.event+proto).
+// The AG-UI 1.1 protobuf schema (media type application/vnd.ag-ui.event+proto).
 //
 // Names and field numbers follow the generated code shipped in the npm
 // package @ag-ui/proto@1.0.0, which is what a stock client decodes with. All
-// 0.0.x numbers are kept; everything 1.0 added is appended. Never renumber a
-// field: the numbers are the wire format.
+// 0.0.x numbers are kept; everything 1.0 added is appended, and the three
+// encrypted_value_type fields of 1.1 take the numbers of the spec's
+// proto-freeze.txt (a 1.0 decoder skips them). Never renumber a field: the
+// numbers are the wire format.
 //
 // The upstream schema is split over events.proto, types.proto and
 // patch.proto; it is one file here because package ag_ui is all we need, and
@@ -989,14 +991,15 @@ func (*InputContent_Video) isInputContent_Part() {}
 func (*InputContent_Document) isInputContent_Part() {}
 
 type ToolCall struct {
-	state          protoimpl.MessageState `protogen:"open.v1"`
-	Id             string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Type           string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
-	Function       *ToolCall_Function     `protobuf:"bytes,3,opt,name=function,proto3" json:"function,omitempty"`
-	Metadata       *structpb.Struct       `protobuf:"bytes,4,opt,name=metadata,proto3" json:"metadata,omitempty"`
-	EncryptedValue *string                `protobuf:"bytes,5,opt,name=encrypted_value,json=encryptedValue,proto3,oneof" json:"encrypted_value,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	Id                 string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Type               string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Function           *ToolCall_Function     `protobuf:"bytes,3,opt,name=function,proto3" json:"function,omitempty"`
+	Metadata           *structpb.Struct       `protobuf:"bytes,4,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	EncryptedValue     *string                `protobuf:"bytes,5,opt,name=encrypted_value,json=encryptedValue,proto3,oneof" json:"encrypted_value,omitempty"`
+	EncryptedValueType *string                `protobuf:"bytes,6,opt,name=encrypted_value_type,json=encryptedValueType,proto3,oneof" json:"encrypted_value_type,omitempty"` // AG-UI 1.1
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *ToolCall) Reset() {
@@ -1064,26 +1067,34 @@ func (x *ToolCall) GetEncryptedValue() string {
 	return ""
 }
 
+func (x *ToolCall) GetEncryptedValueType() string {
+	if x != nil && x.EncryptedValueType != nil {
+		return *x.EncryptedValueType
+	}
+	return ""
+}
+
 // Every role's fields in one message. String content rides content (3);
 // array content of user and tool messages rides content_parts (8); an
 // activity message's object content rides activity_content (13).
 type Message struct {
-	state           protoimpl.MessageState `protogen:"open.v1"`
-	Id              string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Role            string                 `protobuf:"bytes,2,opt,name=role,proto3" json:"role,omitempty"`
-	Content         *string                `protobuf:"bytes,3,opt,name=content,proto3,oneof" json:"content,omitempty"`
-	Name            *string                `protobuf:"bytes,4,opt,name=name,proto3,oneof" json:"name,omitempty"`
-	ToolCalls       []*ToolCall            `protobuf:"bytes,5,rep,name=tool_calls,json=toolCalls,proto3" json:"tool_calls,omitempty"`
-	ToolCallId      *string                `protobuf:"bytes,6,opt,name=tool_call_id,json=toolCallId,proto3,oneof" json:"tool_call_id,omitempty"`
-	Error           *string                `protobuf:"bytes,7,opt,name=error,proto3,oneof" json:"error,omitempty"`
-	ContentParts    []*InputContent        `protobuf:"bytes,8,rep,name=content_parts,json=contentParts,proto3" json:"content_parts,omitempty"`
-	Metadata        *structpb.Struct       `protobuf:"bytes,9,opt,name=metadata,proto3" json:"metadata,omitempty"`
-	SubagentRunId   *string                `protobuf:"bytes,10,opt,name=subagent_run_id,json=subagentRunId,proto3,oneof" json:"subagent_run_id,omitempty"`
-	EncryptedValue  *string                `protobuf:"bytes,11,opt,name=encrypted_value,json=encryptedValue,proto3,oneof" json:"encrypted_value,omitempty"`
-	ActivityType    *string                `protobuf:"bytes,12,opt,name=activity_type,json=activityType,proto3,oneof" json:"activity_type,omitempty"`
-	ActivityContent *structpb.Struct       `protobuf:"bytes,13,opt,name=activity_content,json=activityContent,proto3" json:"activity_content,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	Id                 string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Role               string                 `protobuf:"bytes,2,opt,name=role,proto3" json:"role,omitempty"`
+	Content            *string                `protobuf:"bytes,3,opt,name=content,proto3,oneof" json:"content,omitempty"`
+	Name               *string                `protobuf:"bytes,4,opt,name=name,proto3,oneof" json:"name,omitempty"`
+	ToolCalls          []*ToolCall            `protobuf:"bytes,5,rep,name=tool_calls,json=toolCalls,proto3" json:"tool_calls,omitempty"`
+	ToolCallId         *string                `protobuf:"bytes,6,opt,name=tool_call_id,json=toolCallId,proto3,oneof" json:"tool_call_id,omitempty"`
+	Error              *string                `protobuf:"bytes,7,opt,name=error,proto3,oneof" json:"error,omitempty"`
+	ContentParts       []*InputContent        `protobuf:"bytes,8,rep,name=content_parts,json=contentParts,proto3" json:"content_parts,omitempty"`
+	Metadata           *structpb.Struct       `protobuf:"bytes,9,opt,name=metadata,proto3" json:"metadata,omitempty"`
+	SubagentRunId      *string                `protobuf:"bytes,10,opt,name=subagent_run_id,json=subagentRunId,proto3,oneof" json:"subagent_run_id,omitempty"`
+	EncryptedValue     *string                `protobuf:"bytes,11,opt,name=encrypted_value,json=encryptedValue,proto3,oneof" json:"encrypted_value,omitempty"`
+	EncryptedValueType *string                `protobuf:"bytes,14,opt,name=encrypted_value_type,json=encryptedValueType,proto3,oneof" json:"encrypted_value_type,omitempty"` // AG-UI 1.1
+	ActivityType       *string                `protobuf:"bytes,12,opt,name=activity_type,json=activityType,proto3,oneof" json:"activity_type,omitempty"`
+	ActivityContent    *structpb.Struct       `protobuf:"bytes,13,opt,name=activity_content,json=activityContent,proto3" json:"activity_content,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Message) Reset() {
@@ -1189,6 +1200,13 @@ func (x *Message) GetSubagentRunId() string {
 func (x *Message) GetEncryptedValue() string {
 	if x != nil && x.EncryptedValue != nil {
 		return *x.EncryptedValue
+	}
+	return ""
+}
+
+func (x *Message) GetEncryptedValueType() string {
+	if x != nil && x.EncryptedValueType != nil {
+		return *x.EncryptedValueType
 	}
 	return ""
 }
@@ -3577,14 +3595,15 @@ func (x *ReasoningEndEvent) GetMessageId() string {
 }
 
 type ReasoningEncryptedValueEvent struct {
-	state          protoimpl.MessageState `protogen:"open.v1"`
-	BaseEvent      *BaseEvent             `protobuf:"bytes,1,opt,name=base_event,json=baseEvent,proto3" json:"base_event,omitempty"`
-	SubagentRunId  *string                `protobuf:"bytes,2,opt,name=subagent_run_id,json=subagentRunId,proto3,oneof" json:"subagent_run_id,omitempty"`
-	Subtype        string                 `protobuf:"bytes,3,opt,name=subtype,proto3" json:"subtype,omitempty"`
-	EntityId       string                 `protobuf:"bytes,4,opt,name=entity_id,json=entityId,proto3" json:"entity_id,omitempty"`
-	EncryptedValue string                 `protobuf:"bytes,5,opt,name=encrypted_value,json=encryptedValue,proto3" json:"encrypted_value,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	BaseEvent          *BaseEvent             `protobuf:"bytes,1,opt,name=base_event,json=baseEvent,proto3" json:"base_event,omitempty"`
+	SubagentRunId      *string                `protobuf:"bytes,2,opt,name=subagent_run_id,json=subagentRunId,proto3,oneof" json:"subagent_run_id,omitempty"`
+	Subtype            string                 `protobuf:"bytes,3,opt,name=subtype,proto3" json:"subtype,omitempty"`
+	EntityId           string                 `protobuf:"bytes,4,opt,name=entity_id,json=entityId,proto3" json:"entity_id,omitempty"`
+	EncryptedValue     string                 `protobuf:"bytes,5,opt,name=encrypted_value,json=encryptedValue,proto3" json:"encrypted_value,omitempty"`
+	EncryptedValueType *string                `protobuf:"bytes,6,opt,name=encrypted_value_type,json=encryptedValueType,proto3,oneof" json:"encrypted_value_type,omitempty"` // AG-UI 1.1
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *ReasoningEncryptedValueEvent) Reset() {
@@ -3648,6 +3667,13 @@ func (x *ReasoningEncryptedValueEvent) GetEntityId() string {
 func (x *ReasoningEncryptedValueEvent) GetEncryptedValue() string {
 	if x != nil {
 		return x.EncryptedValue
+	}
+	return ""
+}
+
+func (x *ReasoningEncryptedValueEvent) GetEncryptedValueType() string {
+	if x != nil && x.EncryptedValueType != nil {
+		return *x.EncryptedValueType
 	}
 	return ""
 }
@@ -4653,17 +4679,19 @@ const file_agui_proto_rawDesc = "" +
 	"\x05audio\x18\x03 \x01(\v2\x15.ag_ui.AudioInputPartH\x00R\x05audio\x12-\n" +
 	"\x05video\x18\x04 \x01(\v2\x15.ag_ui.VideoInputPartH\x00R\x05video\x126\n" +
 	"\bdocument\x18\x05 \x01(\v2\x18.ag_ui.DocumentInputPartH\x00R\bdocumentB\x06\n" +
-	"\x04part\"\x99\x02\n" +
+	"\x04part\"\xe9\x02\n" +
 	"\bToolCall\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x124\n" +
 	"\bfunction\x18\x03 \x01(\v2\x18.ag_ui.ToolCall.FunctionR\bfunction\x123\n" +
 	"\bmetadata\x18\x04 \x01(\v2\x17.google.protobuf.StructR\bmetadata\x12,\n" +
-	"\x0fencrypted_value\x18\x05 \x01(\tH\x00R\x0eencryptedValue\x88\x01\x01\x1a<\n" +
+	"\x0fencrypted_value\x18\x05 \x01(\tH\x00R\x0eencryptedValue\x88\x01\x01\x125\n" +
+	"\x14encrypted_value_type\x18\x06 \x01(\tH\x01R\x12encryptedValueType\x88\x01\x01\x1a<\n" +
 	"\bFunction\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1c\n" +
 	"\targuments\x18\x02 \x01(\tR\targumentsB\x12\n" +
-	"\x10_encrypted_value\"\xf9\x04\n" +
+	"\x10_encrypted_valueB\x17\n" +
+	"\x15_encrypted_value_type\"\xc9\x05\n" +
 	"\aMessage\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04role\x18\x02 \x01(\tR\x04role\x12\x1d\n" +
@@ -4678,8 +4706,9 @@ const file_agui_proto_rawDesc = "" +
 	"\bmetadata\x18\t \x01(\v2\x17.google.protobuf.StructR\bmetadata\x12+\n" +
 	"\x0fsubagent_run_id\x18\n" +
 	" \x01(\tH\x04R\rsubagentRunId\x88\x01\x01\x12,\n" +
-	"\x0fencrypted_value\x18\v \x01(\tH\x05R\x0eencryptedValue\x88\x01\x01\x12(\n" +
-	"\ractivity_type\x18\f \x01(\tH\x06R\factivityType\x88\x01\x01\x12B\n" +
+	"\x0fencrypted_value\x18\v \x01(\tH\x05R\x0eencryptedValue\x88\x01\x01\x125\n" +
+	"\x14encrypted_value_type\x18\x0e \x01(\tH\x06R\x12encryptedValueType\x88\x01\x01\x12(\n" +
+	"\ractivity_type\x18\f \x01(\tH\aR\factivityType\x88\x01\x01\x12B\n" +
 	"\x10activity_content\x18\r \x01(\v2\x17.google.protobuf.StructR\x0factivityContentB\n" +
 	"\n" +
 	"\b_contentB\a\n" +
@@ -4687,7 +4716,8 @@ const file_agui_proto_rawDesc = "" +
 	"\r_tool_call_idB\b\n" +
 	"\x06_errorB\x12\n" +
 	"\x10_subagent_run_idB\x12\n" +
-	"\x10_encrypted_valueB\x10\n" +
+	"\x10_encrypted_valueB\x17\n" +
+	"\x15_encrypted_value_typeB\x10\n" +
 	"\x0e_activity_type\"\xa9\x01\n" +
 	"\x04Tool\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
@@ -4974,15 +5004,17 @@ const file_agui_proto_rawDesc = "" +
 	"\x0fsubagent_run_id\x18\x02 \x01(\tH\x00R\rsubagentRunId\x88\x01\x01\x12\x1d\n" +
 	"\n" +
 	"message_id\x18\x03 \x01(\tR\tmessageIdB\x12\n" +
-	"\x10_subagent_run_id\"\xf0\x01\n" +
+	"\x10_subagent_run_id\"\xc0\x02\n" +
 	"\x1cReasoningEncryptedValueEvent\x12/\n" +
 	"\n" +
 	"base_event\x18\x01 \x01(\v2\x10.ag_ui.BaseEventR\tbaseEvent\x12+\n" +
 	"\x0fsubagent_run_id\x18\x02 \x01(\tH\x00R\rsubagentRunId\x88\x01\x01\x12\x18\n" +
 	"\asubtype\x18\x03 \x01(\tR\asubtype\x12\x1b\n" +
 	"\tentity_id\x18\x04 \x01(\tR\bentityId\x12'\n" +
-	"\x0fencrypted_value\x18\x05 \x01(\tR\x0eencryptedValueB\x12\n" +
-	"\x10_subagent_run_id\"\xa2\x03\n" +
+	"\x0fencrypted_value\x18\x05 \x01(\tR\x0eencryptedValue\x125\n" +
+	"\x14encrypted_value_type\x18\x06 \x01(\tH\x01R\x12encryptedValueType\x88\x01\x01B\x12\n" +
+	"\x10_subagent_run_idB\x17\n" +
+	"\x15_encrypted_value_type\"\xa2\x03\n" +
 	"\x14SubagentStartedEvent\x12/\n" +
 	"\n" +
 	"base_event\x18\x01 \x01(\v2\x10.ag_ui.BaseEventR\tbaseEvent\x12&\n" +

@@ -1,4 +1,4 @@
-// Package pb holds the Go code generated from agui.proto, the AG-UI 1.0
+// Package pb holds the Go code generated from agui.proto, the AG-UI 1.1
 // protobuf schema. Package agui converts its events to and from these types;
 // nothing outside the module may import it.
 //

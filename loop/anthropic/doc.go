@@ -20,8 +20,11 @@
 // automatic prompt caching, which suits a loop: each turn repeats the
 // transcript of the one before. A thinking
 // block's signature (or a redacted block's data) travels as the reasoning
-// message's encrypted value and goes back to the API with its turn, as
-// the API requires when thinking is combined with tools.
+// message's encrypted value, labelled "anthropic.thinking_signature" (or
+// "anthropic.redacted_thinking") in AG-UI 1.1's encryptedValueType, and
+// goes back to the API with its turn, as the API requires when thinking is
+// combined with tools. A value whose type a 1.0 client dropped still goes
+// back as the right block; a value another provider typed does not.
 //
 // A typed output (loop.WithOutput) is asked for with output_config.format
 // (json_schema), the API's structured outputs.

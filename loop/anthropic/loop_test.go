@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/agui-go/agui"
@@ -33,13 +34,14 @@ func TestLoopThinkingRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var types []agui.EventType
-	var encrypted []string
+	var encrypted, valueTypes []string
 	res, err := a.Execute(t.Context(), loop.Input{
 		Messages: []agui.Message{loop.UserText("Weather in Oslo?")},
 		OnEvent: func(ev agui.Event) error {
 			types = append(types, ev.Type())
 			if e, ok := ev.(*agui.ReasoningEncryptedValue); ok {
 				encrypted = append(encrypted, e.EncryptedValue)
+				valueTypes = append(valueTypes, e.EncryptedValueType)
 			}
 			return nil
 		},
@@ -53,9 +55,12 @@ func TestLoopThinkingRoundTrip(t *testing.T) {
 	if types[0] != agui.TypeRunStarted || types[1] != agui.TypeReasoningStart || types[4] != agui.TypeReasoningMessageContent {
 		t.Fatalf("events %v", types)
 	}
+	if !slices.Equal(valueTypes, []string{typeSignature, typeRedacted}) {
+		t.Fatalf("encryptedValueType on the events: %q", valueTypes)
+	}
 	kept := 0
 	for _, m := range res.Messages {
-		if r, ok := m.(*agui.ReasoningMessage); ok && r.EncryptedValue != "" {
+		if r, ok := m.(*agui.ReasoningMessage); ok && r.EncryptedValue != "" && r.EncryptedValueType == valueTypes[kept] {
 			kept++
 		}
 	}

@@ -127,8 +127,8 @@ func tool(t loop.ToolSpec) (sdk.ToolParam, error) {
 // messages converts the transcript. System and developer messages join
 // the system prompt, since the Messages API has no system turn; reasoning
 // the model needs back (kept with its signature) opens the next assistant
-// turn as thinking blocks; activity messages and reasoning without a
-// signature are not sent. Consecutive messages of one role merge into one
+// turn as thinking blocks ([thinkingBlock]); activity messages and
+// reasoning without a signature are not sent. Consecutive messages of one role merge into one
 // turn, so that a turn's tool results travel together.
 func messages(in []agui.Message) (out []sdk.MessageParam, system []sdk.TextBlockParam, err error) {
 	var thinking []sdk.ContentBlockParamUnion
@@ -161,10 +161,8 @@ func messages(in []agui.Message) (out []sdk.MessageParam, system []sdk.TextBlock
 				system = append(system, sdk.TextBlockParam{Text: m.Content})
 			}
 		case *agui.ReasoningMessage:
-			if v := m.EncryptedValue; strings.HasPrefix(v, redactedPrefix) {
-				thinking = append(thinking, sdk.NewRedactedThinkingBlock(strings.TrimPrefix(v, redactedPrefix)))
-			} else if v != "" {
-				thinking = append(thinking, sdk.NewThinkingBlock(v, m.Content))
+			if b, ok := thinkingBlock(m); ok {
+				thinking = append(thinking, b)
 			}
 		case *agui.UserMessage:
 			blocks, err := userBlocks("message "+m.ID, m.Content)
@@ -202,4 +200,28 @@ func messages(in []agui.Message) (out []sdk.MessageParam, system []sdk.TextBlock
 		}
 	}
 	return out, system, nil
+}
+
+// thinkingBlock is the block a reasoning message goes back to the API as:
+// by its encryptedValueType, or, when the type is absent (a 1.0 client
+// dropped it, or the message predates 1.1), by the value's form. A value
+// another provider typed is not sent: the API would reject bytes it never
+// issued. ok is false for a message with nothing to send.
+func thinkingBlock(m *agui.ReasoningMessage) (b sdk.ContentBlockParamUnion, ok bool) {
+	v := m.EncryptedValue
+	if v == "" {
+		return b, false
+	}
+	switch m.EncryptedValueType {
+	case typeRedacted:
+		return sdk.NewRedactedThinkingBlock(strings.TrimPrefix(v, redactedPrefix)), true
+	case typeSignature:
+		return sdk.NewThinkingBlock(v, m.Content), true
+	case "":
+		if strings.HasPrefix(v, redactedPrefix) {
+			return sdk.NewRedactedThinkingBlock(strings.TrimPrefix(v, redactedPrefix)), true
+		}
+		return sdk.NewThinkingBlock(v, m.Content), true
+	}
+	return b, false
 }

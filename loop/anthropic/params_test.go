@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,5 +133,51 @@ func TestPromptCaching(t *testing.T) {
 	}
 	if path(s.requests()[0], "cache_control", "type") != "ephemeral" || s.requests()[1]["cache_control"] != nil {
 		t.Fatalf("cache_control %v / %v", s.requests()[0]["cache_control"], s.requests()[1]["cache_control"])
+	}
+}
+
+// A reasoning message goes back by its encryptedValueType (AG-UI 1.1), or
+// by its value's form when a 1.0 client dropped the type; a value another
+// provider typed is not sent.
+func TestThinkingBlocksByType(t *testing.T) {
+	const sig, data = "EqQBCgIYAhIM", "EmwKAhgBEgy3"
+	for _, tc := range []struct {
+		name      string
+		reasoning []agui.Message
+		want      []string // "thinking:<signature>" or "redacted:<data>"
+	}{
+		{"1.1 client", []agui.Message{
+			&agui.ReasoningMessage{ID: "r1", Content: "hm", EncryptedValue: sig, EncryptedValueType: "anthropic.thinking_signature"},
+			&agui.ReasoningMessage{ID: "r2", EncryptedValue: redactedPrefix + data, EncryptedValueType: "anthropic.redacted_thinking"},
+		}, []string{"thinking:" + sig, "redacted:" + data}},
+		{"1.0 client", []agui.Message{
+			&agui.ReasoningMessage{ID: "r1", Content: "hm", EncryptedValue: sig},
+			&agui.ReasoningMessage{ID: "r2", EncryptedValue: redactedPrefix + data},
+		}, []string{"thinking:" + sig, "redacted:" + data}},
+		{"another provider's value", []agui.Message{
+			&agui.ReasoningMessage{ID: "r1", Content: "hm", EncryptedValue: "gAAAA", EncryptedValueType: "openai.encrypted_content"},
+			&agui.ReasoningMessage{ID: "r2", Content: "hm", EncryptedValue: sig, EncryptedValueType: "anthropic.thinking_signature"},
+		}, []string{"thinking:" + sig}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newServer(t, sse(t, "text.sse"))
+			msgs := append([]agui.Message{loop.UserText("x")}, tc.reasoning...)
+			msgs = append(msgs, &agui.AssistantMessage{ID: "a", Content: "done"}, loop.UserText("y"))
+			if _, err := collect(t, newProvider(t, s, WithThinking(2048)), loop.ModelRequest{Messages: msgs}); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, b := range path(s.requests()[0], "messages", 1, "content").([]any) {
+				switch path(b, "type") {
+				case "thinking":
+					got = append(got, "thinking:"+path(b, "signature").(string))
+				case "redacted_thinking":
+					got = append(got, "redacted:"+path(b, "data").(string))
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("thinking blocks %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -7,8 +7,18 @@ import (
 
 // redactedPrefix marks the encrypted value of a redacted thinking block;
 // a thinking block's value is its signature. Signatures are base64, so no
-// signature starts with it.
+// signature starts with it. The value keeps the mark although its type
+// says the same: a 1.0 client drops the type, and the value alone must
+// still tell the two apart when it comes back.
 const redactedPrefix = "redacted_thinking:"
+
+// The encryptedValueType (AG-UI 1.1) of each kind of value this provider
+// sends: a thinking block's signature and a redacted thinking block's
+// data.
+const (
+	typeSignature = "anthropic.thinking_signature"
+	typeRedacted  = "anthropic.redacted_thinking"
+)
 
 // stream turns the events of one streamed message into loop deltas.
 type stream struct {
@@ -41,7 +51,7 @@ func (s *stream) forward(ev sdk.MessageStreamEventUnion, yield func(loop.Delta, 
 				return yield(loop.Delta{Reasoning: b.Thinking}, nil)
 			}
 		case "redacted_thinking":
-			return yield(loop.Delta{ReasoningEncrypted: redactedPrefix + b.Data}, nil)
+			return yield(loop.Delta{ReasoningEncrypted: redactedPrefix + b.Data, ReasoningEncryptedType: typeRedacted}, nil)
 		case "tool_use":
 			if s.tools == nil {
 				s.tools = map[int64]int{}
@@ -63,7 +73,7 @@ func (s *stream) forward(ev sdk.MessageStreamEventUnion, yield func(loop.Delta, 
 			}
 		case "signature_delta":
 			if d.Signature != "" {
-				return yield(loop.Delta{ReasoningEncrypted: d.Signature}, nil)
+				return yield(loop.Delta{ReasoningEncrypted: d.Signature, ReasoningEncryptedType: typeSignature}, nil)
 			}
 		case "input_json_delta":
 			i, ok := s.tools[ev.Index]

@@ -93,7 +93,7 @@ func TestStreamThinking(t *testing.T) {
 		t.Fatal(err)
 	}
 	var reasoning string
-	var encrypted []string
+	var encrypted, types []string
 	var usage loop.Usage
 	for _, d := range ds {
 		reasoning += d.Reasoning
@@ -102,7 +102,11 @@ func TestStreamThinking(t *testing.T) {
 		}
 		if d.ReasoningEncrypted != "" {
 			encrypted = append(encrypted, d.ReasoningEncrypted)
+			types = append(types, d.ReasoningEncryptedType)
 		}
+	}
+	if !slices.Equal(types, []string{"anthropic.thinking_signature", "anthropic.redacted_thinking"}) {
+		t.Fatalf("encrypted value types %q", types)
 	}
 	if reasoning != "The user wants the weather. I should call the tool." {
 		t.Fatalf("reasoning %q", reasoning)

@@ -82,10 +82,10 @@ func sample(thread string) *loop.Checkpoint {
 			&agui.SystemMessage{ID: "s", Content: "be brief"},
 			&agui.DeveloperMessage{ID: "d", Content: "dev", Name: "n"},
 			&agui.UserMessage{ID: "u", Content: agui.Content{Parts: []agui.ContentPart{agui.TextPart("héllo \u2028 <b>&")}}, Metadata: meta},
-			&agui.AssistantMessage{ID: "a", Content: "calling", ToolCalls: []agui.ToolCall{{ID: "call-1", Function: agui.FunctionCall{Name: "book", Arguments: `{"city":"Oslo"}`}}}},
+			&agui.AssistantMessage{ID: "a", Content: "calling", ToolCalls: []agui.ToolCall{{ID: "call-1", Function: agui.FunctionCall{Name: "book", Arguments: `{"city":"Oslo"}`}, EncryptedValue: "y", EncryptedValueType: "acme.call"}}},
 			&agui.ToolMessage{ID: "t", Content: agui.TextContent("done"), ToolCallID: "call-1", Error: "e"},
 			&agui.ActivityMessage{ID: "act", ActivityType: "plan", Content: map[string]any{"step": "one"}},
-			&agui.ReasoningMessage{ID: "r", Content: "thinking", EncryptedValue: "x", SubagentRunID: "sub"},
+			&agui.ReasoningMessage{ID: "r", Content: "thinking", EncryptedValue: "x", EncryptedValueType: "anthropic.thinking_signature", SubagentRunID: "sub"},
 		},
 	}
 }

@@ -4,8 +4,11 @@
 // (agui.AppendProto) and as JSON (AppendJSON), and decode.mjs decodes the frames with
 // @ag-ui/proto@1.0.0 under Node and compares each with our JSON. It also
 // encodes our JSON with the official encoder, and agui.DecodeProto must
-// read those frames back into the events we started from. Finally
-// schema.mjs compares agui.proto with the official schema field by field.
+// read those frames back into the events we started from. Events with the
+// encryptedValueType of AG-UI 1.1 are among them: the 1.0 decoder must skip
+// the field and read the rest, so their JSON is the 1.0 client's copy
+// (agui.Downgrade10). Finally schema.mjs compares agui.proto with the
+// official schema field by field.
 //
 // The Node dependencies are pinned by package-lock.json; the test runs
 // `npm ci` itself when node_modules is missing. It skips only when node is
@@ -34,12 +37,13 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 	dir := t.TempDir()
 	var frames, lines []byte
 	events := append(aguitest.Samples(), fixtureEvents(t)...)
+	events = append(events, typedEvents()...)
 	for _, ev := range events {
 		var err error
 		if frames, err = agui.AppendProto(frames, ev); err != nil {
 			t.Fatalf("%s: AppendProto: %v", ev.Type(), err)
 		}
-		if lines, err = ev.AppendJSON(lines); err != nil {
+		if lines, err = agui.Downgrade10(ev).AppendJSON(lines); err != nil {
 			t.Fatalf("%s: AppendJSON: %v", ev.Type(), err)
 		}
 		lines = append(lines, '\n')
@@ -60,6 +64,7 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, want := range events {
+		want = agui.Downgrade10(want)
 		if len(official) < 4 {
 			t.Fatalf("official.bin ends before event %d", i)
 		}
@@ -79,6 +84,21 @@ func TestOfficialDecoderReadsOurFrames(t *testing.T) {
 	}
 	if len(official) != 0 {
 		t.Errorf("official.bin has %d bytes after the last event", len(official))
+	}
+}
+
+// typedEvents carry the encryptedValueType of AG-UI 1.1 wherever it may
+// appear.
+func typedEvents() []agui.Event {
+	return []agui.Event{
+		&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedMessage, EntityID: "r-1", EncryptedValue: "cmVk",
+			EncryptedValueType: "anthropic.redacted_thinking"},
+		&agui.MessagesSnapshot{Messages: []agui.Message{
+			&agui.ReasoningMessage{ID: "r-1", Content: "", EncryptedValue: "c2ln", EncryptedValueType: "anthropic.thinking_signature"},
+			&agui.AssistantMessage{ID: "a-1", Content: "hi", EncryptedValue: "YQ==", EncryptedValueType: "acme.message",
+				ToolCalls: []agui.ToolCall{{ID: "tc-1", Function: agui.FunctionCall{Name: "f", Arguments: "{}"},
+					EncryptedValue: "dGM=", EncryptedValueType: "acme.call"}}},
+		}},
 	}
 }
 

@@ -5,7 +5,8 @@
 // the code that actually writes the bytes a client reads.
 //
 // Usage: node schema.mjs <path to agui.proto>
-// Exits 0 when both describe the same wire format, 1 with the differences.
+// Exits 0 when both describe the same wire format (ours with the three
+// fields AG-UI 1.1 added), 1 with the differences.
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -90,11 +91,21 @@ for (const pass of ["names", "fields"]) {
   }
 }
 
+// AG-UI 1.1 added these three fields, at the numbers of the spec's
+// proto-freeze.txt; @ag-ui/proto@1.0.0 predates them and skips them.
+const added11 = new Set([
+  "ToolCall.encryptedValueType=6 optional string",
+  "Message.encryptedValueType=14 optional string",
+  "ReasoningEncryptedValueEvent.encryptedValueType=6 optional string",
+]);
+for (const x of added11) {
+  if (!ours.has(x)) console.error(`missing from agui.proto (AG-UI 1.1): ${x}`);
+}
 const missing = [...official].filter((x) => !ours.has(x)).sort();
-const extra = [...ours].filter((x) => !official.has(x)).sort();
-if (missing.length > 0 || extra.length > 0) {
+const extra = [...ours].filter((x) => !official.has(x) && !added11.has(x)).sort();
+if (missing.length > 0 || extra.length > 0 || [...added11].some((x) => !ours.has(x))) {
   for (const x of missing) console.error(`only in @ag-ui/proto: ${x}`);
   for (const x of extra) console.error(`only in agui.proto:    ${x}`);
   process.exit(1);
 }
-console.log(`agui.proto matches @ag-ui/proto@1.0.0: ${official.size} fields and enum values`);
+console.log(`agui.proto matches @ag-ui/proto@1.0.0: ${official.size} fields and enum values, plus the ${added11.size} of AG-UI 1.1`);
