@@ -140,7 +140,7 @@ func sameJSON(t *testing.T, what string, got any, want string) {
 }
 
 // The official encoder's run, in both encodings, reduces to the messages
-// the server built (reasoning, text with its tool call, the tool result, a
+// the server built (reasoning with its encrypted value, text with its tool call, the tool result, a
 // message streamed as chunks), the state its snapshot and deltas make,
 // and a successful outcome.
 func TestClientRunsTheOfficialEncoder(t *testing.T) {
@@ -150,7 +150,7 @@ func TestClientRunsTheOfficialEncoder(t *testing.T) {
 			view := run(t, base, "/agents/chat", enc.opts, enc.want)
 			sameJSON(t, "messages", view.Messages, `[
 				{"id":"u1","role":"user","content":"Weather in Lisbon?"},
-				{"id":"r1","role":"reasoning","content":"The user wants the weather."},
+				{"id":"r1","role":"reasoning","content":"The user wants the weather.","encryptedValue":"opaque-chain"},
 				{"id":"m1","role":"assistant","content":"You asked: Weather in Lisbon?",
 				 "toolCalls":[{"id":"c1","type":"function","function":{"name":"weather","arguments":"{\"city\":\"Lisbon\"}"}}]},
 				{"id":"t1","role":"tool","content":"{\"celsius\":21}","toolCallId":"c1"},

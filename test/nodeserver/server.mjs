@@ -5,9 +5,10 @@
 // "listening PORT" once ready; nodeserver_test.go drives it with the Go
 // client.
 //
-//   POST /agents/chat   reasoning, a text message, a tool call and its
-//                       result, a state snapshot and two deltas, a
-//                       TEXT_MESSAGE_CHUNK message, RUN_FINISHED
+//   POST /agents/chat   reasoning with its encrypted value, a text
+//                       message, a tool call and its result, a state
+//                       snapshot and two deltas, a TEXT_MESSAGE_CHUNK
+//                       message, RUN_FINISHED
 //   POST /agents/error  a text message, then RUN_ERROR
 import http from "node:http";
 import { EventType } from "@ag-ui/core";
@@ -32,6 +33,7 @@ function chat(input) {
     { type: EventType.REASONING_MESSAGE_CONTENT, messageId: "r1", delta: "the weather." },
     { type: EventType.REASONING_MESSAGE_END, messageId: "r1" },
     { type: EventType.REASONING_END, messageId: "r1" },
+    { type: EventType.REASONING_ENCRYPTED_VALUE, subtype: "message", entityId: "r1", encryptedValue: "opaque-chain" },
     { type: EventType.STATE_SNAPSHOT, snapshot: { city: "Lisbon", steps: [] } },
     { type: EventType.TEXT_MESSAGE_START, messageId: "m1", role: "assistant" },
     { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "You asked: " },
