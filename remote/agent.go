@@ -34,8 +34,7 @@ func New(c *client.Agent) (*Agent, error) {
 // terminal event; see the package documentation for the outcome and the
 // errors.
 func (a *Agent) Run(ctx context.Context, rc *core.RunContext[json.RawMessage]) (agui.Outcome, error) {
-	in := *rc.Input() // the client sets its own protocolVersion on a copy
-	for ev, err := range a.c.Events(ctx, &in, nil) {
+	for ev, err := range a.c.Events(ctx, rc.Input(), nil) {
 		if err != nil {
 			return agui.Outcome{}, remoteError(err)
 		}

@@ -3,6 +3,7 @@ package remote_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -155,6 +156,44 @@ func TestCancelReachesRemote(t *testing.T) {
 	case <-cancelled:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the remote agent's context was not cancelled")
+	}
+}
+
+// A Stop (here the runner's Cancel, which a resumable route's DELETE
+// calls) cancels the remote request too.
+func TestStopReachesRemote(t *testing.T) {
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	remoteURL := serve(t, core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		if err := rc.Say("working"); err != nil {
+			return agui.Outcome{}, err
+		}
+		close(started)
+		<-ctx.Done()
+		close(cancelled)
+		return agui.Outcome{}, ctx.Err()
+	}))
+	r, err := core.NewRunner(proxy(t, remoteURL), agui.NewInput("t", "r"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last agui.Event
+	for ev, err := range r.Events(t.Context()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = ev
+		if ev.Type() == agui.TypeTextMessageEnd {
+			<-started
+			r.Cancel(errors.New("stopped by the user"))
+		}
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the remote agent's context was not cancelled")
+	}
+	if re, ok := last.(*agui.RunError); !ok || re.Code != string(agui.CodeCancelled) {
+		t.Errorf("the run ended with %#v, want RUN_ERROR CANCELLED", last)
 	}
 }
 
