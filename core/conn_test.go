@@ -138,3 +138,19 @@ func TestConnWriteErrorMeansGone(t *testing.T) {
 		t.Fatal("a failed write reported no error")
 	}
 }
+
+// mayDiffer10 finds the keys a 1.0 client reads otherwise, and passes over
+// text that merely holds a "V".
+func TestMayDiffer10(t *testing.T) {
+	for data, want := range map[string]bool{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.1"}`:                                             true,
+		`{"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"m","encryptedValue":"v","encryptedValueType":"x"}`: true,
+		`{"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"m","encryptedValue":"v"}`:                          false,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"Very \"Version\" V"}`:                                          false,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"V"}`:                                                           false,
+	} {
+		if got := mayDiffer10([]byte(data)); got != want {
+			t.Errorf("mayDiffer10(%s) = %v, want %v", data, got, want)
+		}
+	}
+}
