@@ -66,7 +66,7 @@ if ! command -v redis-server >/dev/null; then
   fi
 fi
 
-step "go test -race (every package: unit, examples, fuzz seeds, official-client conformance, faults, load short mode)"
+step "go test -race (every package: unit, examples, fuzz seeds, official-client conformance, the Go client against the official encoder, faults, load short mode)"
 go test -race -count=1 ./...
 
 step "agui and core with the verifier compiled out, and with the debug dump"

@@ -49,7 +49,7 @@ var layout = []row{
 	{pkgs: []string{"examples/gin-app"}, anyAbove: true, gin: true},
 	{pkgs: []string{
 		"test/codes", "test/conformance", "test/faults", "test/inputfuzz", "test/internal/nodetest",
-		"test/load", "test/load/cmd/agui-cost", "test/load/cmd/agui-load", "test/protonode",
+		"test/load", "test/load/cmd/agui-cost", "test/load/cmd/agui-load", "test/nodeserver", "test/protonode",
 		"test/readme", "test/replicas", "test/stateclient", "test/xformclient",
 	}, anyAbove: true, gin: true},
 }
