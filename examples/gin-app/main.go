@@ -69,19 +69,21 @@ func main() {
 func run(addr string, cfg config) error {
 	gin.SetMode(gin.ReleaseMode)
 	logger := cfg.logger
-	router, err := newRouter(cfg)
-	if err != nil {
-		return err
-	}
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	// Listen first, so that -addr 127.0.0.1:0 works and the log line
-	// names the port actually bound (the conformance suite reads it).
+	// Listen first, so that -addr 127.0.0.1:0 works, the log line names
+	// the port actually bound (the conformance suite reads it), and
+	// /agents/remote knows the app's own address.
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
+	cfg.self = "http://" + ln.Addr().String()
+	router, err := newRouter(cfg)
+	if err != nil {
+		return errors.Join(err, ln.Close())
+	}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
 	err = serve(ln, newServer(router), cfg.gate, sigs, 10*time.Second, logger)
 	// The gate's shutdown has ended every run's log (a stubborn agent's at
 	// its deadline); Close joins the runs' goroutines, abandoning those of

@@ -60,7 +60,7 @@ func TestAgentsListsEveryAgentRoute(t *testing.T) {
 	if err := json.Unmarshal([]byte(body), &got); err != nil {
 		t.Fatalf("GET /agents: %v in %s", err, body)
 	}
-	for _, want := range []string{"/agents/echo", "/agents/slow", "/agents/approver", "/agents/flaky", "/agents/supervisor", "/agents/editor", "/agents/tools"} {
+	for _, want := range []string{"/agents/echo", "/agents/slow", "/agents/approver", "/agents/flaky", "/agents/supervisor", "/agents/editor", "/agents/tools", "/agents/remote"} {
 		if !slices.Contains(got.Routes, want) {
 			t.Errorf("GET /agents = %v, lacks %s", got.Routes, want)
 		}

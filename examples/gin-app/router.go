@@ -38,6 +38,10 @@ type config struct {
 	loopOptions []loop.Option
 	// slowMaxRuns caps the slow agent's concurrent runs.
 	slowMaxRuns int
+	// self is the app's own base URL ("http://127.0.0.1:8080"), known
+	// once it listens: /agents/remote proxies the app's editor through
+	// it, and is registered only when it is set.
+	self string
 	// metrics serves GET /metrics (-metrics). Off by default: the
 	// counters name every route and agent and their traffic, which is
 	// for operators, not for whoever can reach the app.
@@ -132,6 +136,18 @@ func newRouter(cfg config) (*gin.Engine, error) {
 				named("slow", core.WithMaxConcurrentRuns(cfg.slowMaxRuns, time.Second))...)
 		},
 		func() error { return registerDetached(agents, cfg, named("detached")) },
+		func() error {
+			if cfg.self == "" {
+				return nil
+			}
+			// An agent elsewhere (remote.go) behind this route's
+			// guarantees; its events pass through, verified again.
+			a, err := remoteAgent(cfg.self)
+			if err != nil {
+				return err
+			}
+			return ginagui.Register(agents, "/remote", a, named("remote")...)
+		},
 		func() error {
 			// The agent loop with a scripted model: two tools, one of
 			// which needs approval (an AG-UI interrupt).

@@ -22,11 +22,16 @@ func newTestServer(t *testing.T) *httptest.Server {
 	t.Helper()
 	cfg := defaultConfig(slog.New(slog.DiscardHandler))
 	cfg.slowInterval, cfg.slowTotal = time.Millisecond, 20*time.Millisecond
+	// The router needs its own address for /agents/remote: listen first.
+	srv := httptest.NewUnstartedServer(nil)
+	cfg.self = "http://" + srv.Listener.Addr().String()
 	r, err := newRouter(cfg)
 	if err != nil {
+		srv.Listener.Close()
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(r)
+	srv.Config.Handler = r
+	srv.Start()
 	t.Cleanup(func() {
 		srv.Close()
 		http.DefaultClient.CloseIdleConnections()

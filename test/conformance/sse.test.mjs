@@ -105,6 +105,20 @@ test("editor: reasoning, message and the draft state inside one step", async () 
   assert.deepEqual(agent.state, { revision: 6, title: "Q3 plan" });
 });
 
+test("remote: the editor proxied through the Go client over loopback, as the editor itself", async () => {
+  const sent = [user("name my draft")];
+  const state = { revision: 4, title: "old" };
+  const proxied = agentFor("remote", { initialMessages: sent, initialState: state });
+  const out = await run(proxied);
+  assertClean(out);
+  assertSchemaValid(out.raw);
+  const direct = agentFor("editor", { initialMessages: sent, initialState: state });
+  const want = await run(direct);
+  assert.deepEqual(types(out.raw), types(want.raw));
+  assert.deepEqual(proxied.state, { revision: 5, title: "Q3 plan" });
+  assert.deepEqual(newMessages(proxied, sent).map(roleAndContent), newMessages(direct, sent).map(roleAndContent));
+});
+
 test("flaky: RUN_ERROR with code AGENT_ERROR after a partial answer", async () => {
   const sent = [user("weather?")];
   const agent = agentFor("flaky", { initialMessages: sent });
@@ -367,7 +381,7 @@ test("loop: the agent loop with a scripted model, its approval interrupt and res
 });
 
 test("capabilities: every route answers the official 1.0 shape", async () => {
-  const routes = ["echo", "editor", "flaky", "approver", "supervisor", "compat/supervisor", "hidden/supervisor", "tools", "slow", "loop", "frontend"];
+  const routes = ["echo", "editor", "flaky", "approver", "supervisor", "compat/supervisor", "hidden/supervisor", "tools", "slow", "loop", "frontend", "remote"];
   for (const r of routes) {
     const caps = await capabilities(app.url, r);
     assert.equal(caps.status, 200, r);

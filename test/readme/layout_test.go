@@ -46,6 +46,7 @@ var layout = []row{
 	{pkgs: []string{"loop/httptool", "loop/mcptool"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"loop/redisstore", "loop/storetest"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"aguiotel"}, mayImport: []string{"", "core", "loop"}},
+	{pkgs: []string{"remote"}, mayImport: []string{"", "client", "core", "loop"}},
 	{pkgs: []string{"examples/gin-app"}, anyAbove: true, gin: true},
 	{pkgs: []string{
 		"test/codes", "test/conformance", "test/faults", "test/inputfuzz", "test/internal/nodetest",
