@@ -499,6 +499,8 @@ func dialects(t *testing.T, lg resume.Log) {
 			&agui.TextMessageStart{MessageID: "m2", Role: agui.RoleAssistant},
 			&agui.TextMessageContent{MessageID: "m2", Delta: "hi"},
 			&agui.TextMessageEnd{MessageID: "m2"},
+			&agui.MessagesSnapshot{Messages: []agui.Message{&agui.AssistantMessage{ID: "m3",
+				Content: "thought", EncryptedValue: "opaque", EncryptedValueType: "vendor/sealed"}}},
 		} {
 			if err := rc.Emit(ev); err != nil {
 				return agui.Outcome{}, err
@@ -579,6 +581,9 @@ func dialects(t *testing.T, lg resume.Log) {
 		for _, c := range clients {
 			_, fs := do(http.MethodPost, "/plain", input(run, c.version), 0)
 			plain[c.name] = data(fs)
+		}
+		if all := strings.Join(plain["1.1"], "\n"); strings.Count(all, `"encryptedValueType"`) != 2 || !strings.Contains(all, `"outcome":{"type":"cancelled"}`) {
+			t.Fatalf("the plain route's 1.1 stream:\n%s", all)
 		}
 		loc, fs := do(http.MethodPost, "/chat", input(run, starter.version), 0)
 		same(starter.name+" starts", fs, plain[starter.name])
