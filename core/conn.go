@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -16,9 +17,10 @@ import (
 // the stream's headers before its first byte (its Content-Type, no
 // caching, no buffering by proxies), the write deadline moved by the
 // route's write timeout before each write ([WithWriteTimeout]), flushes,
-// heartbeats when due ([WithHeartbeat]), and the downgrade of each event
-// for a pre-1.0 client. The transport
-// frames the events itself ([agui.AppendSSEFrame]). A failed write or
+// heartbeats when due ([WithHeartbeat]), and the shape of each event for
+// its client's protocol version, as Serve would send it to that client
+// ([Conn.Downgrade]). The transport frames the events itself
+// ([agui.AppendSSEFrame]). A failed write or
 // flush means the client is gone. A ResponseWriter that cannot flush or
 // set deadlines is used as it is, and logged once per handler, as Serve
 // does.
@@ -31,7 +33,8 @@ type Conn struct {
 	w          http.ResponseWriter
 	rc         *http.ResponseController
 	runID      string
-	legacy     bool
+	served     string // the version the client is served (agui.ServedVersion)
+	legacy     bool   // the client is older than 1.0
 	started    bool
 	noDeadline bool
 	lossy      bool // the first lossy downgrade was logged
@@ -39,10 +42,12 @@ type Conn struct {
 }
 
 // Conn returns the [Conn] writing w, the stream of the run runID, for a
-// pre-1.0 client when legacy is set. ctx is the request's, for the log
-// lines the Conn writes.
-func (h *Handler[S]) Conn(ctx context.Context, w http.ResponseWriter, runID string, legacy bool) *Conn {
-	return &Conn{t: &h.t, ctx: ctx, w: w, rc: http.NewResponseController(w), runID: runID, legacy: legacy}
+// client that declared protocol version version: the protocolVersion of
+// its RunAgentInput, "" for a client older than 1.0. ctx is the
+// request's, for the log lines the Conn writes.
+func (h *Handler[S]) Conn(ctx context.Context, w http.ResponseWriter, runID, version string) *Conn {
+	return &Conn{t: &h.t, ctx: ctx, w: w, rc: http.NewResponseController(w), runID: runID,
+		served: agui.ServedVersion(version), legacy: version == ""}
 }
 
 // setStreamHeaders sets the headers of an event stream in format f: its
@@ -55,20 +60,82 @@ func setStreamHeaders(h http.Header, f agui.Format) {
 	h.Set("X-Accel-Buffering", "no")
 }
 
-// Downgrade returns ev as the Conn's client reads it: ev itself for a 1.0
-// client, [agui.Downgrade]'s for a pre-1.0 one, whose first lossy
-// downgrade is logged as [Handler.Serve] logs it. false means the client
-// gets nothing for ev.
+// Downgrade returns ev, an event as [agui.LatestProtocolVersion] has it
+// (see [DeliverLatest]), as [Handler.Serve] would send it to the Conn's
+// client: ev itself for a 1.1 client; [agui.Downgrade10]'s for a 1.0 one;
+// [agui.Downgrade]'s for a pre-1.0 one, whose first lossy downgrade is
+// logged as Serve logs it; RUN_STARTED stating the version the client is
+// served ([agui.ServedVersion]). false means the client gets nothing for ev. An event
+// already shaped for the client comes back as it is.
 func (c *Conn) Downgrade(ev agui.Event) (agui.Event, bool) {
-	if !c.legacy {
+	if c.served == agui.LatestProtocolVersion {
 		return ev, true
+	}
+	if rs, ok := ev.(*agui.RunStarted); ok && rs.ProtocolVersion != c.served {
+		cp := *rs
+		cp.ProtocolVersion = c.served
+		ev = &cp
+	}
+	if !c.legacy {
+		return agui.Downgrade10(ev), true
 	}
 	downgraded(c.ctx, &c.lossy, c.t.cfg.logger, "", c.runID, ev)
 	return agui.Downgrade(ev)
 }
 
-// Legacy reports whether the Conn's client speaks a pre-1.0 dialect.
-func (c *Conn) Legacy() bool { return c.legacy }
+// DowngradeJSON is [Conn.Downgrade] for an encoded event: data is the
+// JSON of an event as [agui.LatestProtocolVersion] has it (its AppendJSON,
+// as a run log keeps it), and the result is the JSON the Conn's client
+// reads, data itself when that is the same. false means the client gets
+// nothing for data. Only what a client of another version reads
+// differently is decoded: for a 1.1 client nothing, for a 1.0 one the
+// events whose JSON carries an encryptedValueType or a protocolVersion
+// key, for a pre-1.0 one every event. JSON that does not decode is
+// returned as it is.
+func (c *Conn) DowngradeJSON(data []byte) ([]byte, bool) {
+	if c.served == agui.LatestProtocolVersion {
+		return data, true
+	}
+	if !c.legacy && !mayDiffer10(data) {
+		return data, true
+	}
+	ev, err := agui.DecodeEvent(data)
+	if err != nil {
+		return data, true
+	}
+	out, keep := c.Downgrade(ev)
+	if !keep {
+		return nil, false
+	}
+	if out == ev {
+		return data, true
+	}
+	if d, err := out.AppendJSON(nil); err == nil {
+		return d, true
+	}
+	return data, true
+}
+
+// mayDiffer10 reports whether the event whose JSON is data may read
+// otherwise for a 1.0 client: whether it has a key that ends in
+// "ValueType" (encryptedValueType) or "Version" (RUN_STARTED's
+// protocolVersion). Our encoding writes keys unescaped, so an event
+// without one is the same in 1.0; a string that merely ends so costs a
+// decode, not a wrong stream. It looks for the rare "V", not a quote,
+// which JSON is full of: bytes.Contains stops at every quote, and cost a
+// resumable stream a third of its time.
+func mayDiffer10(data []byte) bool {
+	for {
+		i := bytes.IndexByte(data, 'V')
+		if i < 0 {
+			return false
+		}
+		data = data[i+1:]
+		if bytes.HasPrefix(data, []byte(`alueType"`)) || bytes.HasPrefix(data, []byte(`ersion"`)) {
+			return true
+		}
+	}
+}
 
 // Write writes p, the stream's frames, after the stream's headers and
 // status 200 the first time, with the write deadline moved ahead first. An

@@ -31,7 +31,7 @@ func TestConnWritesAStreamAsServeDoes(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := connHandler(t, WithWriteTimeout(5*time.Second))
 		rec := newSWRecorder()
-		c := h.Conn(t.Context(), rec, "r", false)
+		c := h.Conn(t.Context(), rec, "r", "1.0")
 		if err := c.Write([]byte("data: {}\n\n")); err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestConnWritesAStreamAsServeDoes(t *testing.T) {
 // and never on a route without heartbeats.
 func TestConnHeartbeatDue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		c := connHandler(t, WithHeartbeat(2*time.Second)).Conn(t.Context(), newSWRecorder(), "r", false)
+		c := connHandler(t, WithHeartbeat(2*time.Second)).Conn(t.Context(), newSWRecorder(), "r", "1.0")
 		if err := c.Write([]byte(": hi\n\n")); err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +74,7 @@ func TestConnHeartbeatDue(t *testing.T) {
 		if !c.HeartbeatDue() {
 			t.Fatal("not due after the interval")
 		}
-		off := connHandler(t, WithHeartbeat(0)).Conn(t.Context(), newSWRecorder(), "r", false)
+		off := connHandler(t, WithHeartbeat(0)).Conn(t.Context(), newSWRecorder(), "r", "1.0")
 		time.Sleep(time.Hour)
 		if off.HeartbeatDue() {
 			t.Fatal("due on a route without heartbeats")
@@ -92,12 +92,12 @@ func TestConnDowngradesForAPre10Client(t *testing.T) {
 		o := agui.Cancelled()
 		return &agui.RunFinished{ThreadID: "t", RunID: "r", Outcome: &o}
 	}
-	modern := h.Conn(t.Context(), newSWRecorder(), "r", false)
-	if ev, keep := modern.Downgrade(cancelled()); !keep || ev.Type() != agui.TypeRunFinished || modern.Legacy() {
+	modern := h.Conn(t.Context(), newSWRecorder(), "r", "1.0")
+	if ev, keep := modern.Downgrade(cancelled()); !keep || ev.Type() != agui.TypeRunFinished {
 		t.Fatalf("a 1.0 client got %v %v", ev, keep)
 	}
-	old := h.Conn(t.Context(), newSWRecorder(), "r", true)
-	if _, keep := old.Downgrade(&agui.SubagentStarted{SubagentRunID: "s"}); keep || !old.Legacy() {
+	old := h.Conn(t.Context(), newSWRecorder(), "r", "")
+	if _, keep := old.Downgrade(&agui.SubagentStarted{SubagentRunID: "s"}); keep {
 		t.Fatal("a pre-1.0 client got SUBAGENT_STARTED")
 	}
 	for range 2 {
@@ -117,7 +117,7 @@ func TestConnWithoutFlushOrDeadlines(t *testing.T) {
 	h := connHandler(t, WithHandlerLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	for range 2 {
 		w := &swPlainWriter{header: http.Header{}}
-		c := h.Conn(t.Context(), w, "r", false)
+		c := h.Conn(t.Context(), w, "r", "1.0")
 		if err := c.Write([]byte("data: {}\n\n")); err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,23 @@ func TestConnWithoutFlushOrDeadlines(t *testing.T) {
 func TestConnWriteErrorMeansGone(t *testing.T) {
 	rec := newSWRecorder()
 	rec.failWrites = true
-	if err := connHandler(t).Conn(t.Context(), rec, "r", false).Write([]byte("data: {}\n\n")); err == nil {
+	if err := connHandler(t).Conn(t.Context(), rec, "r", "1.0").Write([]byte("data: {}\n\n")); err == nil {
 		t.Fatal("a failed write reported no error")
+	}
+}
+
+// mayDiffer10 finds the keys a 1.0 client reads otherwise, and passes over
+// text that merely holds a "V".
+func TestMayDiffer10(t *testing.T) {
+	for data, want := range map[string]bool{
+		`{"type":"RUN_STARTED","threadId":"t","runId":"r","protocolVersion":"1.1"}`:                                             true,
+		`{"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"m","encryptedValue":"v","encryptedValueType":"x"}`: true,
+		`{"type":"REASONING_ENCRYPTED_VALUE","subtype":"message","entityId":"m","encryptedValue":"v"}`:                          false,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"Very \"Version\" V"}`:                                          false,
+		`{"type":"TEXT_MESSAGE_CONTENT","messageId":"m","delta":"V"}`:                                                           false,
+	} {
+		if got := mayDiffer10([]byte(data)); got != want {
+			t.Errorf("mayDiffer10(%s) = %v, want %v", data, got, want)
+		}
 	}
 }

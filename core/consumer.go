@@ -63,7 +63,7 @@ var _ runQueue = (*Consumer)(nil)
 // StartOption configures [Runner.Start].
 type StartOption func(*startConfig)
 
-type startConfig struct{ reuse bool }
+type startConfig struct{ reuse, latest bool }
 
 // DeliverKeepsNothing tells [Runner.Start] that deliver keeps no event,
 // nor anything an event points to, after it returns (it encodes or copies
@@ -73,6 +73,16 @@ type startConfig struct{ reuse bool }
 // they are given. Default: off; every event delivered is deliver's to
 // keep.
 func DeliverKeepsNothing() StartOption { return func(c *startConfig) { c.reuse = true } }
+
+// DeliverLatest tells [Runner.Start] to deliver the run's events as
+// [agui.LatestProtocolVersion] has them, RUN_STARTED stating that version,
+// whatever version the run's client declared: for a transport whose
+// connections may each have a client of another dialect (package resume
+// keeps one run's events for all of them), each connection shaping them
+// for its own with [Conn.Downgrade]. Default: off; the events are shaped
+// for the run's client, as [agui.ServedVersion] and [agui.Downgrade10]
+// say, as [Handler.Serve] sends them.
+func DeliverLatest() StartOption { return func(c *startConfig) { c.latest = true } }
 
 // Start starts the run under ctx and returns its [Consumer]: deliver is
 // given the run's events, in order, each once, RUN_STARTED first (from
@@ -93,7 +103,7 @@ func (r *Runner[S]) Start(ctx context.Context, deliver func(agui.Event) bool, op
 			o(&c)
 		}
 	}
-	return r.drive(ctx, deliver, c.reuse && len(r.opts.transformers) == 0)
+	return r.drive(ctx, deliver, c.reuse && len(r.opts.transformers) == 0, c.latest)
 }
 
 // begin is Start for the transport, whose yield keeps no event after it
@@ -110,13 +120,17 @@ func (r *Runner[S]) begin(ctx context.Context, yield func(agui.Event) bool) (run
 // agent's goroutine is running when it returns, unless the run already
 // ended. It fails only when the run was started before. reuse says that
 // neither yield nor anything between the queue and yield keeps an event
-// after delivering it (see stream.reuse).
-func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reuse bool) (*Consumer, error) {
+// after delivering it (see stream.reuse); latest, that the events are
+// delivered as 1.1 has them whatever the client (see DeliverLatest).
+func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reuse, latest bool) (*Consumer, error) {
 	ctx, cancel, err := r.start(ctx)
 	if err != nil {
 		return nil, err
 	}
-	served := agui.ServedVersion(r.in.ProtocolVersion)
+	served := agui.LatestProtocolVersion
+	if !latest {
+		served = agui.ServedVersion(r.in.ProtocolVersion)
+	}
 	if served != agui.LatestProtocolVersion {
 		// A client served 1.0 gets 1.0 events. The 1.1 field leaves last,
 		// so that transformers see what the agent emitted.

@@ -1,11 +1,13 @@
 package core_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +41,7 @@ func ExampleHandler_Accept() {
 			return
 		}
 		defer release()
-		conn := h.Conn(ctx, w, in.RunID, in.ProtocolVersion == "")
+		conn := h.Conn(ctx, w, in.RunID, in.ProtocolVersion)
 		var buf []byte
 		deliver := func(ev agui.Event) bool {
 			ev, keep := conn.Downgrade(ev)
@@ -188,5 +190,95 @@ func TestSettings(t *testing.T) {
 	d := mustHandler(t, sayAgent("hi")).Settings()
 	if d.Gate != nil || d.Heartbeat != core.DefaultHeartbeat || d.WriteTimeout != core.DefaultWriteTimeout {
 		t.Fatalf("default settings %+v", d)
+	}
+}
+
+// A run delivered as AG-UI 1.1 has it (DeliverLatest) reaches each
+// client, through its Conn, exactly as Serve sends that client the same
+// run: a 1.1 client the events and "1.1", a 1.0 client no
+// encryptedValueType and "1.0", a pre-1.0 client Downgrade's stream.
+func TestConnShapesALatestRunAsServeDoes(t *testing.T) {
+	t.Parallel()
+	agent := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		if err := rc.Emit(&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedMessage, EntityID: "m1",
+			EncryptedValue: "opaque", EncryptedValueType: "vendor/sealed"}); err != nil {
+			return agui.Outcome{}, err
+		}
+		// Fixed message ids, so that two runs' streams compare.
+		for _, ev := range []agui.Event{&agui.TextMessageStart{MessageID: "m2", Role: agui.RoleAssistant},
+			&agui.TextMessageContent{MessageID: "m2", Delta: "hi"}, &agui.TextMessageEnd{MessageID: "m2"}} {
+			if err := rc.Emit(ev); err != nil {
+				return agui.Outcome{}, err
+			}
+		}
+		return agui.Cancelled(), nil
+	})
+	h := mustHandler(t, agent)
+	ctx := t.Context()
+
+	// The client that starts the run declares 1.0; DeliverLatest ignores it.
+	run, err := h.NewRun(ctx, &agui.RunAgentInput{ThreadID: "t", RunID: "r", ProtocolVersion: "1.0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var latest [][]byte
+	c, err := run.Start(ctx, func(ev agui.Event) bool {
+		b, err := ev.AppendJSON(nil)
+		if err != nil {
+			t.Error(err)
+		}
+		latest = append(latest, b)
+		return true
+	}, core.DeliverLatest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ready := c.Ready(); ready != nil; ready = c.Ready() {
+		<-ready
+		c.Take()
+	}
+	c.Close()
+	if !bytes.Contains(latest[0], []byte(`"protocolVersion":"1.1"`)) || !bytes.Contains(latest[1], []byte(`"encryptedValueType"`)) {
+		t.Fatalf("DeliverLatest delivered %s", bytes.Join(latest, []byte("\n")))
+	}
+
+	for _, version := range []string{"1.1", "1.2", "1.0", ""} {
+		body := `{"threadId":"t","runId":"r","messages":[]}`
+		if version != "" {
+			body = `{"threadId":"t","runId":"r","protocolVersion":"` + version + `","messages":[]}`
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, newPost(body))
+		var want []string
+		for line := range strings.Lines(rec.Body.String()) {
+			if d, ok := strings.CutPrefix(line, "data: "); ok {
+				want = append(want, strings.TrimSuffix(d, "\n"))
+			}
+		}
+		if len(want) == 0 {
+			t.Fatalf("client %q: Serve sent %q", version, rec.Body.String())
+		}
+
+		conn := h.Conn(ctx, httptest.NewRecorder(), "r", version)
+		var got, gotEv []string
+		for _, b := range latest {
+			if out, keep := conn.DowngradeJSON(b); keep {
+				got = append(got, string(out))
+			}
+			ev, err := agui.DecodeEvent(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, keep := conn.Downgrade(ev); keep {
+				enc, _ := out.AppendJSON(nil)
+				gotEv = append(gotEv, string(enc))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("client %q, DowngradeJSON:\n got %q\nwant %q", version, got, want)
+		}
+		if !slices.Equal(gotEv, want) {
+			t.Errorf("client %q, Downgrade:\n got %q\nwant %q", version, gotEv, want)
+		}
 	}
 }

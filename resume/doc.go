@@ -20,8 +20,9 @@
 // numbers the run's events and stores them in a [Log]; every connection,
 // the first one included, follows the log from its cursor, so a client
 // that reconnects with Last-Event-ID gets exactly the events it missed
-// (see [Handler]). The log keeps the 1.0 events, and each connection
-// downgrades them for its own client. A run costs 2 goroutines (its agent
+// (see [Handler]). The log keeps the events as AG-UI 1.1 has them
+// ([core.DeliverLatest]), and each connection shapes them for its own
+// client as a plain route would ([core.Conn.DowngradeJSON]). A run costs 2 goroutines (its agent
 // and its owner) plus 1 per connection, and 1 hand-off per event
 // ([core.Runner.Start]).
 //

@@ -14,15 +14,17 @@ import (
 )
 
 // follow writes the run's log after the cursor to w and follows it to
-// its terminal event, until the client goes away. The log holds the 1.0
-// events: legacy downgrades them for this connection's pre-1.0 client
-// ([agui.Downgrade]), so clients of both dialects may follow one run.
+// its terminal event, until the client goes away. The log holds the
+// events as AG-UI 1.1 has them: the connection shapes them for its own
+// client, which declared version ("" before 1.0), as a plain route would
+// serve that client ([core.Conn.DowngradeJSON]), so clients of every
+// dialect may follow one run.
 // leave, when not nil, is called when it returns: the caller launched the
 // run and is counted as its viewer already. Otherwise the connection is
 // counted as a viewer (of a run this process runs, or by its reads of the
 // log) only once the principal is checked, so a refused caller never moves
 // the run's grace period.
-func (rh *Handler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, legacy bool, principal, base string, leave func()) {
+func (rh *Handler[S]) follow(w http.ResponseWriter, r *http.Request, runID string, after uint64, version, principal, base string, leave func()) {
 	if leave != nil {
 		defer leave()
 	}
@@ -62,9 +64,9 @@ func (rh *Handler[S]) follow(w http.ResponseWriter, r *http.Request, runID strin
 		rh.refuse(w, r, err, after)
 		return
 	}
-	f := &follower{c: rh.h.Conn(ctx, w, runID, legacy), bufs: &rh.bufs}
+	f := &follower{c: rh.h.Conn(ctx, w, runID, version), bufs: &rh.bufs}
 	defer f.release()
-	if loc := location(base, runID, legacy); loc != "" {
+	if loc := location(base, runID, version); loc != "" {
 		w.Header().Set("Content-Location", loc)
 	}
 	f.grab()
@@ -231,23 +233,13 @@ func (f *follower) release() {
 	f.buf, f.bufp = nil, nil
 }
 
-// frame appends e as "id: <seq>\ndata: <json>\n\n", downgraded for a
-// pre-1.0 client; an event Downgrade drops is not sent, so such a stream's
-// ids have gaps, which a cursor does not mind.
+// frame appends e as "id: <seq>\ndata: <json>\n\n", shaped for the
+// connection's client; an event a pre-1.0 client does not get is not
+// sent, so such a stream's ids have gaps, which a cursor does not mind.
 func (f *follower) frame(e Entry) {
-	data := e.Data
-	if f.c.Legacy() {
-		if ev, err := agui.DecodeEvent(data); err == nil {
-			out, keep := f.c.Downgrade(ev)
-			if !keep {
-				return
-			}
-			if out != ev {
-				if d, err := out.AppendJSON(nil); err == nil {
-					data = d
-				}
-			}
-		}
+	data, keep := f.c.DowngradeJSON(e.Data)
+	if !keep {
+		return
 	}
 	// The log holds one line of JSON per entry, within MaxEventSize (the
 	// owner framed it once), and the id is digits: this cannot fail. The

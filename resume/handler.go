@@ -45,10 +45,15 @@ import (
 // only its own runs as a thread's active run. When the log refuses a new
 // run ([ErrLogFull], or a store that is down) the run is served by the
 // plain [core.Handler] instead, without ids.
-// Resumable streams are SSE of the 1.0 JSON encoding; protobuf is not
-// offered. The log keeps the 1.0 events, and each connection downgrades
-// them for its own pre-1.0 client: a POST without protocolVersion, or a GET
-// with ?downgrade=1, which the run URL answered to such a client carries.
+// Resumable streams are SSE of the JSON encoding; protobuf is not
+// offered. The log keeps the events as AG-UI 1.1 has them, and each
+// connection gets exactly what a plain route would serve its own client,
+// whoever started the run: a 1.1 client the events and protocolVersion
+// "1.1" on RUN_STARTED, a 1.0 client [agui.Downgrade10]'s and "1.0", a
+// pre-1.0 client [agui.Downgrade]'s. A POST tells its client's version
+// by its protocolVersion; a GET by ?protocolVersion=<v>, by ?downgrade=1
+// for a pre-1.0 client, or else is served as a 1.0 client; the run URL
+// answered to a client carries its own.
 // A run id is one escaped segment of its URL, which is at most
 // [MaxRunURLLen] bytes long.
 //
@@ -237,11 +242,11 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 			Message: "the runId is too long for the run's URL on a resumable route"})
 		return
 	}
-	legacy := in.ProtocolVersion == ""
+	version := in.ProtocolVersion
 	if after > 0 {
 		// A client that has seen events of this run resumes it; it never
 		// starts it again.
-		rh.follow(w, r, in.RunID, after, legacy, principal, base, nil)
+		rh.follow(w, r, in.RunID, after, version, principal, base, nil)
 		return
 	}
 
@@ -254,7 +259,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 	// run until it ends, watched or detached.
 	release, err := rh.h.Slot(w)
 	if err != nil {
-		if rh.joined(w, r, in.RunID, legacy, principal, base) {
+		if rh.joined(w, r, in.RunID, version, principal, base) {
 			return
 		}
 		rh.ir.Refuse(w, r, err)
@@ -263,7 +268,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 	releaseDetached, refused := rh.admitDetached(w, principal)
 	if refused != nil {
 		release()
-		if rh.joined(w, r, in.RunID, legacy, principal, base) {
+		if rh.joined(w, r, in.RunID, version, principal, base) {
 			return
 		}
 		rh.ir.Refuse(w, r, refused)
@@ -280,7 +285,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 		rg, fc, ok := g.Admit(run.Cancel)
 		if !ok {
 			release()
-			if rh.joined(w, r, in.RunID, legacy, principal, base) {
+			if rh.joined(w, r, in.RunID, version, principal, base) {
 				return
 			}
 			rh.ir.Refuse(w, r, shuttingDown())
@@ -294,7 +299,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 	case errors.Is(err, ErrRunExists):
 		release()
 		releaseGate()
-		rh.follow(w, r, in.RunID, 0, legacy, principal, base, nil)
+		rh.follow(w, r, in.RunID, 0, version, principal, base, nil)
 		return
 	case err != nil:
 		release()
@@ -305,7 +310,7 @@ func (rh *Handler[S]) Start(w http.ResponseWriter, r *http.Request, opts ...core
 		return
 	}
 	o := rh.launch(ctx, run, in, lease, release, releaseGate, forced)
-	rh.follow(w, r, in.RunID, 0, legacy, principal, base, o.leave)
+	rh.follow(w, r, in.RunID, 0, version, principal, base, o.leave)
 }
 
 // shuttingDown is the refusal of a request that a shut gate does not
@@ -318,12 +323,12 @@ func shuttingDown() *core.RequestError {
 // joined follows runID when a POST that the route could not admit (the
 // concurrent-run cap, or a shutdown) only retries a run that exists: a
 // join runs nothing, so it takes no slot. It reports whether it did.
-func (rh *Handler[S]) joined(w http.ResponseWriter, r *http.Request, runID string, legacy bool, principal, base string) bool {
+func (rh *Handler[S]) joined(w http.ResponseWriter, r *http.Request, runID, version, principal, base string) bool {
 	if _, err := rh.log.Status(r.Context(), runID); err != nil {
 		return false
 	}
 	w.Header().Del("Retry-After") // set by the refusal that is not sent
-	rh.follow(w, r, runID, 0, legacy, principal, base, nil)
+	rh.follow(w, r, runID, 0, version, principal, base, nil)
 	return true
 }
 
@@ -379,7 +384,7 @@ func (rh *Handler[S]) Rejoin(w http.ResponseWriter, r *http.Request, runID strin
 	if !ok {
 		return
 	}
-	rh.follow(w, r, runID, after, downgradeQuery(r), principal, routeBase(r), nil)
+	rh.follow(w, r, runID, after, versionQuery(r), principal, routeBase(r), nil)
 }
 
 // Active follows the thread's active run of the request's principal from
@@ -404,7 +409,7 @@ func (rh *Handler[S]) Active(w http.ResponseWriter, r *http.Request, threadID st
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	rh.follow(w, r, id, after, downgradeQuery(r), principal, routeBase(r), nil)
+	rh.follow(w, r, id, after, versionQuery(r), principal, routeBase(r), nil)
 }
 
 // Stop stops the run runID, wherever it runs, and answers 202 Accepted.
@@ -550,15 +555,29 @@ func (rh *Handler[S]) cursorOf(w http.ResponseWriter, r *http.Request) (uint64, 
 // INVALID_INPUT); a rejoin of such a run gets no Content-Location.
 const MaxRunURLLen = 4096
 
-// downgradeQueryKey is the query parameter that asks a GET rejoin for the
-// stream downgraded for a pre-1.0 client: a GET has no body, hence no
-// protocolVersion to tell. The run URL answered to a pre-1.0 POST carries
-// it, so a client that rejoins where it was told keeps its dialect.
-const downgradeQueryKey = "downgrade"
+// The query parameters that tell a GET which protocol version its client
+// speaks, as a POST's protocolVersion does: a GET has no body. The run URL
+// answered to a client carries its own (see location), so a client that
+// rejoins where it was told keeps its dialect. downgradeQueryKey=1 asks
+// for the stream of a pre-1.0 client; versionQueryKey=<v> for that of a
+// client that declared v; a GET with neither is served as a 1.0 client
+// is, which a newer client reads too.
+const (
+	downgradeQueryKey = "downgrade"
+	versionQueryKey   = "protocolVersion"
+)
 
-// downgradeQuery reports whether a GET asked for the pre-1.0 stream.
-func downgradeQuery(r *http.Request) bool {
-	return r.URL.Query().Get(downgradeQueryKey) == "1"
+// versionQuery returns the protocol version a GET's client declared, ""
+// for a pre-1.0 one (see downgradeQueryKey).
+func versionQuery(r *http.Request) string {
+	q := r.URL.Query()
+	if q.Get(downgradeQueryKey) == "1" {
+		return ""
+	}
+	if v := q.Get(versionQueryKey); v != "" {
+		return v
+	}
+	return agui.ProtocolVersion
 }
 
 // routeBase returns the escaped path of the resumable route a request was
@@ -582,12 +601,17 @@ func runURL(base, runID string) string {
 	return base + "/runs/" + url.PathEscape(runID)
 }
 
-// location is the Content-Location of a run's stream for a client of
-// that dialect, "" when it would be over [MaxRunURLLen].
-func location(base, runID string, legacy bool) string {
+// location is the Content-Location of a run's stream for a client that
+// declared version ("" before 1.0), "" when it would be over
+// [MaxRunURLLen]. It names the version the client is served, not the one
+// it declared: a 1.2 client rejoins as the 1.1 client it is served as.
+func location(base, runID, version string) string {
 	u := runURL(base, runID)
-	if legacy {
+	switch {
+	case version == "":
 		u += "?" + downgradeQueryKey + "=1"
+	case agui.ServedVersion(version) != agui.ProtocolVersion:
+		u += "?" + versionQueryKey + "=" + url.QueryEscape(agui.ServedVersion(version))
 	}
 	if len(u) > MaxRunURLLen {
 		return ""

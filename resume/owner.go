@@ -63,9 +63,9 @@ func mustJSON(ev agui.Event) []byte {
 
 // owner is the goroutine of a run this process owns, besides its agent's:
 // it drives the run's [core.Consumer] itself, encoding each event as it takes
-// it (the log keeps the 1.0 events, whatever the dialect of the client
-// that started the run: each connection downgrades for its own, see
-// follow), numbers what the log accepts and appends it in batches (what
+// it (the log keeps the events as AG-UI 1.1 has them, whatever the
+// dialect of the client that started the run: each connection shapes
+// them for its own, see follow), numbers what the log accepts and appends it in batches (what
 // the agent queued while an append was in flight goes in the next), renews
 // the lease, and applies stops, the shutdown deadline and the grace
 // period. It seals the log once the terminal entry is stored. One
@@ -113,7 +113,7 @@ func (rh *Handler[S]) own(ctx context.Context, o *ownedRun, run *core.Runner[S],
 		rh.mu.Unlock()
 	}()
 	defer o.end()
-	c, err := run.Start(ctx, w.deliver, core.DeliverKeepsNothing())
+	c, err := run.Start(ctx, w.deliver, core.DeliverKeepsNothing(), core.DeliverLatest())
 	if err != nil {
 		// Only a run that was started before fails to start; its log
 		// still ends with a terminal event.

@@ -18,6 +18,8 @@
 // by exactly one of many replicas at once, and a sealed run by none;
 // stops; a thread's active run per principal; readers' presence; and
 // finally a resumable route on the log, whose rejoin from a cursor gets
-// exactly the rest of the run. [Entries] builds entries as the checks do,
+// exactly the rest of the run, and whose every connection gets what the
+// plain route serves its own client (AG-UI 1.1, 1.0 or older), whichever
+// client started the run. [Entries] builds entries as the checks do,
 // for a log's tests of its own limits.
 package logtest

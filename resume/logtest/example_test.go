@@ -25,4 +25,5 @@ func ExampleNames() {
 	// Presence
 	// LargeEntry
 	// ResumableRoute
+	// Dialects
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -40,6 +41,7 @@ func checks() []check {
 		{"Presence", presence},
 		{"LargeEntry", largeEntry},
 		{"ResumableRoute", resumableRoute},
+		{"Dialects", dialects},
 	}
 }
 
@@ -477,6 +479,130 @@ func resumableRoute(t *testing.T, lg resume.Log) {
 	for i, f := range rest {
 		if f != first[i+2] {
 			t.Fatalf("rejoined event %d is %+v, the run's was %+v", i, f, first[i+2])
+		}
+	}
+}
+
+// dialects checks that every connection to a resumable route on the log
+// gets what the plain route serves its own client, whichever client
+// started the run: for each of a 1.1, a 1.0 and a pre-1.0 client
+// starting a run, clients of all three join it by POST, rejoin it at the
+// Content-Location they were answered, and rejoin it from a cursor.
+func dialects(t *testing.T, lg resume.Log) {
+	a := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		// What a 1.0 client reads otherwise (an encryptedValueType) and
+		// what a pre-1.0 client does (a cancelled outcome, sent as
+		// RUN_ERROR), with fixed ids so that two runs' streams compare.
+		for _, ev := range []agui.Event{
+			&agui.ReasoningEncryptedValue{Subtype: agui.EncryptedMessage, EntityID: "m1",
+				EncryptedValue: "opaque", EncryptedValueType: "vendor/sealed"},
+			&agui.TextMessageStart{MessageID: "m2", Role: agui.RoleAssistant},
+			&agui.TextMessageContent{MessageID: "m2", Delta: "hi"},
+			&agui.TextMessageEnd{MessageID: "m2"},
+			&agui.MessagesSnapshot{Messages: []agui.Message{&agui.AssistantMessage{ID: "m3",
+				Content: "thought", EncryptedValue: "opaque", EncryptedValueType: "vendor/sealed"}}},
+		} {
+			if err := rc.Emit(ev); err != nil {
+				return agui.Outcome{}, err
+			}
+		}
+		return agui.Cancelled(), nil
+	})
+	h, err := core.NewHandler(a, core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh, err := resume.New(h, lg, resume.WithDetach(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("POST /plain", h)
+	mux.Handle("POST /chat", rh)
+	mux.Handle("GET /chat/runs/{runId}", rh)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		srv.Close()
+		if err := rh.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	do := func(method, path, body string, cursor uint64) (string, []aguitest.Frame) {
+		t.Helper()
+		req, err := http.NewRequestWithContext(t.Context(), method, srv.URL+path, strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if cursor > 0 {
+			req.Header.Set("Last-Event-ID", strconv.FormatUint(cursor, 10))
+		}
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		fs := aguitest.ReadFrames(t, resp.Body, 0)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s %s: %d", method, path, resp.StatusCode)
+		}
+		return resp.Header.Get("Content-Location"), fs
+	}
+	input := func(run, version string) string {
+		v := ""
+		if version != "" {
+			v = `"protocolVersion":"` + version + `",`
+		}
+		return `{"threadId":"t",` + v + `"runId":"` + run + `","messages":[],"tools":[],"context":[]}`
+	}
+	data := func(fs []aguitest.Frame) []string {
+		out := make([]string, len(fs))
+		for i, f := range fs {
+			out[i] = f.Data
+		}
+		return out
+	}
+	same := func(what string, got []aguitest.Frame, want []string) {
+		t.Helper()
+		if g := data(got); !slices.Equal(g, want) {
+			t.Errorf("%s:\n got %q\nwant %q", what, g, want)
+		}
+	}
+	clients := []struct{ name, version, location string }{
+		{"1.1", agui.LatestProtocolVersion, "?protocolVersion=" + agui.LatestProtocolVersion},
+		{"1.0", agui.ProtocolVersion, ""},
+		{"0.x", "", "?downgrade=1"},
+	}
+	for _, starter := range clients {
+		run := "from-" + starter.name
+		plain := map[string][]string{} // what the plain route serves each client
+		for _, c := range clients {
+			_, fs := do(http.MethodPost, "/plain", input(run, c.version), 0)
+			plain[c.name] = data(fs)
+		}
+		if all := strings.Join(plain["1.1"], "\n"); strings.Count(all, `"encryptedValueType"`) != 2 || !strings.Contains(all, `"outcome":{"type":"cancelled"}`) {
+			t.Fatalf("the plain route's 1.1 stream:\n%s", all)
+		}
+		loc, fs := do(http.MethodPost, "/chat", input(run, starter.version), 0)
+		same(starter.name+" starts", fs, plain[starter.name])
+		if want := "/chat/runs/" + run + starter.location; loc != want {
+			t.Errorf("%s starts: Content-Location %q, want %q", starter.name, loc, want)
+		}
+		for _, c := range clients {
+			what := c.name + " in a run a " + starter.name + " client started"
+			loc, fs := do(http.MethodPost, "/chat", input(run, c.version), 0)
+			same(what+", joining by POST", fs, plain[c.name])
+			if want := "/chat/runs/" + run + c.location; loc != want {
+				t.Errorf("%s: Content-Location %q, want %q", what, loc, want)
+			}
+			_, fs = do(http.MethodGet, loc, "", 0)
+			same(what+", rejoining at its Content-Location", fs, plain[c.name])
+			if len(fs) > 1 {
+				_, rest := do(http.MethodGet, loc, "", fs[0].ID)
+				same(what+", rejoining after its first event", rest, plain[c.name][1:])
+			}
 		}
 	}
 }
