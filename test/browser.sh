@@ -12,7 +12,10 @@ source test/lib.sh
 
 ensure_chromium
 npm_install examples/gin-app/web
+# remote.test.mjs serves test/nodeserver's Node agent to the page.
+npm_install test/nodeserver
 cd examples/gin-app/web
 node --test test/bundle.test.mjs
 node --test test/page.test.mjs
 node --test test/resume.test.mjs
+node --test test/remote.test.mjs

@@ -7,8 +7,8 @@ import (
 )
 
 // flags are the command line's settings of the slow agent's pace and the
-// resumable routes (grace period, replica name, lease) and whether
-// /metrics is served; main reads the
+// resumable routes (grace period, replica name, lease), whether
+// /metrics is served and the agent /agents/remote serves; main reads the
 // others (-addr, -redis, -lease, ...) itself.
 type flags struct {
 	slowInterval time.Duration
@@ -17,6 +17,7 @@ type flags struct {
 	replica      string
 	runLease     time.Duration
 	metrics      bool
+	remoteURL    string
 }
 
 func (f *flags) register(fs *flag.FlagSet) {
@@ -25,6 +26,7 @@ func (f *flags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.grace, "detach-grace", 30*time.Second, "how long a detached run waits for a client to come back (negative: until it ends)")
 	fs.StringVar(&f.replica, "replica", "", "this replica's name in the run logs (default: random)")
 	fs.BoolVar(&f.metrics, "metrics", false, "serve Prometheus metrics at GET /metrics (default off: they are for operators)")
+	fs.StringVar(&f.remoteURL, "remote-url", "", "the AG-UI agent /agents/remote serves (default: this app's own /agents/editor)")
 	fs.DurationVar(&f.runLease, "run-lease", 0, "how long a replica holds a resumable run without renewing it (default 10s)")
 }
 
@@ -35,6 +37,6 @@ func (f *flags) apply(cfg *config) error {
 	}
 	cfg.slowInterval, cfg.slowTotal = f.slowInterval, f.slowTotal
 	cfg.detachGrace, cfg.replica, cfg.leaseTTL = f.grace, f.replica, f.runLease
-	cfg.metrics = f.metrics
+	cfg.metrics, cfg.remoteURL = f.metrics, f.remoteURL
 	return nil
 }

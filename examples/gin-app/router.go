@@ -42,6 +42,9 @@ type config struct {
 	// once it listens: /agents/remote proxies the app's editor through
 	// it, and is registered only when it is set.
 	self string
+	// remoteURL is the agent /agents/remote serves (-remote-url); empty,
+	// it is self's /agents/editor.
+	remoteURL string
 	// metrics serves GET /metrics (-metrics). Off by default: the
 	// counters name every route and agent and their traffic, which is
 	// for operators, not for whoever can reach the app.
@@ -137,12 +140,12 @@ func newRouter(cfg config) (*gin.Engine, error) {
 		},
 		func() error { return registerDetached(agents, cfg, named("detached")) },
 		func() error {
-			if cfg.self == "" {
+			if cfg.self == "" && cfg.remoteURL == "" {
 				return nil
 			}
 			// An agent elsewhere (remote.go) behind this route's
 			// guarantees; its events pass through, verified again.
-			a, err := remoteAgent(cfg.self)
+			a, err := remoteAgent(cfg.self, cfg.remoteURL)
 			if err != nil {
 				return err
 			}

@@ -6,7 +6,9 @@
 // (client.Agent.Run rejects a stream the verifier rejects), raise no
 // warning, and reduce the events into the messages, state and outcome the
 // server meant, as test/conformance does the other way round with the
-// official client against our server.
+// official client against our server. proxy_test.go puts the two together:
+// the official client runs the Node server directly and through a route
+// that serves it with package remote, and must see the same run both ways.
 //
 // The Node dependencies are pinned by package-lock.json; the test runs
 // `npm ci` itself when node_modules is missing or stale. It skips only
