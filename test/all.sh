@@ -25,6 +25,10 @@ step() {
 finish() {
   local rc=$?
   if [[ -n "${tools:-}" ]]; then rm -rf "$tools"; fi
+  # A failed stage still waits for the background installs, so the script
+  # leaves nothing running behind it.
+  if [[ -n "${installs:-}" ]]; then wait "$installs" 2>/dev/null || true; fi
+  if [[ -n "${installs_log:-}" ]]; then rm -f "$installs_log"; fi
   end_stage
   if [[ $rc == 0 ]]; then
     printf '\n=== all stages passed in %dm%02ds\n' $((SECONDS / 60)) $((SECONDS % 60))
@@ -42,6 +46,38 @@ trap finish EXIT
 # two cores), and the app the browser tests drive runs with the detector.
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-race"
 
+# The installs wait on the network and the disk, the Go stages below on
+# the CPU, so they overlap: every Node package directory's npm ci (each
+# skipped when its lock file is unchanged since its last install), Debian's
+# redis-server and chromium install in the background while go vet and
+# staticcheck compile, and the tests wait for them. The installs' output
+# is printed when they are waited for.
+source test/lib.sh
+install_everything() {
+  local lock dir
+  for lock in test/*/package-lock.json examples/gin-app/web/package-lock.json; do
+    dir="$(dirname "$lock")"
+    if [[ "$dir" == test/copilotkit && "${AGUI_SHORT:-}" == 1 ]]; then continue; fi
+    npm_install "$dir"
+  done
+  if ! command -v redis-server >/dev/null; then
+    if [ "$(id -u)" != "0" ]; then
+      echo "redis-server is missing and this is not root: install it (sudo apt-get install -y --no-install-recommends redis-server)," >&2
+      echo "or the Redis tests skip (and fail under CI=true)." >&2
+      if [ "${CI:-}" = "true" ]; then return 1; fi
+    else
+      apt-get update
+      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server
+    fi
+  fi
+  # Without root the browser stage says what to run; the other stages
+  # need no browser.
+  ensure_chromium || true
+}
+installs_log="$(mktemp)"
+(set -e; install_everything) >"$installs_log" 2>&1 &
+installs=$!
+
 step "go vet"
 go vet ./...
 go vet -tags agui_noverify . ./core/...
@@ -54,17 +90,12 @@ tools="$(mktemp -d)"
 GOFLAGS= GOBIN="$tools" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 "$tools/staticcheck" ./...
 
-step "redis-server for the Redis store and replicas tests (installs Debian's redis-server when missing)"
-if ! command -v redis-server >/dev/null; then
-  if [ "$(id -u)" != "0" ]; then
-    echo "redis-server is missing and this is not root: install it (sudo apt-get install -y --no-install-recommends redis-server)," >&2
-    echo "or the Redis tests skip (and fail under CI=true)." >&2
-    if [ "${CI:-}" = "true" ]; then exit 1; fi
-  else
-    apt-get update
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server
-  fi
-fi
+step "waiting for the background installs (Node packages, redis-server, chromium)"
+installed=0
+wait "$installs" || installed=$?
+installs=""
+cat "$installs_log"
+if [[ $installed != 0 ]]; then exit "$installed"; fi
 
 step "go test -race (every package: unit, examples, fuzz seeds, official-client conformance, the Go client against the official encoder, faults, load short mode)"
 go test -race -count=1 ./...
