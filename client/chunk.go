@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -104,7 +105,7 @@ func (c *chunks) text(e *agui.TextMessageChunk, lane string) ([]agui.Event, erro
 		if e.MessageID == "" {
 			return nil, chunkError("First TEXT_MESSAGE_CHUNK must have a messageId: no chunk stream is open to continue")
 		}
-		s = &chunkStream{kind: agui.TypeTextMessageChunk, id: e.MessageID, role: cmpOrRole(e.Role, agui.RoleAssistant)}
+		s = &chunkStream{kind: agui.TypeTextMessageChunk, id: e.MessageID, role: cmp.Or(e.Role, agui.RoleAssistant)}
 		c.opened(lane, s)
 		start := &agui.TextMessageStart{MessageID: s.id, Role: s.role, Name: e.Name}
 		start.Metadata = e.Metadata
@@ -118,13 +119,6 @@ func (c *chunks) text(e *agui.TextMessageChunk, lane string) ([]agui.Event, erro
 		out = append(out, content)
 	}
 	return out, nil
-}
-
-func cmpOrRole(a, b agui.Role) agui.Role {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (c *chunks) tool(e *agui.ToolCallChunk, lane string) ([]agui.Event, error) {
