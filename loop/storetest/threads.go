@@ -294,4 +294,3 @@ func threadCancelledContext(t *testing.T, s loop.Store) {
 		t.Fatalf("after a cancelled update: %+v", l)
 	}
 }
-
