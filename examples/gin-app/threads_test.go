@@ -4,12 +4,20 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/loop"
+	"github.com/agui-go/agui/resume"
 )
 
 // send requests url with method and body and the given header pairs,
@@ -165,4 +173,34 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestThreadDeleteTakesRunLogs: a thread API given a run log's
+// DeleteThread as cleanup deletes the thread's resumable runs with it.
+func TestThreadDeleteTakesRunLogs(t *testing.T) {
+	t.Parallel()
+	a, err := newLoopAgentWith(loopDemo{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lg, err := resume.NewMemoryLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = lg.Close() })
+	ctx := core.ContextWithPrincipal(t.Context(), "user:alice")
+	if _, err := a.Execute(ctx, loop.Input{ThreadID: "logged", Messages: []agui.Message{loop.UserText("hi")}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := lg.Begin(ctx, resume.RunMeta{RunID: "run-1", ThreadID: "logged", Principal: "user:alice", Owner: "a"}, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(loop.ThreadsHandler(a, principal, loop.WithThreadCleanup(lg.DeleteThread)))
+	t.Cleanup(srv.Close)
+	if code, body := send(t, http.MethodDelete, srv.URL+"/agents/loop/threads/logged", "", "Authorization", "Bearer alice-token"); code != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", code, body)
+	}
+	if _, err := lg.Status(t.Context(), "run-1"); !errors.Is(err, resume.ErrRunNotFound) {
+		t.Fatalf("the thread's run log after the delete: %v, want ErrRunNotFound", err)
+	}
 }
