@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -209,11 +208,7 @@ func (th *threadsRequest) load(id string) (*Checkpoint, bool) {
 
 // storeFailed answers a store failure without its cause, which is logged.
 func (th *threadsRequest) storeFailed(err error) {
-	logger := th.a.cfg.logger
-	if logger == nil {
-		logger = slog.Default()
-	}
-	logger.WarnContext(th.r.Context(), "loop: thread API: store failed", "error", err)
+	th.a.logger().WarnContext(th.r.Context(), "loop: thread API: store failed", "error", err)
 	th.refuse(http.StatusServiceUnavailable, CodeCheckpoint, "the thread store failed", "")
 }
 
