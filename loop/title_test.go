@@ -152,12 +152,12 @@ func TestTitlesOffByDefault(t *testing.T) {
 
 func TestCleanTitle(t *testing.T) {
 	for in, want := range map[string]string{
-		"Trip to Oslo":                 "Trip to Oslo",
+		"Trip to Oslo":                  "Trip to Oslo",
 		"  \n\"Trip   to Oslo.\"\nmore": "Trip to Oslo",
-		"Title: **Weekend plans**!":    "Weekend plans",
-		"“Résumé tips”":                "Résumé tips",
-		"":                             "",
-		"...":                          "",
+		"Title: **Weekend plans**!":     "Weekend plans",
+		"“Résumé tips”":                 "Résumé tips",
+		"":                              "",
+		"...":                           "",
 	} {
 		if got := cleanTitle(in); got != want {
 			t.Errorf("cleanTitle(%q) = %q, want %q", in, got, want)
