@@ -55,7 +55,7 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-race"
 source test/lib.sh
 install_everything() {
   local lock dir
-  for lock in test/*/package-lock.json examples/gin-app/web/package-lock.json; do
+  for lock in test/*/package-lock.json examples/gin-app/web/package-lock.json internal/officialclient/package-lock.json; do
     dir="$(dirname "$lock")"
     if [[ "$dir" == test/copilotkit && "${AGUI_SHORT:-}" == 1 ]]; then continue; fi
     npm_install "$dir"
@@ -99,6 +99,16 @@ if [[ $installed != 0 ]]; then exit "$installed"; fi
 
 step "go test -race (every package: unit, examples, fuzz seeds, official-client conformance, the Go client against the official encoder, faults, load short mode)"
 go test -race -count=1 ./...
+
+# Each framework integration is a Go module of its own, so that a user who
+# skips a framework never has it in go.sum; each is vetted and tested from
+# its own directory, as a user of it would build it.
+for mod in integrations/*/go.mod; do
+  [[ -e "$mod" ]] || continue
+  dir="$(dirname "$mod")"
+  step "module $dir: go vet, go test -race"
+  (cd "$dir" && go vet ./... && go test -race -count=1 ./...)
+done
 
 step "agui and core with the verifier compiled out, and with the debug dump"
 go test -count=1 -tags agui_noverify . ./core/...
