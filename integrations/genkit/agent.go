@@ -102,6 +102,9 @@ type stream struct {
 	// texted and reasoned: the current turn streamed text or reasoning,
 	// so its final message's are not sent again.
 	texted, reasoned bool
+	// said is the id of the turn's text message, the parent of its tool
+	// calls, so that a client keeps them in one assistant message.
+	said string
 	// calls are this run's tool calls by id, the ref Genkit matches
 	// results and resumes by.
 	calls map[string]*core.ToolCallHandle
@@ -148,7 +151,7 @@ func (s *stream) chunk(_ context.Context, c *ai.ModelResponseChunk) error {
 // turn it sends what was not streamed, then the turn's tool calls.
 func (s *stream) middleware(next ai.ModelFunc) ai.ModelFunc {
 	return func(ctx context.Context, req *ai.ModelRequest, cb ai.ModelStreamCallback) (*ai.ModelResponse, error) {
-		s.texted, s.reasoned = false, false
+		s.texted, s.reasoned, s.said = false, false, ""
 		resp, err := next(ctx, req, cb)
 		if err != nil || resp == nil {
 			return resp, err
@@ -194,7 +197,11 @@ func (s *stream) turn(m *ai.Message) error {
 		if err != nil {
 			return &agui.Error{Code: agui.CodeSerialization, Message: "genkit: arguments of tool call " + tr.Ref, Err: err}
 		}
-		h, err := s.rc.ToolCall(tr.Name, core.WithToolCallID(tr.Ref))
+		opts := []core.ToolCallOption{core.WithToolCallID(tr.Ref)}
+		if s.said != "" {
+			opts = append(opts, core.WithParentMessage(s.said))
+		}
+		h, err := s.rc.ToolCall(tr.Name, opts...)
 		if err != nil {
 			return err
 		}
@@ -224,7 +231,7 @@ func (s *stream) say(text string) error {
 		if err != nil {
 			return err
 		}
-		s.msg = m
+		s.msg, s.said = m, m.ID()
 	}
 	return s.msg.Delta(text)
 }

@@ -1,6 +1,7 @@
 package genkit
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/agui-go/agui"
@@ -49,6 +50,10 @@ func resume(history []*ai.Message, entries []agui.ResumeEntry) (*resumed, error)
 	}
 	byID := make(map[string]agui.ResumeEntry, len(entries))
 	for _, e := range entries {
+		if raw, ok := e.Payload.(json.RawMessage); ok {
+			// A decoded input keeps the payload as JSON; Genkit takes values.
+			e.Payload = decode(string(raw))
+		}
 		byID[e.InterruptID] = e
 	}
 	var respond, restart []*ai.Part
