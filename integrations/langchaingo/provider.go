@@ -167,7 +167,9 @@ type PanicError struct {
 	Stack []byte
 }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("langchaingo: the model panicked: %v", e.Value) }
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("langchaingo: the model panicked: %v", e.Value)
+}
 
 // generate calls the model, turning a panic of the model (not one of the
 // loop's, which goes on up) into a *PanicError: the loop runs providers
