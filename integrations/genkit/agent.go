@@ -156,7 +156,9 @@ func (s *stream) middleware(next ai.ModelFunc) ai.ModelFunc {
 		if err != nil || resp == nil {
 			return resp, err
 		}
-		if u := resp.Usage; u != nil {
+		if u := resp.Usage; u != nil && (u.InputTokens != 0 || u.OutputTokens != 0 || u.TotalTokens != 0) {
+			// Genkit fills in character and media counts of its own;
+			// only a model's token counts are usage.
 			s.rc.AddUsage(usage(u))
 		}
 		if resp.Message == nil {

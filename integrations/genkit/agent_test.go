@@ -240,7 +240,7 @@ func TestAgentModelPanicIsCoded(t *testing.T) {
 	var log bytes.Buffer
 	evs := runAgent(t, t.Context(), a, userInput("run-1", "Hi"), core.WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 	re, ok := evs[len(evs)-1].(*agui.RunError)
-	if !ok || re.Code == "" {
+	if !ok || re.Code != string(agui.CodePanic) {
 		t.Fatalf("last event %#v", evs[len(evs)-1])
 	}
 	if !strings.Contains(log.String(), "boom") {
@@ -281,5 +281,19 @@ func TestAgentCancelMidStream(t *testing.T) {
 func TestNewAgentRefusesNil(t *testing.T) {
 	if _, err := NewAgent(nil); err == nil {
 		t.Fatal("NewAgent(nil) succeeded")
+	}
+}
+
+// A model that reports no tokens adds no usage entry.
+func TestAgentWithoutTokensReportsNoUsage(t *testing.T) {
+	g := newGenkit(t)
+	m := &scriptedModel{turns: []modelTurn{{parts: []*ai.Part{ai.NewTextPart("Hi.")}}}}
+	a, err := NewAgent(g, ai.WithModel(m.define(g, "test/nousage")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := runAgent(t, t.Context(), a, userInput("run-1", "Hello"))
+	if fin, ok := evs[len(evs)-1].(*agui.RunFinished); !ok || len(fin.Usage) != 0 || said(evs) != "Hi." {
+		t.Fatalf("last event %#v, said %q", evs[len(evs)-1], said(evs))
 	}
 }
