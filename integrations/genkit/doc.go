@@ -48,7 +48,9 @@
 // (resolved without a payload: the tool runs again and reads the entry's
 // metadata, or true, as ToolContext.Resumed). A resume that leaves an
 // interrupted call unanswered, or names another, fails with
-// loop.CodeBadResume. The agent keeps no state between runs: the thread's
+// loop.CodeBadResume; a restarted tool that interrupts again fails the
+// run with CodeGenerate (Genkit refuses it). The agent keeps no state
+// between runs: the thread's
 // messages, which the client sends back, carry everything.
 //
 // Usage adds up over the turns on RUN_FINISHED. A Generate error ends the
