@@ -78,8 +78,14 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (agu
 		ai.WithMiddleware(s.middleware))
 	resp, err := gk.Generate(ctx, a.g, opts...)
 	if err != nil {
-		if ctx.Err() != nil {
+		var own *agui.Error
+		switch {
+		case ctx.Err() != nil:
 			return agui.Outcome{}, context.Cause(ctx)
+		case errors.As(err, &own):
+			// An emit of ours failed inside Genkit's callback or
+			// middleware: its code (a protocol violation, say) says why.
+			return agui.Outcome{}, err
 		}
 		return agui.Outcome{}, &agui.Error{Code: CodeGenerate, Message: "the Genkit generation failed", Err: err}
 	}

@@ -297,3 +297,25 @@ func TestAgentWithoutTokensReportsNoUsage(t *testing.T) {
 		t.Fatalf("last event %#v, said %q", evs[len(evs)-1], said(evs))
 	}
 }
+
+// An emit of the agent's that fails inside Genkit keeps its own code: a
+// tool result too large for an event is SERIALIZATION's, not GENKIT_ERROR.
+func TestAgentKeepsItsOwnCodes(t *testing.T) {
+	g := newGenkit(t)
+	m := &scriptedModel{turns: []modelTurn{
+		{parts: []*ai.Part{toolRequest("huge", map[string]any{})}},
+		{parts: []*ai.Part{ai.NewTextPart("unreached")}},
+	}}
+	huge := gk.DefineTool(g, "huge", "Returns too much", func(tc *ai.ToolContext, in struct{}) (string, error) {
+		return strings.Repeat("x", agui.MaxEventSize+1), nil
+	})
+	a, err := NewAgent(g, ai.WithModel(m.define(g, "test/huge")), ai.WithTools(huge))
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := runAgent(t, t.Context(), a, userInput("run-1", "Hi"))
+	re, ok := evs[len(evs)-1].(*agui.RunError)
+	if !ok || re.Code != string(agui.CodeSerialization) {
+		t.Fatalf("last event %#v", evs[len(evs)-1])
+	}
+}
