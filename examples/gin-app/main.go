@@ -35,6 +35,7 @@ func main() {
 	redisURL := flag.String("redis", os.Getenv("AGUI_REDIS_URL"), "Redis URL for the loop route's checkpoints and the resumable routes' run logs (default $AGUI_REDIS_URL; none: in memory)")
 	lease := flag.Duration("lease", 5*time.Minute, "how long a dead replica's run keeps its loop thread")
 	bookDelay := flag.Duration("book-delay", 0, "how long the loop route's book_trip tool takes")
+	titles := flag.Bool("titles", false, "name the loop route's threads after their first exchange (loop.WithTitles; default off)")
 	var f flags
 	f.register(flag.CommandLine)
 	flag.Parse()
@@ -51,6 +52,9 @@ func main() {
 	}
 	cfg.loop.bookDelay = *bookDelay
 	cfg.loopOptions = append(cfg.loopOptions, loop.WithLease(*lease))
+	if *titles {
+		cfg.loopOptions = append(cfg.loopOptions, loop.WithTitles(10*time.Second))
+	}
 	closeStore, err := useRedis(&cfg, *redisURL)
 	if err == nil {
 		err = run(*addr, cfg)
