@@ -24,15 +24,16 @@ import (
 // checkpoint, and a thread the store expires leaves its lists too.
 type ThreadStore interface {
 	// Threads returns a page of owner's threads ([Checkpoint.Owner]),
-	// most recent activity first (ties by thread id, descending). An
-	// unknown or malformed cursor is [ErrBadCursor].
+	// most recent activity first (ties by thread id, descending). A
+	// malformed cursor is [ErrBadCursor].
 	Threads(ctx context.Context, owner string, q ThreadQuery) (ThreadPage, error)
 	// UpdateThread applies u to the thread and returns its summary, or
 	// [ErrNotFound]. It leaves the checkpoint and its version as they are.
 	UpdateThread(ctx context.Context, threadID string, u ThreadUpdate) (ThreadSummary, error)
 }
 
-// ErrBadCursor: a [ThreadQuery]'s Cursor is not one the store handed out.
+// ErrBadCursor: a [ThreadQuery]'s Cursor is not of the form the store
+// hands out.
 var ErrBadCursor = errors.New("loop: bad thread list cursor")
 
 // ThreadQuery selects a page of a [ThreadStore]'s list; a plain value.
