@@ -3,7 +3,6 @@ package a2ui
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"sync"
 
 	"github.com/agui-go/agui"
@@ -73,8 +72,7 @@ func (r *renderer) call(ctx context.Context, args json.RawMessage) (string, erro
 	if len(attempts) >= r.cfg.maxAttempts {
 		return r.cfg.fail(ctx, attempts)
 	}
-	return "", agui.NewError(CodeInvalidSurface, "the surface is invalid; call "+RenderToolName+" again with these fixed:\n"+
-		strings.TrimPrefix(retryNotes(ps), "## Previous attempt was invalid — fix these and regenerate:\n"))
+	return "", agui.NewError(CodeInvalidSurface, "the surface is invalid; call "+RenderToolName+" again with these fixed:\n"+problemLines(ps))
 }
 
 // check decodes and validates a surface's arguments.

@@ -243,8 +243,12 @@ func typeList(c *Catalog) string {
 
 // retryNotes is the part of a retry prompt that says what was invalid.
 func retryNotes(ps []Problem) string {
+	return "## Previous attempt was invalid — fix these and regenerate:\n" + problemLines(ps)
+}
+
+// problemLines lists ps one a line, as "- [code] path: message".
+func problemLines(ps []Problem) string {
 	var b strings.Builder
-	b.WriteString("## Previous attempt was invalid — fix these and regenerate:\n")
 	for _, p := range ps {
 		b.WriteString("- " + p.String() + "\n")
 	}
