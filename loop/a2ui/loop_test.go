@@ -336,7 +336,9 @@ func TestGenerateHostileModel(t *testing.T) {
 	}
 
 	failing := loop.ProviderFunc(func(context.Context, loop.ModelRequest) iter.Seq2[loop.Delta, error] {
-		return func(yield func(loop.Delta, error) bool) { yield(loop.Delta{}, errors.New("dial tcp 10.0.0.7:443: refused")) }
+		return func(yield func(loop.Delta, error) bool) {
+			yield(loop.Delta{}, errors.New("dial tcp 10.0.0.7:443: refused"))
+		}
 	})
 	gen, err = a2ui.Generate(failing)
 	if err != nil {

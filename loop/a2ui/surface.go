@@ -35,4 +35,3 @@ func (s Surface) Operations() []Operation {
 type Envelope struct {
 	Operations []Operation `json:"a2ui_operations"`
 }
-
