@@ -2,7 +2,8 @@
 # The whole test suite, from a fresh clone on a fresh machine: the README's
 # test command, and what .ci/run calls. It installs what the tests need
 # (Node packages with npm ci from committed lock files; Debian's chromium
-# for the browser tests; Debian's redis-server for the Redis tests) and
+# for the browser tests; Debian's redis-server and postgresql for the
+# store tests) and
 # needs nothing installed by hand beyond Go and Node.js.
 #
 # AGUI_SHORT=1 skips the CopilotKit interop test (a 475 MB npm install).
@@ -60,14 +61,22 @@ install_everything() {
     if [[ "$dir" == test/copilotkit && "${AGUI_SHORT:-}" == 1 ]]; then continue; fi
     npm_install "$dir"
   done
-  if ! command -v redis-server >/dev/null; then
+  # Debian's packages the tests need and this machine lacks, in one apt
+  # run: redis-server and postgres for the store tests (internal/redistest,
+  # internal/pgtest start them on loopback), chromium for the pages.
+  local missing=()
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || missing+=(postgresql)
+  [[ -n "${CHROMIUM:-}" ]] || command -v chromium >/dev/null || missing+=(chromium)
+  if ((${#missing[@]})); then
     if [ "$(id -u)" != "0" ]; then
-      echo "redis-server is missing and this is not root: install it (sudo apt-get install -y --no-install-recommends redis-server)," >&2
-      echo "or the Redis tests skip (and fail under CI=true)." >&2
+      echo "missing: ${missing[*]}, and installing needs root:" >&2
+      echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+      echo "Without them the store and browser tests skip (and fail under CI=true)." >&2
       if [ "${CI:-}" = "true" ]; then return 1; fi
     else
       apt-get update
-      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server
+      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
     fi
   fi
   # Without root the browser stage says what to run; the other stages
@@ -90,7 +99,7 @@ tools="$(mktemp -d)"
 GOFLAGS= GOBIN="$tools" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 "$tools/staticcheck" ./...
 
-step "waiting for the background installs (Node packages, redis-server, chromium)"
+step "waiting for the background installs (Node packages, redis-server, postgresql, chromium)"
 installed=0
 wait "$installs" || installed=$?
 installs=""
