@@ -17,7 +17,8 @@ type feature struct {
 
 // features are the Dojo features this server serves, at the paths the
 // Dojo's agents.ts maps for the ag-ui .NET integration (v1_agentic_chat
-// is the Dojo's second page on /agentic_chat). Frontend tools, context
+// is the Dojo's second page on /agentic_chat), and for the features that
+// integration lacks, at their feature names. Frontend tools, context
 // and state come from each page's input; the agents here add the
 // server's own tools and state.
 func features() []feature {
@@ -31,6 +32,7 @@ func features() []feature {
 		{"tool_based_generative_ui", chat("You write haiku. Call generate_haiku with three Japanese lines, their English translation, an image name and a CSS gradient.")},
 		{"agentic_chat_reasoning", chat("You are a helpful assistant. Think the question through before answering.")},
 		{"agentic_chat_multimodal", chat("You are a helpful assistant. Describe and analyze the images and documents the user shares.")},
+		{"interrupt", registerMeeting},
 	}
 }
 

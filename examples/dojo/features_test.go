@@ -63,7 +63,7 @@ func lastAssistant(t *testing.T, view *client.View) *agui.AssistantMessage {
 
 // TestFeaturesAtTheDojoPaths holds the served paths to the Dojo's map for
 // the ag-ui .NET integration (v1_agentic_chat shares /agentic_chat) and
-// the two Strands features served besides.
+// the features served besides at their names.
 func TestFeaturesAtTheDojoPaths(t *testing.T) {
 	var got []string
 	for _, f := range features() {
@@ -72,7 +72,7 @@ func TestFeaturesAtTheDojoPaths(t *testing.T) {
 	want := []string{
 		"agentic_chat", "backend_tool_rendering", "human_in_the_loop", "agentic_generative_ui",
 		"shared_state", "predictive_state_updates", "tool_based_generative_ui",
-		"agentic_chat_reasoning", "agentic_chat_multimodal",
+		"agentic_chat_reasoning", "agentic_chat_multimodal", "interrupt",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("features %v, want %v", got, want)

@@ -63,6 +63,12 @@ function predicates() {
       match: { predicate: (req) => !lastIsTool(req) && hasNestedRecipe(req) && lastUserText(req).includes("pasta recipe") },
       response: call("generate_recipe", { recipe }),
     },
+    // The interrupt page's agent offers schedule_meeting; before any tool
+    // result the model calls it.
+    {
+      match: { predicate: (req) => offers(req, "schedule_meeting") && !req.messages.some((m) => m.role === "tool") },
+      response: call("schedule_meeting", { topic: "Intro call with the sales team", attendee: "the sales team" }),
+    },
   ];
 }
 

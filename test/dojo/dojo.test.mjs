@@ -265,6 +265,28 @@ test("agentic_chat_multimodal: an uploaded image reaches the model with the ques
   assert.ok(sent.includes(`data:image/png;base64,${png.slice(0, 64)}`), "the image went to the model as a data URL");
 });
 
+test("interrupt: schedule_meeting pauses the run for the picker, and the picked time resumes it", async () => {
+  for (const [answer, booked] of [
+    [{ chosen_time: "2026-12-08T10:00:00.000Z", chosen_label: "Tue, Dec 8, 10:00 AM" }, /Booked "Intro call with the sales team" with the sales team for Tue, Dec 8, 10:00 AM/],
+    [{ cancelled: true }, /nothing was booked/],
+  ]) {
+    const agent = agentFor("interrupt", { initialMessages: [user("Book an intro call with the sales team to discuss pricing.")] });
+    const first = await run(agent, {}, "interrupt");
+    const [pending] = agent.pendingInterrupts;
+    assert.equal(pending.reason, "user_input");
+    assert.equal(pending.metadata.toolName, "schedule_meeting");
+    assert.deepEqual(JSON.parse(pending.metadata.arguments), { topic: "Intro call with the sales team", attendee: "the sales team" });
+    assert.ok(pending.responseSchema.properties.chosen_time, "the picker's answer is the response schema");
+    assert.ok(!types(first).includes("TOOL_CALL_RESULT"), "nothing is booked before the answer");
+
+    // useInterrupt's resolve(...) resumes the run with the pick.
+    await run(agent, { resume: [{ interruptId: pending.id, status: "resolved", payload: answer }] });
+    const result = agent.messages.find((m) => m.role === "tool" && m.toolCallId === pending.toolCallId);
+    assert.match(result?.content ?? "", booked);
+    assert.equal(lastText(agent), done);
+  }
+});
+
 test("gin-app: OPENAI_BASE_URL puts its loop route on the model, and the official client chats with it", async () => {
   const app = await startServer(process.env.GINAPP_BIN, mock.url);
   try {

@@ -63,9 +63,9 @@ export class TapAgent extends HttpAgent {
 }
 
 // run is one runAgent call, as a page's chat sends it: it returns the
-// run's raw events and asserts the client accepted them without a warning
-// and every event fits the official schemas.
-export async function run(agent, params = {}) {
+// run's raw events and asserts the client accepted them without a warning,
+// every event fits the official schemas and the run ended with outcome.
+export async function run(agent, params = {}, outcome = "success") {
   const warnings = [];
   const ow = console.warn;
   const oe = console.error;
@@ -85,7 +85,7 @@ export async function run(agent, params = {}) {
     const r = EventSchemas.safeParse(ev);
     assert.ok(r.success, `event #${i} ${ev.type} fails the official schema: ${r.error?.message}`);
   }
-  assert.deepEqual(finished, ["success"], `one successful RUN_FINISHED; events: ${raw.map((e) => e.type).join(" ")}`);
+  assert.deepEqual(finished, [outcome], `one RUN_FINISHED (${outcome}); events: ${raw.map((e) => e.type).join(" ")}`);
   return raw;
 }
 
