@@ -1,0 +1,48 @@
+package eino
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/agui-go/agui"
+)
+
+// Codes of the RUN_ERRORs an [Agent] run ends with. Their values never
+// change. The client gets the code and a fixed message; the full error,
+// which may hold internal details, is the RUN_ERROR's cause and goes to
+// the run's log line (core.WithLogger).
+const (
+	// CodeAgent: the eino agent or runner reported an error (an
+	// AgentEvent's Err: a model or tool failure, a transfer to an unknown
+	// agent, a broken stream).
+	CodeAgent agui.Code = "EINO_AGENT_ERROR"
+	// CodePanic: something the eino runner runs (a model, a tool, a
+	// callback, a middleware) panicked; eino recovered the panic and the
+	// run ended.
+	CodePanic agui.Code = "EINO_PANIC"
+	// CodeCheckpoint: the run cannot pause or resume: the agent
+	// interrupted but the adapter has no checkpoint store
+	// ([WithCheckPointStore]), a resume came with no store or no
+	// checkpoint for the thread, or the store failed.
+	CodeCheckpoint agui.Code = "EINO_CHECKPOINT"
+)
+
+// runError codes an error eino reported. eino recovers panics into errors
+// whose text starts "panic error:" (possibly wrapped by a graph node's
+// error); there is no exported type to match.
+func runError(err error) *agui.Error {
+	var ae *agui.Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	if strings.Contains(err.Error(), "panic error: ") {
+		return &agui.Error{Code: CodePanic, Message: "the eino agent panicked", Err: err}
+	}
+	return &agui.Error{Code: CodeAgent, Message: "the eino agent failed", Err: err}
+}
+
+// checkpointError is a [CodeCheckpoint] failure with msg for the client
+// and err as its cause.
+func checkpointError(msg string, err error) *agui.Error {
+	return &agui.Error{Code: CodeCheckpoint, Message: msg, Err: err}
+}
