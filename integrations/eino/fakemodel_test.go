@@ -19,8 +19,9 @@ type Turn struct {
 	Err    error
 	Hang   bool
 	Panic  any
-	// Sent, when set, is closed once the chunks are sent.
-	Sent chan struct{}
+	// Sent, when set, is closed once the chunks are sent; Cancelled, when
+	// set, once a Hang turn saw its context end.
+	Sent, Cancelled chan struct{}
 }
 
 // FakeModel is a model.ToolCallingChatModel written for these tests (eino
@@ -142,6 +143,9 @@ func (m *FakeModel) Stream(ctx context.Context, in []*schema.Message, opts ...mo
 		switch {
 		case t.Hang:
 			<-ctx.Done()
+			if t.Cancelled != nil {
+				close(t.Cancelled)
+			}
 			sw.Send(nil, fmt.Errorf("fake model: %w", ctx.Err()))
 		case t.Err != nil:
 			sw.Send(nil, t.Err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/client"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/officialclient"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -90,5 +92,42 @@ func TestExampleRoutesWithGoClient(t *testing.T) {
 	}
 	if got := lastText(view.Messages); !strings.HasPrefix(got, "Done: sunny and 21°C in Oslo") {
 		t.Fatalf("loop answer %q (error %+v)", got, view.RunError)
+	}
+}
+
+// The official @ag-ui/client accepts both routes' streams without
+// complaint and reconstructs the conversation, the state and the
+// approval's round trip.
+func TestExampleRoutesWithOfficialClient(t *testing.T) {
+	url := start(t)
+	user := func(id, text string) []agui.Message {
+		return []agui.Message{&agui.UserMessage{ID: id, Content: agui.TextContent(text)}}
+	}
+	res := officialclient.Run(t, url+"/agents/eino", officialclient.Session{ThreadID: "t1", Steps: []officialclient.Step{
+		{Messages: user("u1", "Weather in Paris?")},
+		{Messages: user("u2", "Book a flight to Rome.")},
+		{ResumeAll: json.RawMessage(`{"approved":true}`)},
+	}})
+	for i, r := range res {
+		if err := r.Clean(); err != nil {
+			t.Fatalf("step %d: %v\nevents %v", i, err, r.Types())
+		}
+	}
+	if got := lastText(res[0].Messages); got != "Done: sunny and 21°C in Paris." || !strings.Contains(string(res[0].State), `"lastCity":"Paris"`) {
+		t.Fatalf("step 0: answer %q state %s", got, res[0].State)
+	}
+	if res[1].Outcome != "interrupt" {
+		t.Fatalf("step 1: outcome %q events %v", res[1].Outcome, res[1].Types())
+	}
+	if got := lastText(res[2].Messages); got != "Done: the flight to Rome is booked." || res[2].Outcome != "success" {
+		t.Fatalf("step 2: answer %q outcome %q", got, res[2].Outcome)
+	}
+
+	res = officialclient.Run(t, url+"/agents/eino-loop", officialclient.Session{Steps: []officialclient.Step{{Messages: user("u1", "Weather in Oslo?")}}})
+	if err := res[0].Clean(); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastText(res[0].Messages); !strings.HasPrefix(got, "Done: sunny and 21°C in Oslo") {
+		t.Fatalf("loop answer %q", got)
 	}
 }
