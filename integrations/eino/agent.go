@@ -32,7 +32,7 @@ type AgentOption func(*Agent) error
 
 // WithCheckPointStore sets the store the runner saves an interrupted run
 // to, under its thread id, and resumes it from (default: none, and a run
-// that interrupts ends with RUN_ERROR [CodeCheckpoint]). Use
+// that interrupts ends with RUN_ERROR [CodeCheckPointFailed]). Use
 // [NewCheckPointStore] over a shared KV so that any replica resumes.
 func WithCheckPointStore(s adk.CheckPointStore) AgentOption {
 	return func(a *Agent) error {

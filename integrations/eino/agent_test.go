@@ -326,13 +326,13 @@ func TestAgentInterruptWithoutStore(t *testing.T) {
 	}
 	s := serve(t, a)
 	_, view := s.events(t, t.Context(), input("t1", "r1", "Book Oslo."))
-	if view.RunError == nil || view.RunError.Code != string(CodeCheckpoint) {
+	if view.RunError == nil || view.RunError.Code != string(CodeCheckPointFailed) {
 		t.Fatalf("run error %+v", view.RunError)
 	}
 	resume := agui.NewInput("t1", "r2")
 	resume.Resume = []agui.ResumeEntry{{InterruptID: "x", Status: agui.ResumeResolved}}
 	_, view = s.events(t, t.Context(), resume)
-	if view.RunError == nil || view.RunError.Code != string(CodeCheckpoint) {
+	if view.RunError == nil || view.RunError.Code != string(CodeCheckPointFailed) {
 		t.Fatalf("resume error %+v", view.RunError)
 	}
 }
@@ -346,7 +346,7 @@ func TestAgentResumeUnknownThread(t *testing.T) {
 	resume := agui.NewInput("nobody", "r1")
 	resume.Resume = []agui.ResumeEntry{{InterruptID: "x", Status: agui.ResumeResolved}}
 	_, view := s.events(t, t.Context(), resume)
-	if view.RunError == nil || view.RunError.Code != string(CodeCheckpoint) {
+	if view.RunError == nil || view.RunError.Code != string(CodeCheckPointFailed) {
 		t.Fatalf("resume error %+v", view.RunError)
 	}
 	if !strings.Contains(s.log.String(), "not exist") {
@@ -391,7 +391,7 @@ func TestAgentFrameworkError(t *testing.T) {
 	a, _ := NewAgent(chatAgent(t, "weather", m))
 	s := serve(t, a)
 	_, view := s.events(t, t.Context(), input("t1", "r1", "hi"))
-	if view.RunError == nil || view.RunError.Code != string(CodeAgent) || strings.Contains(view.RunError.Message, "10.0.0.7") {
+	if view.RunError == nil || view.RunError.Code != string(CodeRunnerFailed) || strings.Contains(view.RunError.Message, "10.0.0.7") {
 		t.Fatalf("run error %+v", view.RunError)
 	}
 	if !strings.Contains(s.log.String(), "upstream 502 from 10.0.0.7") {
@@ -411,7 +411,7 @@ func TestAgentPanicInTool(t *testing.T) {
 	a, _ := NewAgent(chatAgent(t, "p", NewFakeModel(CallTurn("call_x", "boom", `{}`)), boom))
 	s := serve(t, a)
 	evs, view := s.events(t, t.Context(), input("t1", "r1", "hi"))
-	if view.RunError == nil || view.RunError.Code != string(CodePanic) {
+	if view.RunError == nil || view.RunError.Code != string(CodeRunnerPanic) {
 		t.Fatalf("run error %+v (events %v)", view.RunError, types(evs))
 	}
 	if !strings.Contains(s.log.String(), "tool exploded") {
@@ -424,7 +424,7 @@ func TestAgentPanicInTool(t *testing.T) {
 func TestAgentPanicInModel(t *testing.T) {
 	a, _ := NewAgent(chatAgent(t, "p", NewFakeModel(Turn{Panic: "model exploded"})))
 	_, view := serve(t, a).events(t, t.Context(), input("t1", "r1", "hi"))
-	if view.RunError == nil || view.RunError.Code != string(CodePanic) {
+	if view.RunError == nil || view.RunError.Code != string(CodeRunnerPanic) {
 		t.Fatalf("run error %+v", view.RunError)
 	}
 }

@@ -56,14 +56,14 @@
 // Checkpoints are saved under the thread id in the store of
 // [WithCheckPointStore]: [NewCheckPointStore] adapts any [KV] (Redis, SQL,
 // [MemoryKV] for one process) with a key prefix and an expiry. Without a
-// store an interrupt, or a resume, ends the run with [CodeCheckpoint].
+// store an interrupt, or a resume, ends the run with [CodeCheckPointFailed].
 //
 // # Errors
 //
-// An error eino reports ends the run with RUN_ERROR [CodeAgent], a panic
+// An error eino reports ends the run with RUN_ERROR [CodeRunnerFailed], a panic
 // eino recovered (in a model, tool, callback or middleware) with
-// [CodePanic], a checkpoint that cannot be saved or loaded with
-// [CodeCheckpoint]. The client gets the code and a fixed message; the
+// [CodeRunnerPanic], a checkpoint that cannot be saved or loaded with
+// [CodeCheckPointFailed]. The client gets the code and a fixed message; the
 // whole error is the run's log line (core.WithHandlerLogger), since it may
 // hold addresses and keys. A panic in the adapter itself is core's
 // AGENT_PANIC. Every path reads the runner's events to the end, so no

@@ -12,19 +12,19 @@ import (
 // which may hold internal details, is the RUN_ERROR's cause and goes to
 // the run's log line (core.WithLogger).
 const (
-	// CodeAgent: the eino agent or runner reported an error (an
+	// CodeRunnerFailed: the eino agent or runner reported an error (an
 	// AgentEvent's Err: a model or tool failure, a transfer to an unknown
 	// agent, a broken stream).
-	CodeAgent agui.Code = "EINO_AGENT_ERROR"
-	// CodePanic: something the eino runner runs (a model, a tool, a
+	CodeRunnerFailed agui.Code = "EINO_AGENT_ERROR"
+	// CodeRunnerPanic: something the eino runner runs (a model, a tool, a
 	// callback, a middleware) panicked; eino recovered the panic and the
 	// run ended.
-	CodePanic agui.Code = "EINO_PANIC"
-	// CodeCheckpoint: the run cannot pause or resume: the agent
+	CodeRunnerPanic agui.Code = "EINO_PANIC"
+	// CodeCheckPointFailed: the run cannot pause or resume: the agent
 	// interrupted but the adapter has no checkpoint store
 	// ([WithCheckPointStore]), a resume came with no store or no
 	// checkpoint for the thread, or the store failed.
-	CodeCheckpoint agui.Code = "EINO_CHECKPOINT"
+	CodeCheckPointFailed agui.Code = "EINO_CHECKPOINT"
 )
 
 // runError codes an error eino reported. eino recovers panics into errors
@@ -36,13 +36,13 @@ func runError(err error) *agui.Error {
 		return ae
 	}
 	if strings.Contains(err.Error(), "panic error: ") {
-		return &agui.Error{Code: CodePanic, Message: "the eino agent panicked", Err: err}
+		return &agui.Error{Code: CodeRunnerPanic, Message: "the eino agent panicked", Err: err}
 	}
-	return &agui.Error{Code: CodeAgent, Message: "the eino agent failed", Err: err}
+	return &agui.Error{Code: CodeRunnerFailed, Message: "the eino agent failed", Err: err}
 }
 
-// checkpointError is a [CodeCheckpoint] failure with msg for the client
+// checkpointError is a [CodeCheckPointFailed] failure with msg for the client
 // and err as its cause.
 func checkpointError(msg string, err error) *agui.Error {
-	return &agui.Error{Code: CodeCheckpoint, Message: msg, Err: err}
+	return &agui.Error{Code: CodeCheckPointFailed, Message: msg, Err: err}
 }

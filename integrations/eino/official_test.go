@@ -151,8 +151,8 @@ func TestOfficialClientErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	for code, m := range map[agui.Code]*FakeModel{
-		CodeAgent: NewFakeModel(Turn{Err: errors.New("upstream 502 from 10.0.0.7")}),
-		CodePanic: NewFakeModel(CallTurn("call_x", "boom", `{}`)),
+		CodeRunnerFailed: NewFakeModel(Turn{Err: errors.New("upstream 502 from 10.0.0.7")}),
+		CodeRunnerPanic: NewFakeModel(CallTurn("call_x", "boom", `{}`)),
 	} {
 		t.Run(string(code), func(t *testing.T) {
 			a, _ := NewAgent(chatAgent(t, "e", m, boom))
