@@ -152,7 +152,7 @@ func TestOfficialClientErrors(t *testing.T) {
 	}
 	for code, m := range map[agui.Code]*FakeModel{
 		CodeRunnerFailed: NewFakeModel(Turn{Err: errors.New("upstream 502 from 10.0.0.7")}),
-		CodeRunnerPanic: NewFakeModel(CallTurn("call_x", "boom", `{}`)),
+		CodeRunnerPanic:  NewFakeModel(CallTurn("call_x", "boom", `{}`)),
 	} {
 		t.Run(string(code), func(t *testing.T) {
 			a, _ := NewAgent(chatAgent(t, "e", m, boom))
