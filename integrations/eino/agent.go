@@ -27,7 +27,8 @@ type Agent struct {
 
 var _ core.Agent[State] = (*Agent)(nil)
 
-// AgentOption configures an [Agent].
+// AgentOption configures an [Agent]; options are applied once, by
+// [NewAgent].
 type AgentOption func(*Agent) error
 
 // WithCheckPointStore sets the store the runner saves an interrupted run

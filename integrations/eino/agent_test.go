@@ -454,3 +454,101 @@ func TestAgentCancelMidStream(t *testing.T) {
 		t.Fatalf("events %v", got)
 	}
 }
+
+// A panic in an eino callback (here a ChatModelAgent middleware's
+// AfterChatModel) is recovered the same way.
+func TestAgentPanicInCallback(t *testing.T) {
+	chat, err := adk.NewChatModelAgent(t.Context(), &adk.ChatModelAgentConfig{
+		Name: "p", Description: "p", Model: NewFakeModel(TextTurn("hello")),
+		Middlewares: []adk.AgentMiddleware{{AfterChatModel: func(context.Context, *adk.ChatModelAgentState) error {
+			panic("callback exploded")
+		}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := NewAgent(chat)
+	s := serve(t, a)
+	evs, view := s.events(t, t.Context(), input("t1", "r1", "hi"))
+	if view.RunError == nil || view.RunError.Code != string(CodeRunnerPanic) {
+		t.Fatalf("run error %+v (events %v)", view.RunError, types(evs))
+	}
+	if !strings.Contains(s.log.String(), "callback exploded") {
+		t.Fatalf("log lacks the panic:\n%s", s.log.String())
+	}
+}
+
+// An interrupt inside an agent transferred to is attributed to its
+// subagent, which ends suspended; the resume continues inside it.
+func TestAgentInterruptInSubagent(t *testing.T) {
+	store, _ := NewCheckPointStore(new(MemoryKV))
+	parent, err := adk.SetSubAgents(t.Context(),
+		chatAgent(t, "triage", NewFakeModel(CallTurn("call_t", transferTool, `{"agent_name":"travel"}`))),
+		[]adk.Agent{chatAgent(t, "travel", NewFakeModel(CallTurn("call_b", "book_flight", `{"to":"Oslo"}`), TextTurn("Booked.")), approvalTool(t))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := NewAgent(parent, WithCheckPointStore(store))
+	s := serve(t, a)
+	evs, view := s.events(t, t.Context(), input("t1", "r1", "Book Oslo."))
+	o := view.Outcome()
+	if o == nil || o.Type != agui.OutcomeInterrupt || len(o.Interrupts) != 1 {
+		t.Fatalf("outcome %+v, error %+v, events %v", o, view.RunError, types(evs))
+	}
+	in := o.Interrupts[0]
+	var fin *agui.SubagentFinished
+	for _, ev := range evs {
+		if f, ok := ev.(*agui.SubagentFinished); ok {
+			fin = f
+		}
+	}
+	if fin == nil || fin.Outcome == nil || fin.Outcome.Type != "suspended" || in.SubagentRunID != fin.SubagentRunID || in.ToolCallID != "call_b" {
+		t.Fatalf("interrupt %+v, subagent end %+v", in, fin)
+	}
+
+	resume := agui.NewInput("t1", "r2")
+	resume.Messages = view.Messages
+	resume.Resume = []agui.ResumeEntry{{InterruptID: in.ID, Status: agui.ResumeResolved}}
+	evs, view = s.events(t, t.Context(), resume)
+	if o := view.Outcome(); o == nil || o.Type != agui.OutcomeSuccess {
+		t.Fatalf("resumed outcome %+v, error %+v, events %v", o, view.RunError, types(evs))
+	}
+	got := summary(view.Messages)
+	if !strings.HasSuffix(got, "tool call_b: booked to Oslo (sub)\nassistant: Booked. (sub)\n") {
+		t.Fatalf("messages after resume:\n%s", got)
+	}
+}
+
+// scriptedAgent is an adk.Agent written by hand: it sends whole
+// (unstreamed) messages and an output AG-UI has no event for.
+type scriptedAgent struct{}
+
+func (scriptedAgent) Name(context.Context) string        { return "hand" }
+func (scriptedAgent) Description(context.Context) string { return "a hand-written agent" }
+
+func (scriptedAgent) Run(ctx context.Context, in *adk.AgentInput, _ ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	it, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	go func() {
+		defer gen.Close()
+		msg := &schema.Message{Role: schema.Assistant, ReasoningContent: "Easy.", Content: "You said: " + in.Messages[len(in.Messages)-1].Content}
+		gen.Send(adk.EventFromMessage(msg, nil, schema.Assistant, ""))
+		gen.Send(&adk.AgentEvent{Output: &adk.AgentOutput{CustomizedOutput: map[string]int{"n": 1}}})
+		adk.AddSessionValue(ctx, "echoed", true)
+		gen.Send(&adk.AgentEvent{Action: adk.NewExitAction()})
+	}()
+	return it
+}
+
+// Any adk.Agent is served, not only eino's prebuilt ones: whole messages
+// stream as one delta each, and outputs without an AG-UI event are
+// skipped.
+func TestAgentHandWritten(t *testing.T) {
+	a, _ := NewAgent(scriptedAgent{})
+	evs, view := serve(t, a).events(t, t.Context(), input("t1", "r1", "hi"))
+	if got := summary(view.Messages); got != "user: hi\nreasoning: Easy.\nassistant: You said: hi\n" {
+		t.Fatalf("messages:\n%s", got)
+	}
+	if st, _ := client.State[map[string]any](view); st["echoed"] != true {
+		t.Fatalf("state %v (events %v)", view.State, types(evs))
+	}
+}

@@ -19,7 +19,8 @@ type KV interface {
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
 }
 
-// CheckPointOption configures [NewCheckPointStore].
+// CheckPointOption configures [NewCheckPointStore]; options are applied
+// once, by it.
 type CheckPointOption func(*checkPoints) error
 
 // WithKeyPrefix sets the prefix of the keys checkpoints are stored under,

@@ -26,7 +26,8 @@ type Provider struct {
 
 var _ loop.Provider = (*Provider)(nil)
 
-// ProviderOption configures a [Provider].
+// ProviderOption configures a [Provider]; options are applied once, by
+// [NewProvider].
 type ProviderOption func(*Provider) error
 
 // WithModelOptions adds eino model options sent with every turn, after
