@@ -74,6 +74,9 @@ func NewAgent(agent adk.Agent, opts ...AgentOption) (*Agent, error) {
 // it in a tool with tool.GetResumeContext[agui.ResumeEntry]); any other
 // input starts Runner.Run with the input's messages. Either way the
 // input's state is given as session values, and ctx reaches the runner.
+// A run that succeeds empties its thread's checkpoint, so that a stale
+// resume fails with [CodeCheckPointFailed] instead of running the paused
+// tools again.
 func (a *Agent) Run(ctx context.Context, rc *core.RunContext[State]) (agui.Outcome, error) {
 	in := rc.Input()
 	session := new(sessionBox)
@@ -111,7 +114,16 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[State]) (agui.Outco
 	}
 	t := &translator{rc: rc, session: session, calls: map[string]*core.ToolCallHandle{}, earlier: earlierCalls(in.Messages)}
 	t.published = t.stateJSON(rc.State())
-	return t.consume(events, a.store != nil)
+	out, err := t.consume(events, a.store != nil)
+	if err == nil && out.Type == agui.OutcomeSuccess && a.store != nil {
+		// The thread is no longer paused: a resume naming its old
+		// interrupts must not run the paused tools a second time. eino's
+		// store has no delete; an empty checkpoint reads as none.
+		if err := a.store.Set(ctx, in.ThreadID, nil); err != nil {
+			return agui.Outcome{}, checkpointError("the thread's checkpoint could not be cleared", err)
+		}
+	}
+	return out, err
 }
 
 // sessionBox holds the context of the root agent's run, from which the

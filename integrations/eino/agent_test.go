@@ -315,6 +315,16 @@ func TestAgentInterruptAndResume(t *testing.T) {
 	if !strings.HasSuffix(got, "tool call_b: booked to Oslo\nassistant: Booked.\n") {
 		t.Fatalf("messages after resume:\n%s", got)
 	}
+
+	// The same answer again is stale: the thread is no longer paused, and
+	// the tool does not run twice.
+	again := agui.NewInput("t1", "r3")
+	again.Messages = view2.Messages
+	again.Resume = resume.Resume
+	evs, view3 := s.events(t, t.Context(), again)
+	if view3.RunError == nil || view3.RunError.Code != string(CodeCheckPointFailed) || count(evs, agui.TypeToolCallResult) != 0 {
+		t.Fatalf("stale resume: error %+v events %v", view3.RunError, types(evs))
+	}
 }
 
 // Without a checkpoint store an interrupt cannot be resumed, so the run

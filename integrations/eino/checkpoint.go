@@ -70,8 +70,14 @@ func NewCheckPointStore(kv KV, opts ...CheckPointOption) (adk.CheckPointStore, e
 	return c, nil
 }
 
+// Get reads checkpoint id; an empty one (the [Agent] empties a thread's
+// checkpoint when a run completes) reads as none.
 func (c *checkPoints) Get(ctx context.Context, id string) ([]byte, bool, error) {
-	return c.kv.Get(ctx, c.prefix+id)
+	b, ok, err := c.kv.Get(ctx, c.prefix+id)
+	if err != nil || len(b) == 0 {
+		return nil, false, err
+	}
+	return b, ok, nil
 }
 
 func (c *checkPoints) Set(ctx context.Context, id string, checkPoint []byte) error {

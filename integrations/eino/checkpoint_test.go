@@ -38,6 +38,10 @@ func TestCheckPointStoreKeysAndTTL(t *testing.T) {
 	if _, ok, _ := s.Get(t.Context(), "thread-2"); ok {
 		t.Fatal("a missing checkpoint was found")
 	}
+	s.Set(t.Context(), "thread-1", nil) // what a completed run leaves
+	if _, ok, err := s.Get(t.Context(), "thread-1"); ok || err != nil {
+		t.Fatalf("an emptied checkpoint reads as one: %v %v", ok, err)
+	}
 	def, _ := NewCheckPointStore(kv)
 	def.Set(t.Context(), "t", nil)
 	if kv.keys[1] != "agui:eino:t" || kv.ttls[1] != 24*time.Hour {

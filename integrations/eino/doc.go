@@ -57,6 +57,9 @@
 // [WithCheckPointStore]: [NewCheckPointStore] adapts any [KV] (Redis, SQL,
 // [MemoryKV] for one process) with a key prefix and an expiry. Without a
 // store an interrupt, or a resume, ends the run with [CodeCheckPointFailed].
+// A run that completes empties its thread's checkpoint, so a stale resume
+// (an answer sent twice) fails with that code instead of running the
+// paused tools again.
 //
 // # Errors
 //
