@@ -44,7 +44,7 @@ func TestCheckPointStoreKeysAndTTL(t *testing.T) {
 	}
 	def, _ := NewCheckPointStore(kv)
 	def.Set(t.Context(), "t", nil)
-	if kv.keys[1] != "agui:eino:t" || kv.ttls[1] != 24*time.Hour {
+	if kv.keys[2] != "agui:eino:t" || kv.ttls[2] != 24*time.Hour {
 		t.Fatalf("defaults %v %v", kv.keys, kv.ttls)
 	}
 	if _, err := NewCheckPointStore(nil); err == nil {
