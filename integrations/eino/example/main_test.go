@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"strings"
@@ -19,12 +20,17 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // start serves the example's router in-process.
 func start(t *testing.T) string {
 	t.Helper()
-	r, err := router(t.Context(), new(core.Gate))
+	r, closeRuns, err := router(t.Context(), new(core.Gate))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		srv.Close()
+		if err := closeRuns(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
 	return srv.URL
 }
 
@@ -121,6 +127,14 @@ func TestExampleRoutesWithOfficialClient(t *testing.T) {
 	}
 	if got := lastText(res[2].Messages); got != "Done: the flight to Rome is booked." || res[2].Outcome != "success" {
 		t.Fatalf("step 2: answer %q outcome %q", got, res[2].Outcome)
+	}
+
+	res = officialclient.Run(t, url+"/agents/eino-resumable", officialclient.Session{Steps: []officialclient.Step{{Messages: user("u1", "Weather in Lima?")}}})
+	if err := res[0].Clean(); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastText(res[0].Messages); got != "Done: sunny and 21°C in Lima." {
+		t.Fatalf("resumable answer %q", got)
 	}
 
 	res = officialclient.Run(t, url+"/agents/eino-loop", officialclient.Session{Steps: []officialclient.Step{{Messages: user("u1", "Weather in Oslo?")}}})
