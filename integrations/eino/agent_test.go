@@ -562,3 +562,34 @@ func TestAgentHandWritten(t *testing.T) {
 		t.Fatalf("state %v (events %v)", view.State, types(evs))
 	}
 }
+
+// handInterrupter interrupts with an AgentAction built by hand (Data,
+// no interrupt contexts), for which eino's runner saves no checkpoint.
+type handInterrupter struct{}
+
+func (handInterrupter) Name(context.Context) string        { return "hand" }
+func (handInterrupter) Description(context.Context) string { return "interrupts by hand" }
+
+func (handInterrupter) Run(context.Context, *adk.AgentInput, ...adk.AgentRunOption) *adk.AsyncIterator[*adk.AgentEvent] {
+	it, gen := adk.NewAsyncIteratorPair[*adk.AgentEvent]()
+	gen.Send(&adk.AgentEvent{Action: &adk.AgentAction{Interrupted: &adk.InterruptInfo{Data: "Continue?"}}})
+	gen.Close()
+	return it
+}
+
+// Such an interrupt could never be resumed, so the run says so rather
+// than pausing the thread for good.
+func TestAgentInterruptWithoutCheckpoint(t *testing.T) {
+	a, _ := NewAgent(handInterrupter{}, WithCheckPointStore(must(NewCheckPointStore(new(MemoryKV)))))
+	_, view := serve(t, a).events(t, t.Context(), input("t1", "r1", "go"))
+	if view.RunError == nil || view.RunError.Code != string(CodeCheckPointFailed) {
+		t.Fatalf("outcome %+v error %+v", view.Outcome(), view.RunError)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}

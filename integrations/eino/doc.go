@@ -56,7 +56,9 @@
 // Checkpoints are saved under the thread id in the store of
 // [WithCheckPointStore]: [NewCheckPointStore] adapts any [KV] (Redis, SQL,
 // [MemoryKV] for one process) with a key prefix and an expiry. Without a
-// store an interrupt, or a resume, ends the run with [CodeCheckPointFailed].
+// store an interrupt, or a resume, ends the run with [CodeCheckPointFailed],
+// as does an interrupt an agent built by hand instead of with
+// adk.Interrupt (eino saves no checkpoint for it).
 // A run that completes empties its thread's checkpoint, so a stale resume
 // (an answer sent twice) fails with that code instead of running the
 // paused tools again.

@@ -22,8 +22,10 @@ const (
 	CodeRunnerPanic agui.Code = "EINO_PANIC"
 	// CodeCheckPointFailed: the run cannot pause or resume: the agent
 	// interrupted but the adapter has no checkpoint store
-	// ([WithCheckPointStore]), a resume came with no store or no
-	// checkpoint for the thread, or the store failed.
+	// ([WithCheckPointStore]) or the interrupt was built by hand (eino
+	// saves no checkpoint for it), a resume came with no store or no
+	// checkpoint for the thread (an answer sent twice among them), or the
+	// store failed.
 	CodeCheckPointFailed agui.Code = "EINO_CHECKPOINT"
 )
 

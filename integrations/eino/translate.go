@@ -41,6 +41,7 @@ type translator struct {
 	transferCall string
 	published    []byte // the state last published, as JSON
 	interrupts   []agui.Interrupt
+	unresumable  bool  // an interrupt eino saves no checkpoint for
 	failed       error // the first error eino reported
 	stopped      error // the first emit error: the run is over, drain
 }
@@ -69,6 +70,8 @@ func (t *translator) consume(events *adk.AsyncIterator[*adk.AgentEvent], canPaus
 			t.subs[i].Fail(err)
 		}
 		return agui.Outcome{}, err
+	case t.unresumable:
+		return agui.Outcome{}, checkpointError("the agent interrupted without adk.Interrupt, so there is no checkpoint to resume from", nil)
 	case len(t.interrupts) > 0 && !canPause:
 		return agui.Outcome{}, checkpointError("the agent interrupted but keeps no checkpoints to resume from", nil)
 	case len(t.interrupts) > 0:
@@ -361,17 +364,22 @@ func earlierCalls(msgs []agui.Message) map[string]earlierCall {
 
 // interrupted notes the AG-UI interrupts of an eino interrupt: one per
 // root cause, with eino's interrupt id (the id a resume targets), the
-// tool call it paused when it is a tool's, and its info.
+// tool call it paused when it is a tool's, and its info. An interrupt
+// that names no root cause was built by hand rather than by
+// adk.Interrupt, and eino's runner saves no checkpoint for it: it is
+// noted as unresumable.
 func (t *translator) interrupted(info *adk.InterruptInfo) {
 	sub := ""
 	if n := len(t.subs); n > 0 {
 		sub = t.subs[n-1].ID()
 	}
+	found := false
 	for _, ic := range info.InterruptContexts {
 		if ic == nil || !ic.IsRootCause {
 			continue
 		}
-		in := agui.NewInterrupt(ic.ID, ReasonInterrupt)
+		found = true
+		in := newInterrupt(ic.ID, ic.Info)
 		in.SubagentRunID = sub
 		for _, seg := range slices.Backward(ic.Address) {
 			if seg.Type == adk.AddressSegmentTool {
@@ -379,17 +387,28 @@ func (t *translator) interrupted(info *adk.InterruptInfo) {
 				break
 			}
 		}
-		switch v := ic.Info.(type) {
-		case string:
-			in.Message = v
-		case fmt.Stringer:
-			in.Message = v.String()
-		}
-		if v, ok := jsonValue(ic.Info); ok && ic.Info != nil {
-			in.Metadata = map[string]any{"info": v}
-		}
 		t.interrupts = append(t.interrupts, in)
 	}
+	if !found {
+		t.unresumable = true
+	}
+}
+
+// newInterrupt is the AG-UI interrupt id with eino's info: a string (or
+// Stringer) as its message, anything that encodes as JSON as metadata
+// "info".
+func newInterrupt(id string, info any) agui.Interrupt {
+	in := agui.NewInterrupt(id, ReasonInterrupt)
+	switch v := info.(type) {
+	case string:
+		in.Message = v
+	case fmt.Stringer:
+		in.Message = v.String()
+	}
+	if v, ok := jsonValue(info); ok && info != nil {
+		in.Metadata = map[string]any{"info": v}
+	}
+	return in
 }
 
 // publishState sends the session's values as the state when they changed
