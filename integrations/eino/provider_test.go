@@ -8,6 +8,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
+	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
 )
 
@@ -205,5 +206,35 @@ func TestProviderDrivesLoop(t *testing.T) {
 	}
 	if calls := second[len(second)-2].ToolCalls; len(calls) != 1 || calls[0].ID != "call_1" {
 		t.Fatalf("assistant calls %+v", calls)
+	}
+}
+
+// The loop reports a failing eino model as PROVIDER_ERROR, with the
+// model's error as cause.
+func TestProviderFailureIsProviderError(t *testing.T) {
+	boom := errors.New("upstream 500")
+	p, _ := NewProvider(NewFakeModel(Turn{Err: boom}))
+	a, err := loop.New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.Execute(t.Context(), loop.Input{Messages: []agui.Message{loop.UserText("hi")}})
+	if agui.CodeOf(err) != loop.CodeProvider || !errors.Is(err, boom) {
+		t.Fatalf("err %v (code %s)", err, agui.CodeOf(err))
+	}
+}
+
+// Options given with WithModelOptions go with every turn, after the
+// settings', so they win.
+func TestProviderModelOptions(t *testing.T) {
+	m := NewFakeModel(TextTurn("a"))
+	p, _ := NewProvider(m, WithModelOptions(model.WithModel("big"), model.WithTemperature(0.1)))
+	temp := 0.9
+	if _, err := collect(t, t.Context(), p, loop.ModelRequest{Messages: []agui.Message{loop.UserText("hi")}, Settings: loop.ModelSettings{Temperature: &temp}}); err != nil {
+		t.Fatal(err)
+	}
+	o := m.Options()[0]
+	if *o.Model != "big" || *o.Temperature != 0.1 {
+		t.Fatalf("options %+v", o)
 	}
 }
