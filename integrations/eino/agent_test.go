@@ -593,3 +593,38 @@ func must[T any](v T, err error) T {
 	}
 	return v
 }
+
+// An agent used as a tool (adk.NewAgentTool) whose internal events are
+// emitted is a subagent under the tool call that runs it.
+func TestAgentToolIsSubagent(t *testing.T) {
+	inner := chatAgent(t, "researcher", NewFakeModel(TextTurn("Oslo has ", "fjords.")))
+	outer, err := adk.NewChatModelAgent(t.Context(), &adk.ChatModelAgentConfig{
+		Name: "lead", Description: "lead", Instruction: "Delegate.",
+		Model: NewFakeModel(CallTurn("call_r", "researcher", `{"request":"Oslo"}`), TextTurn("Done.")),
+		ToolsConfig: adk.ToolsConfig{
+			ToolsNodeConfig:    compose.ToolsNodeConfig{Tools: []tool.BaseTool{adk.NewAgentTool(t.Context(), inner)}},
+			EmitInternalEvents: true,
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := NewAgent(outer)
+	evs, view := serve(t, a).events(t, t.Context(), input("t1", "r1", "Research Oslo."))
+	if o := view.Outcome(); o == nil || o.Type != agui.OutcomeSuccess {
+		t.Fatalf("outcome %+v error %+v events %v", o, view.RunError, types(evs))
+	}
+	var started *agui.SubagentStarted
+	for _, ev := range evs {
+		if s, ok := ev.(*agui.SubagentStarted); ok {
+			started = s
+		}
+	}
+	if started == nil || started.Name != "researcher" || started.ParentToolCallID != "call_r" {
+		t.Fatalf("subagent %+v, events %v", started, types(evs))
+	}
+	got := summary(view.Messages)
+	if !strings.Contains(got, "assistant: Oslo has fjords. (sub)\n") || !strings.HasSuffix(got, "assistant: Done.\n") {
+		t.Fatalf("messages:\n%s", got)
+	}
+}

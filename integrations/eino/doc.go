@@ -37,7 +37,9 @@
 //   - an agent transfer (a path below the root agent in the event's
 //     RunPath) becomes a subagent: SUBAGENT_STARTED named after the agent,
 //     its parent tool call the transfer_to_agent call, and
-//     SUBAGENT_FINISHED when the events leave it;
+//     SUBAGENT_FINISHED when the events leave it; so do the internal
+//     events of an agent used as a tool (adk.NewAgentTool with
+//     EmitInternalEvents), under the tool call that runs it;
 //   - an interrupt (Action.Interrupted: adk.Interrupt, tool.Interrupt,
 //     compose.Interrupt) ends the run with an interrupt outcome, one AG-UI
 //     interrupt per root cause, with eino's interrupt id, reason

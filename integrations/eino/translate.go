@@ -166,9 +166,8 @@ func (t *translator) follow(path []adk.RunStep) error {
 	t.subs, t.names = t.subs[:keep], t.names[:keep]
 	for _, n := range names[keep:] {
 		var opts []core.SubagentOption
-		if t.transferCall != "" {
-			opts = append(opts, core.WithParentToolCall(t.transferCall))
-			t.transferCall = ""
+		if id := t.parentCall(n); id != "" {
+			opts = append(opts, core.WithParentToolCall(id))
 		}
 		s, err := t.emitter().Subagent(n, opts...)
 		if err != nil {
@@ -177,6 +176,23 @@ func (t *translator) follow(path []adk.RunStep) error {
 		t.subs, t.names = append(t.subs, s), append(t.names, n)
 	}
 	return nil
+}
+
+// parentCall is the tool call that started agent name: the last
+// transfer_to_agent call, or a call awaiting its result that is named
+// after the agent (an agent used as a tool, adk.NewAgentTool, whose
+// internal events the ChatModelAgent emits); "" if none.
+func (t *translator) parentCall(name string) string {
+	if id := t.transferCall; id != "" {
+		t.transferCall = ""
+		return id
+	}
+	for id, h := range t.calls {
+		if h.Name() == name {
+			return id
+		}
+	}
+	return ""
 }
 
 // chunks yields a message variant's chunks: the stream's, or the one
