@@ -99,7 +99,8 @@ func hotelSurface(hotels []hotel) a2ui.Surface {
 // registerFixedSchema serves a2ui_fixed_schema: the model calls
 // search_flights or search_hotels with the results, and the tool answers
 // with a surface laid out in Go (the fixed schema), which the page's A2UI
-// middleware paints from the tool result.
+// middleware paints from the tool result. A click on a card's button
+// reaches the model with the next run (a2ui.InsertAction).
 func registerFixedSchema(g *gin.RouterGroup, path string, provider loop.Provider, opts []core.HandlerOption) error {
 	flights, err := loop.NewTool("search_flights", "Show flight search results to the user as cards",
 		func(_ context.Context, in struct {
@@ -119,7 +120,7 @@ func registerFixedSchema(g *gin.RouterGroup, path string, provider loop.Provider
 	if err != nil {
 		return err
 	}
-	a, err := loop.New(provider, loop.WithTools(flights, hotels),
+	a, err := loop.New(provider, loop.WithTools(flights, hotels), loop.WithBeforeModelCall(a2ui.InsertAction),
 		loop.WithInstructions("You are a travel assistant. To show flights or hotels, call search_flights or search_hotels with the results; the page shows them as cards."))
 	if err != nil {
 		return err
@@ -150,7 +151,7 @@ func generative(instructions string) func(*gin.RouterGroup, string, loop.Provide
 		if err != nil {
 			return err
 		}
-		a, err := loop.New(provider, loop.WithTools(generate), loop.WithInstructions(instructions))
+		a, err := loop.New(provider, loop.WithTools(generate), loop.WithBeforeModelCall(a2ui.InsertAction), loop.WithInstructions(instructions))
 		if err != nil {
 			return err
 		}

@@ -1,9 +1,12 @@
 package a2ui
 
 import (
+	"context"
 	"encoding/json"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/loop"
 )
 
 // Action is what a user did on a surface: the action of a component (a
@@ -57,4 +60,44 @@ func (a Action) Message() string {
 		}
 	}
 	return s + ". Context: " + string(ctx)
+}
+
+// InsertAction is a [loop.WithBeforeModelCall] hook that tells the model
+// what the user did on a surface. When the run's input ([core.InputFrom])
+// carries an action ([ActionFrom]), each model request of the run gets a
+// user message saying it ([Action.Message]) right after the last message
+// the input holds, before what the run itself added; otherwise the
+// request is unchanged. The message reaches the model only: the
+// transcript and the events are unchanged, so the action is told to each
+// turn of its run and to no later run.
+//
+// The loop keeps its own transcript and takes from the input only new
+// user messages and the results of its pending calls; the call and
+// result the A2UI middleware adds for an action (log_a2ui_event) are not
+// among them, so behind that middleware too this hook is how the model
+// learns of the click.
+func InsertAction(ctx context.Context, req loop.ModelRequest) (loop.ModelRequest, error) {
+	in, ok := core.InputFrom(ctx)
+	if !ok {
+		return req, nil
+	}
+	a, ok := ActionFrom(in)
+	if !ok {
+		return req, nil
+	}
+	ids := make(map[string]bool, len(in.Messages))
+	for _, m := range in.Messages {
+		ids[m.MessageID()] = true
+	}
+	at := 0
+	for i, m := range req.Messages {
+		if ids[m.MessageID()] {
+			at = i + 1
+		}
+	}
+	msgs := make([]agui.Message, 0, len(req.Messages)+1)
+	msgs = append(msgs, req.Messages[:at]...)
+	msgs = append(msgs, &agui.UserMessage{ID: "a2ui-action-" + in.RunID, Content: agui.TextContent(a.Message())})
+	req.Messages = append(msgs, req.Messages[at:]...)
+	return req, nil
 }

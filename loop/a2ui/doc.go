@@ -44,8 +44,10 @@
 //
 // A button on a surface sends its action with the next run, in the
 // input's forwardedProps ({"a2uiAction":{"userAction":{…}}});
-// [ActionFrom] reads it and [Action.Message] says it in words for the
-// model.
+// [ActionFrom] reads it and [Action.Message] says it in words.
+// [InsertAction], given to the loop, tells the model:
+//
+//	agent, err := loop.New(provider, loop.WithTools(render), loop.WithBeforeModelCall(a2ui.InsertAction))
 //
 // # Concurrency
 //

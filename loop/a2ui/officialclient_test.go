@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/internal/officialclient"
 	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/loop/a2ui"
@@ -68,20 +67,13 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 // A click on a surface reaches the model: the official client sends the
-// action in forwardedProps, a before-model hook reads it (ActionFrom) and
-// gives the model its words (Action.Message).
+// action in forwardedProps, and InsertAction gives the model its words.
 func TestOfficialClientSendsAction(t *testing.T) {
 	echo := loop.ProviderFunc(func(_ context.Context, req loop.ModelRequest) iter.Seq2[loop.Delta, error] {
 		last := req.Messages[len(req.Messages)-1].(*agui.UserMessage).Content.String()
 		return func(yield func(loop.Delta, error) bool) { yield(loop.Delta{Text: "saw: " + last}, nil) }
 	})
-	agent, err := loop.New(echo, loop.WithBeforeModelCall(func(ctx context.Context, req loop.ModelRequest) (loop.ModelRequest, error) {
-		in, _ := core.InputFrom(ctx)
-		if a, ok := a2ui.ActionFrom(in); ok {
-			req.Messages = append(req.Messages[:len(req.Messages):len(req.Messages)], loop.UserText(a.Message()))
-		}
-		return req, nil
-	}))
+	agent, err := loop.New(echo, loop.WithBeforeModelCall(a2ui.InsertAction))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -344,6 +344,20 @@ test("a2ui_fixed_schema: search_flights and search_hotels paint the fixed catalo
   assert.deepEqual(second.data.hotels.map((h) => h.name), ["The Manhattan Grand", "Downtown Boutique Hotel"]);
   assert.deepEqual(second.components[1].pricePerNight, { path: "price" });
   assert.equal(lastText(agent), done);
+
+  // A click on a card's button: the A2UI middleware sends the action in
+  // forwardedProps and adds it to the messages as a log_a2ui_event call
+  // and its result; the model is told of it and answers, without
+  // searching again.
+  const action = { name: "book_hotel", surfaceId: "hotel-search-results", sourceComponentId: "hotel-card", context: { name: "The Manhattan Grand", price: "$350" } };
+  agent.addMessage({ id: "click-1", role: "assistant", content: "", toolCalls: [{ id: "click-call-1", type: "function", function: { name: "log_a2ui_event", arguments: JSON.stringify(action) } }] });
+  agent.addMessage(toolResult("click-call-1", `User performed action "book_hotel" on surface "hotel-search-results" (component: hotel-card). Context: ${JSON.stringify(action.context)}`));
+  const clicked = await run(agent, { forwardedProps: { a2uiAction: { userAction: action } } });
+  assert.ok(!types(clicked).includes("TOOL_CALL_START"), types(clicked).join(" "));
+  const told = mock.getLastRequest().body.messages.at(-1);
+  assert.equal(told.role, "user");
+  assert.equal(told.content, `User performed action "book_hotel" on surface "hotel-search-results" (component: hotel-card). Context: ${JSON.stringify(action.context)}`);
+  assert.equal(lastText(agent), "I understand. How can I help you with that?");
 });
 
 test("a2ui_dynamic_schema and a2ui_advanced: generate_a2ui's sub-agent designs the surface", async () => {
