@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/http/httptest"
@@ -364,4 +365,27 @@ func TestOptionsRefused(t *testing.T) {
 	if _, err := a2ui.Generate(nil); err == nil {
 		t.Error("Generate accepted a nil model")
 	}
+}
+
+// Runs count their invalid surfaces apart: eight runs at once each get
+// two error results and then their own failure.
+func TestRenderRunsCountApart(t *testing.T) {
+	render, err := a2ui.Render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := serve(t, newAgent(t, loop.Script(renderCall(brokenHotels), renderCall(brokenHotels), renderCall(brokenHotels), loop.Turn{Text: "Sorry."}), render))
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			t.Run(fmt.Sprint("run", i), func(t *testing.T) {
+				rs := results(run(t, url, "Compare hotels"))
+				var f a2ui.Failure
+				if len(rs) != 3 || json.Unmarshal([]byte(rs[2]), &f) != nil || len(f.Attempts) != 3 {
+					t.Errorf("results %v", rs)
+				}
+			})
+		})
+	}
+	wg.Wait()
 }

@@ -46,8 +46,14 @@ const maxArgsBytes = 1 << 20
 //   - the [WithMaxAttempts]th invalid one in a run: the [Failure] result
 //     (code "a2ui_recovery_exhausted"), never a painted invalid surface.
 //
-// The tool is safe for concurrent use by any number of runs; it keeps the
-// invalid attempts of the 1024 most recent runs that had one.
+// Arguments that do not fit the tool's parameter schema (components that
+// are not a list, say) never reach the tool: the loop answers them with
+// its own error result, which the model reads the same way, and they do
+// not count as attempts ([loop.WithMaxSteps] bounds them).
+//
+// The tool is safe for concurrent use by any number of runs, each with
+// its own count of attempts; it keeps the counts of the 1024 most recent
+// runs that had an invalid surface.
 func Render(opts ...Option) (loop.Tool, error) {
 	c, err := newConfig(opts)
 	if err != nil {
