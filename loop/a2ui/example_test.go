@@ -114,3 +114,31 @@ func ExampleActionFrom() {
 	// Output:
 	// User performed action "book_flight" on surface "flights" (component: card). Context: {"flight":"UA 123"}
 }
+
+// Operations decode only as A2UI v0.9 defines them.
+func ExampleOperation() {
+	var op a2ui.Operation
+	err := json.Unmarshal([]byte(`{"version":"v0.9","deleteSurface":{"surfaceId":"flights"}}`), &op)
+	fmt.Println(op.SurfaceID(), err)
+	err = json.Unmarshal([]byte(`{"version":"v0.9","beginRendering":{"surfaceId":"flights"}}`), &op)
+	fmt.Println(agui.CodeOf(err))
+	// Output:
+	// flights <nil>
+	// A2UI_UNKNOWN_OPERATION
+}
+
+// The model hears of a click in the run it starts, after the messages the
+// page sent.
+func ExampleInsertAction() {
+	in := &agui.RunAgentInput{ThreadID: "t", RunID: "r2",
+		Messages:       []agui.Message{&agui.UserMessage{ID: "u1", Content: agui.TextContent("Find flights")}},
+		ForwardedProps: json.RawMessage(`{"a2uiAction":{"userAction":{"name":"book_flight","surfaceId":"flights"}}}`)}
+	req := loop.ModelRequest{Messages: in.Messages}
+	req, _ = a2ui.InsertAction(core.ContextWithInput(context.Background(), in), req)
+	for _, m := range req.Messages {
+		fmt.Println(m.Role(), m.(*agui.UserMessage).Content.String())
+	}
+	// Output:
+	// user Find flights
+	// user User performed action "book_flight" on surface "flights". Context: {}
+}
