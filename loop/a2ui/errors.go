@@ -16,6 +16,9 @@ const (
 	CodeUnresolvedChild agui.Code = "A2UI_UNRESOLVED_CHILD"
 	// CodeCycle: a component is its own ancestor.
 	CodeCycle agui.Code = "A2UI_CYCLE"
+	// CodeUnknownCatalog: a surface names a catalog other than the one
+	// the tool was given.
+	CodeUnknownCatalog agui.Code = "A2UI_UNKNOWN_CATALOG"
 	// CodeUnknownComponent: a component's type is not in the catalog.
 	CodeUnknownComponent agui.Code = "A2UI_UNKNOWN_COMPONENT"
 	// CodeMissingProperty: a component lacks a property its catalog type

@@ -167,6 +167,20 @@ func TestRenderRetry(t *testing.T) {
 	envelope(t, rs[1])
 }
 
+// A surface naming another catalog than the tool's is refused.
+func TestRenderOtherCatalog(t *testing.T) {
+	render, err := a2ui.Render(a2ui.WithCatalog(*catalog(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := strings.Replace(validHotels, `"surfaceId":"hotel-comparison"`, `"surfaceId":"hotel-comparison","catalogId":"https://example.com/other.json"`, 1)
+	url := serve(t, newAgent(t, loop.Script(renderCall(other), loop.Turn{Text: "Hm."}), render))
+	rs := results(run(t, url, "Compare hotels"))
+	if _, msg := toolError(t, rs[0]); !strings.Contains(msg, `- [A2UI_UNKNOWN_CATALOG] catalogId: "https://example.com/other.json" is not the catalog`) {
+		t.Fatalf("result %s", rs[0])
+	}
+}
+
 // The third invalid surface of a run ends the retries with the failure
 // the A2UI middleware shows; nothing is painted.
 func TestRenderExhausted(t *testing.T) {

@@ -34,7 +34,8 @@ func newConfig(opts []Option) (config, error) {
 }
 
 // WithCatalog checks surfaces against catalog (default: none, structural
-// checks only) and gives its ID to surfaces that name no catalog.
+// checks only), gives its ID to surfaces that name no catalog and refuses
+// surfaces that name another ([CodeUnknownCatalog]).
 func WithCatalog(catalog Catalog) Option {
 	return func(c *config) error {
 		if catalog.ID == "" {

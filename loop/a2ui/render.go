@@ -3,6 +3,7 @@ package a2ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/agui-go/agui"
@@ -90,8 +91,16 @@ func (c config) check(args json.RawMessage) (Surface, []Problem) {
 	if err := json.Unmarshal(args, &s); err != nil {
 		return Surface{}, []Problem{{Code: CodeMalformed, Path: "", Message: "the arguments are not a surface: " + err.Error()}}
 	}
-	if s.CatalogID == "" && c.catalog != nil {
+	if c.catalog == nil {
+		return s, Validate(s, nil, c.limits)
+	}
+	switch s.CatalogID {
+	case "":
 		s.CatalogID = c.catalog.ID
+	case c.catalog.ID:
+	default:
+		ps := []Problem{{Code: CodeUnknownCatalog, Path: "catalogId", Message: fmt.Sprintf("%q is not the catalog; use %q or leave it out", s.CatalogID, c.catalog.ID)}}
+		return s, append(ps, Validate(s, c.catalog, c.limits)...)
 	}
 	return s, Validate(s, c.catalog, c.limits)
 }
