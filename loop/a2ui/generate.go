@@ -92,11 +92,11 @@ func (g *generator) call(ctx context.Context, args json.RawMessage) (string, err
 		var ps []Problem
 		switch {
 		case errors.Is(err, errTooLarge):
-			ps = []Problem{{Code: CodeTooLarge, Message: "the surface is over 1 MiB of JSON"}}
+			ps = []Problem{{Code: CodeTooLarge, Path: "surface", Message: "the surface is over 1 MiB of JSON"}}
 		case err != nil:
 			return "", err
 		case raw == nil:
-			ps = []Problem{{Code: CodeNoRender, Message: "the model did not call " + RenderToolName}}
+			ps = []Problem{{Code: CodeNoRender, Path: "surface", Message: "the model did not call " + RenderToolName}}
 		default:
 			s, ps = g.cfg.check(raw)
 		}

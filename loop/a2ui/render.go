@@ -85,11 +85,11 @@ func (r *renderer) call(ctx context.Context, args json.RawMessage) (string, erro
 // check decodes and validates a surface's arguments.
 func (c config) check(args json.RawMessage) (Surface, []Problem) {
 	if len(args) > maxArgsBytes {
-		return Surface{}, []Problem{{Code: CodeTooLarge, Path: "", Message: "the surface is over 1 MiB of JSON"}}
+		return Surface{}, []Problem{{Code: CodeTooLarge, Path: "surface", Message: "the surface is over 1 MiB of JSON"}}
 	}
 	var s Surface
 	if err := json.Unmarshal(args, &s); err != nil {
-		return Surface{}, []Problem{{Code: CodeMalformed, Path: "", Message: "the arguments are not a surface: " + err.Error()}}
+		return Surface{}, []Problem{{Code: CodeMalformed, Path: "surface", Message: "the arguments are not a surface: " + err.Error()}}
 	}
 	if c.catalog == nil {
 		return s, Validate(s, nil, c.limits)
