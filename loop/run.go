@@ -199,6 +199,10 @@ func (r *run) claimOnce(ctx context.Context, in Input) error {
 	if err := claimOwner(ctx, cp); err != nil {
 		return err
 	}
+	if r.steering != nil && read(cp.Messages, r.steering) {
+		// The holder read this run's messages and may have moved on.
+		return errSteered
+	}
 	if cp.Status == StatusRunning && r.clock.now().Before(cp.LeaseUntil) {
 		if err := r.busy(ctx, cp, v, in); err != nil {
 			return err
