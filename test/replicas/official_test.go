@@ -15,7 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui/loop"
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 )
 
 // officialReport is what official.mjs prints.
@@ -39,7 +39,7 @@ type officialReport struct {
 // (pinned by this directory's package-lock.json) against replicas a and b.
 func officialClient(t *testing.T, a, b *replica) officialReport {
 	t.Helper()
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	cmd := exec.CommandContext(t.Context(), node, "official.mjs")
 	cmd.Env = append(os.Environ(), "A_URL="+a.url, "B_URL="+b.url)
 	out, err := cmd.Output()
@@ -99,7 +99,7 @@ type takeoverReport struct {
 // out, the client's retried resume through the other replica finishes the
 // turn without running the recorded call again.
 func testOfficialClientTakeover(t *testing.T, slow, b *replica, c *redis.Client) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	weatherBefore, bookBefore := toolStarts("get_weather", slow, b), toolStarts("book_trip", slow, b)
 	started := make(chan struct{})
 	var once sync.Once
