@@ -278,3 +278,49 @@ func TestBusyStrategyText(t *testing.T) {
 		t.Fatal("WithBusyWait(0) accepted")
 	}
 }
+
+// A message steered while the holder's model writes its final answer is
+// answered by the same run: it reads the message after that answer,
+// instead of ending with it unread.
+func TestBusySteerDuringTheAnswer(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := NewMemoryStore()
+		var turns atomic.Int64
+		slow := ProviderFunc(func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
+			return func(yield func(Delta, error) bool) {
+				turns.Add(1)
+				select {
+				case <-time.After(10 * time.Second):
+				case <-ctx.Done():
+					yield(Delta{}, ctx.Err())
+					return
+				}
+				yield(Delta{Text: "answer " + strings.Join(userTexts(req.Messages), "+")}, nil)
+			}
+		})
+		a := mustNew(t, slow, WithCheckpoints(store), WithBusy(BusySteer))
+		b := mustNew(t, slow, WithCheckpoints(store), WithBusy(BusySteer))
+		first := goExecute(t.Context(), a, say("one"))
+		time.Sleep(time.Second)
+		second, err := b.Execute(t.Context(), say("two"))
+		if err != nil || second.FinishReason != FinishSteered {
+			t.Fatalf("second: %s %v", second.FinishReason, err)
+		}
+		res, err := first.wait()
+		if err != nil || res.FinishReason != FinishStop || turns.Load() != 2 {
+			t.Fatalf("first: %s %v after %d turns", res.FinishReason, err, turns.Load())
+		}
+		var got []string
+		for _, m := range res.Messages {
+			switch m := m.(type) {
+			case *agui.UserMessage:
+				got = append(got, m.Content.String())
+			case *agui.AssistantMessage:
+				got = append(got, m.Content)
+			}
+		}
+		if want := []string{"one", "answer one", "two", "answer one+two"}; !slices.Equal(got, want) {
+			t.Fatalf("transcript %q, want %q", got, want)
+		}
+	})
+}

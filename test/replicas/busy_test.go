@@ -1,8 +1,12 @@
 package replicas_test
 
 import (
+	"bufio"
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +23,54 @@ func say(thread, run, text string) map[string]any {
 	in := start(thread, run)
 	in["messages"] = append(in["messages"].([]any), map[string]any{"id": "u2-" + thread, "role": "user", "content": text})
 	return in
+}
+
+// postOpened is post that also says when the stream's first event
+// arrived (zero for an answer without a stream).
+func postOpened(ctx context.Context, r *replica, in map[string]any) (runResult, time.Time) {
+	in["protocolVersion"] = "1.0"
+	body, err := json.Marshal(in)
+	if err != nil {
+		return runResult{err: err}, time.Time{}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url+"/agents/loop", bytes.NewReader(body))
+	if err != nil {
+		return runResult{err: err}, time.Time{}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return runResult{err: err}, time.Time{}
+	}
+	defer resp.Body.Close()
+	res := runResult{status: resp.StatusCode}
+	var opened time.Time
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		var b bytes.Buffer
+		_, res.err = b.ReadFrom(resp.Body)
+		res.body = b.String()
+		return res, opened
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		if opened.IsZero() {
+			opened = time.Now()
+		}
+		ev, err := agui.DecodeEvent([]byte(data))
+		if err != nil {
+			res.err = err
+			return res, opened
+		}
+		res.events = append(res.events, ev)
+	}
+	res.err = sc.Err()
+	return res, opened
 }
 
 // transcript reads thread's messages back from r and checks that every
@@ -111,7 +163,7 @@ func TestDoubleTextingTwoReplicas(t *testing.T) {
 			}()
 			<-booking
 			stop()
-			second := post(t.Context(), b, say(thread, "run-3", "And a museum?"))
+			second, opened := postOpened(t.Context(), b, say(thread, "run-3", "And a museum?"))
 			secondEnd := time.Now()
 			first := <-held
 			msgs := transcript(t, b, thread)
@@ -133,8 +185,9 @@ func TestDoubleTextingTwoReplicas(t *testing.T) {
 				if !first.finished(agui.OutcomeSuccess) || !second.finished(agui.OutcomeInterrupt) || secondEnd.Before(heldEnd) {
 					t.Fatalf("first %v, second %v (ended %v after the first)", first, second, secondEnd.Sub(heldEnd))
 				}
-				if _, ok := second.events[0].(*agui.RunStarted); !ok {
-					t.Fatalf("second stream: %v", second)
+				// Its stream opened at once, while the first still ran.
+				if _, ok := second.events[0].(*agui.RunStarted); !ok || !opened.Before(heldEnd) {
+					t.Fatalf("second stream: %v, opened %v before the first ended", second, heldEnd.Sub(opened))
 				}
 				if got := userTexts(msgs); len(got) != 2 || got[1] != "And a museum?" {
 					t.Fatalf("user messages %q", got)
