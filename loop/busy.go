@@ -17,7 +17,8 @@ import (
 // is still running). Every strategy works across replicas through the
 // [Store] alone: the requests a waiting run makes are fields of the
 // thread's [Checkpoint] that the holder reads at its next lease renewal
-// or safe point, so no replica has to reach another.
+// or safe point, so no replica has to reach another. A BusyStrategy is a
+// plain value.
 type BusyStrategy int
 
 // The strategies; see [WithBusy].
