@@ -324,3 +324,37 @@ func TestBusySteerDuringTheAnswer(t *testing.T) {
 		}
 	})
 }
+
+// An interrupt reaches a holder waiting on its model too: the turn is
+// cancelled, and the new run answers with a valid transcript.
+func TestBusyInterruptDuringTheModelTurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := NewMemoryStore()
+		slow := ProviderFunc(func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
+			return func(yield func(Delta, error) bool) {
+				select {
+				case <-time.After(10 * time.Second):
+					yield(Delta{Text: "answer " + strings.Join(userTexts(req.Messages), "+")}, nil)
+				case <-ctx.Done():
+					yield(Delta{}, ctx.Err())
+				}
+			}
+		})
+		a := mustNew(t, slow, WithCheckpoints(store), WithBusy(BusyInterrupt))
+		b := mustNew(t, slow, WithCheckpoints(store), WithBusy(BusyInterrupt))
+		first := goExecute(t.Context(), a, say("one"))
+		time.Sleep(time.Second)
+		start := time.Now()
+		second, err := b.Execute(t.Context(), say("two"))
+		if err != nil || second.FinishReason != FinishStop || time.Since(start) > 10*time.Second+2*busyPoll {
+			t.Fatalf("second: %s %v after %v", second.FinishReason, err, time.Since(start))
+		}
+		if _, err := first.wait(); agui.CodeOf(err) != CodeInterrupted {
+			t.Fatalf("first: %v, want %s", err, CodeInterrupted)
+		}
+		assertResult(t, second)
+		if got := userTexts(second.Messages); !slices.Equal(got, []string{"one", "two"}) {
+			t.Fatalf("transcript:\n%s", dump(second.Messages))
+		}
+	})
+}
