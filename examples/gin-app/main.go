@@ -7,6 +7,11 @@
 // run logs, so several replicas share them and any replica serves a
 // rejoin; without it they live in memory.
 //
+// With -openai-base-url http://127.0.0.1:11434/v1 -model llama3.2 (any
+// OpenAI-compatible server; or OPENAI_BASE_URL), or -model-provider
+// anthropic, the loop-backed routes (/agents/loop, /agents/frontend) run on
+// that model instead of their scripted ones.
+//
 // See docs/example-app.md in the repository for the routes and a
 // curl line for each.
 package main
@@ -26,6 +31,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/examples/internal/model"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -39,6 +45,10 @@ func main() {
 	flag.TextVar(&busy, "busy", loop.BusyRefuse, "what the loop route does with a run on a thread another run holds: refuse, enqueue, interrupt or steer")
 	var f flags
 	f.register(flag.CommandLine)
+	// The loop-backed routes' model: scripted unless chosen (see
+	// examples/internal/model).
+	var m model.Flags
+	m.Register(flag.CommandLine)
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	shutdownTracing, err := setupTracing(*otelExport, os.Stdout)
@@ -52,6 +62,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.loop.bookDelay = *bookDelay
+	cfg.loop.model = m
 	cfg.loopOptions = append(cfg.loopOptions, loop.WithLease(*lease), loop.WithBusy(busy))
 	closeStore, err := useRedis(&cfg, *redisURL)
 	if err == nil {
