@@ -7,6 +7,11 @@
 // run logs, so several replicas share them and any replica serves a
 // rejoin; without it they live in memory.
 //
+// With -openai-base-url http://127.0.0.1:11434/v1 -model llama3.2 (any
+// OpenAI-compatible server; or OPENAI_BASE_URL), or -model-provider
+// anthropic, the loop-backed routes (/agents/loop, /agents/frontend) run on
+// that model instead of their scripted ones.
+//
 // See docs/example-app.md in the repository for the routes and a
 // curl line for each.
 package main
@@ -26,6 +31,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/examples/internal/model"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -36,8 +42,14 @@ func main() {
 	lease := flag.Duration("lease", 5*time.Minute, "how long a dead replica's run keeps its loop thread")
 	bookDelay := flag.Duration("book-delay", 0, "how long the loop route's book_trip tool takes")
 	titles := flag.Bool("titles", false, "name the loop route's threads after their first exchange (loop.WithTitles; default off)")
+	busy := loop.BusyRefuse
+	flag.TextVar(&busy, "busy", loop.BusyRefuse, "what the loop route does with a run on a thread another run holds: refuse, enqueue, interrupt or steer")
 	var f flags
 	f.register(flag.CommandLine)
+	// The loop-backed routes' model: scripted unless chosen (see
+	// examples/internal/model).
+	var m model.Flags
+	m.Register(flag.CommandLine)
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	shutdownTracing, err := setupTracing(*otelExport, os.Stdout)
@@ -51,7 +63,8 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.loop.bookDelay = *bookDelay
-	cfg.loopOptions = append(cfg.loopOptions, loop.WithLease(*lease))
+	cfg.loop.model = m
+	cfg.loopOptions = append(cfg.loopOptions, loop.WithLease(*lease), loop.WithBusy(busy))
 	if *titles {
 		cfg.loopOptions = append(cfg.loopOptions, loop.WithTitles(10*time.Second))
 	}
