@@ -21,7 +21,10 @@ import (
 // part of the checkpoint: changing them never changes the checkpoint's
 // version, so a rename does not take a thread from the run holding it.
 // [Store.Delete] removes the thread from every list along with its
-// checkpoint, and a thread the store expires leaves its lists too.
+// checkpoint, and a thread the store expires leaves its lists too; one
+// created again under its id starts untitled, unarchived and newly
+// created. An unowned thread a principal's run claims moves to that
+// principal's list.
 type ThreadStore interface {
 	// Threads returns a page of owner's threads ([Checkpoint.Owner]),
 	// most recent activity first (ties by thread id, descending). A
