@@ -296,12 +296,12 @@ type checkedStore struct {
 	t *testing.T
 }
 
-func (s checkedStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
+func (s checkedStore) Save(ctx context.Context, cp *Checkpoint, expect int64, kept int) (int64, error) {
 	pendingOK := cp.Status == StatusRunning || cp.Status == StatusAwaitingApproval || cp.Status == StatusAwaitingClient
 	if err := checkTranscript(cp.Messages, pendingOK); err != nil {
 		s.t.Errorf("saved %s transcript of thread %s is invalid: %v\n%s", cp.Status, cp.ThreadID, err, dump(cp.Messages))
 	}
-	return s.Store.Save(ctx, cp, expect)
+	return s.Store.Save(ctx, cp, expect, kept)
 }
 
 // Threads and UpdateThread pass through to the store, which is a

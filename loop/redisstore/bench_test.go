@@ -59,7 +59,7 @@ func BenchmarkCheckpoint(b *testing.B) {
 	var saves, loads []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		if v, err = s.Save(ctx, cp, v); err != nil {
+		if v, err = s.Save(ctx, cp, v, 0); err != nil {
 			b.Fatal(err)
 		}
 		t1 := time.Now()

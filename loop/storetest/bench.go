@@ -23,7 +23,7 @@ func BenchThreads(b *testing.B, s loop.Store) {
 	ctx := b.Context()
 	save := func(owner string, i int) {
 		cp := owned(fmt.Sprintf("%s-%05d", owner, i), owner, 4)
-		if _, err := s.Save(ctx, cp, 0); err != nil {
+		if _, err := s.Save(ctx, cp, 0, 0); err != nil {
 			b.Fatal(err)
 		}
 	}

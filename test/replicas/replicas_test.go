@@ -20,10 +20,11 @@ import (
 // is free again soon.
 const lease = time.Second
 
-// storedLease reads the lease of thread's checkpoint straight from Redis.
+// storedLease reads the lease of thread's checkpoint straight from Redis
+// (the hash field "d": the checkpoint without its messages).
 func storedLease(t *testing.T, c *redis.Client, thread string) (loop.Status, time.Time) {
 	t.Helper()
-	data, err := c.HGet(t.Context(), "agui:gin-app:{"+thread+"}", "cp").Bytes()
+	data, err := c.HGet(t.Context(), "agui:gin-app:{"+thread+"}", "d").Bytes()
 	if err != nil {
 		t.Fatal(err)
 	}
