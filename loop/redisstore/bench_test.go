@@ -119,3 +119,12 @@ func BenchmarkLoopRun(b *testing.B) {
 func BenchmarkThreads(b *testing.B) {
 	storetest.BenchThreads(b, newStore(b, client(b, redistest.Start(b))))
 }
+
+// BenchmarkTurns is storetest.BenchTurns on a local redis-server, with
+// the bytes of the commands the client sends.
+func BenchmarkTurns(b *testing.B) {
+	c := client(b, redistest.Start(b))
+	sent := &sentBytes{}
+	c.AddHook(sent)
+	storetest.BenchTurns(b, newStore(b, c), sent.n.Load)
+}
