@@ -123,4 +123,3 @@ func TestEarlierLayout(t *testing.T) {
 		t.Fatalf("the earlier layout's field is still there: %v %v", n, err)
 	}
 }
-
