@@ -47,6 +47,7 @@ var layout = []row{
 	{pkgs: []string{"loop/openai", "loop/anthropic"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"loop/httptool", "loop/mcptool"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"loop/redisstore", "loop/storetest"}, mayImport: []string{"", "core", "loop"}},
+	{pkgs: []string{"loop/a2ui"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"aguiotel"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"remote"}, mayImport: []string{"", "client", "core", "loop"}},
 	{pkgs: []string{"examples/internal/model"}, mayImport: []string{"loop", "loop/openai", "loop/anthropic"}},
