@@ -24,7 +24,7 @@ const researchSteps = 5
 
 // memoryTokens is observational_memory's threshold, deliberately low (as
 // the Dojo's own agent has it) so that a cycle runs within a few turns.
-const memoryTokens = 200
+const memoryTokens = 150
 
 // research is run_deep_research's result, the fields the page's card
 // shows once the task completed.
