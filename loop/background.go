@@ -157,7 +157,8 @@ func (b *Background) Shutdown(ctx context.Context) error {
 }
 
 // Dispatched is a background tool's result, what the model reads of
-// the call: the task started, and its result comes later.
+// the call: the task started, and its result comes later. A plain
+// value.
 type Dispatched struct {
 	TaskID string `json:"taskId"`
 	Status string `json:"status"`
