@@ -29,6 +29,7 @@ var layout = []row{
 	{pkgs: []string{"internal/pb"}},
 	{pkgs: []string{"internal/sharedtest"}},
 	{pkgs: []string{"internal/redistest"}, mayImport: []string{"internal/sharedtest"}},
+	{pkgs: []string{"internal/pgtest"}, mayImport: []string{"internal/sharedtest"}},
 	{pkgs: []string{"internal/typecheck"}},
 	{pkgs: []string{"internal/stalltest"}},
 	{pkgs: []string{""}, mayImport: []string{"internal/jsonx", "internal/pb"}},
