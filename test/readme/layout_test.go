@@ -30,6 +30,7 @@ var layout = []row{
 	{pkgs: []string{"internal/sharedtest"}},
 	{pkgs: []string{"internal/redistest"}, mayImport: []string{"internal/sharedtest"}},
 	{pkgs: []string{"internal/pgtest"}, mayImport: []string{"internal/sharedtest"}},
+	{pkgs: []string{"internal/pgmigrate"}},
 	{pkgs: []string{"internal/typecheck"}},
 	{pkgs: []string{"internal/stalltest"}},
 	{pkgs: []string{""}, mayImport: []string{"internal/jsonx", "internal/pb"}},
