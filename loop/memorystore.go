@@ -97,7 +97,10 @@ type MemoryStore struct {
 	lru   list.List
 	bytes int64
 	// awaiting holds, per owner, its threads waiting for an approval.
-	awaiting  map[string]*ownerAwaiting
+	awaiting map[string]*ownerAwaiting
+	// owned holds, per owner, its threads: the index [MemoryStore.Threads]
+	// reads.
+	owned     map[string]map[string]*memoryEntry
 	seq       int64 // the last version handed out
 	nextSweep time.Time
 }
@@ -107,7 +110,12 @@ type memoryEntry struct {
 	version int64
 	size    int64
 	saved   time.Time
-	elem    *list.Element
+	created time.Time
+	// title and archived are kept beside the checkpoint, outside its
+	// version ([ThreadStore]).
+	title    string
+	archived bool
+	elem     *list.Element
 	// await is the entry's place in awaiting[cp.Owner] while cp waits
 	// for an approval, nil otherwise.
 	await *list.Element
@@ -126,7 +134,8 @@ func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	return &MemoryStore{cfg: cfg, entries: map[string]*memoryEntry{}, awaiting: map[string]*ownerAwaiting{}}
+	return &MemoryStore{cfg: cfg, entries: map[string]*memoryEntry{}, awaiting: map[string]*ownerAwaiting{},
+		owned: map[string]map[string]*memoryEntry{}}
 }
 
 // Len returns the number of threads kept and their estimated size in
@@ -221,17 +230,24 @@ func (s *MemoryStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (i
 		return 0, ErrStoreFull
 	}
 	if e == nil {
-		e = &memoryEntry{}
+		e = &memoryEntry{created: now}
 		e.elem = s.lru.PushFront(cp.ThreadID)
 		s.entries[cp.ThreadID] = e
 	} else {
 		s.lru.MoveToFront(e.elem)
 		s.unawait(e)
+		s.disown(e)
 	}
 	s.seq++
 	e.cp, e.version, e.saved = cp.clone(), s.seq, now
 	s.bytes += size - e.size
 	e.size = size
+	o := s.owned[e.cp.Owner]
+	if o == nil {
+		o = map[string]*memoryEntry{}
+		s.owned[e.cp.Owner] = o
+	}
+	o[cp.ThreadID] = e
 	if e.cp.Status == StatusAwaitingApproval {
 		o := s.awaiting[e.cp.Owner]
 		if o == nil {
@@ -276,6 +292,16 @@ func (s *MemoryStore) remove(threadID string, e *memoryEntry) {
 	s.lru.Remove(e.elem)
 	s.bytes -= e.size
 	s.unawait(e)
+	s.disown(e)
+}
+
+// disown takes e out of its owner's threads.
+func (s *MemoryStore) disown(e *memoryEntry) {
+	o := s.owned[e.cp.Owner]
+	delete(o, e.cp.ThreadID)
+	if len(o) == 0 {
+		delete(s.owned, e.cp.Owner)
+	}
 }
 
 // unawait takes e out of its owner's waiting threads.

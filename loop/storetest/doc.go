@@ -15,7 +15,12 @@
 // that clock (a store keeps LeaseUntil; the version check makes
 // takeovers exclusive), delete, that a thread deleted and created again
 // never repeats a version of its earlier life (no ABA overwrite), a 1 MB checkpoint, that a cancelled
-// context fails every call with no effect, and finally the loop itself on
+// context fails every call with no effect, the thread list of
+// [github.com/agui-go/agui/loop.ThreadStore] (a principal's threads
+// newest first by cursor pages of bounded size, run and interrupt flags,
+// titles and archiving that never change a checkpoint's version, delete,
+// an owner's claim; a store that is no ThreadStore fails those checks),
+// and finally the loop itself on
 // the store: an approval paused by one agent and resumed by another on the
 // same store, and concurrent resumes that run the tool exactly once.
 package storetest

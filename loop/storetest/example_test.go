@@ -23,6 +23,13 @@ func ExampleNames() {
 	// VersionsNeverRepeat
 	// LargeCheckpoint
 	// CancelledContext
+	// ThreadList
+	// ThreadStatus
+	// ThreadUpdate
+	// ThreadDelete
+	// ThreadPageBounds
+	// ThreadOwnerChange
+	// ThreadCancelledContext
 	// AgentApprovalAcrossAgents
 	// AgentConcurrentResumes
 }

@@ -33,6 +33,13 @@ func checks() []check {
 		{"VersionsNeverRepeat", versionsNeverRepeat},
 		{"LargeCheckpoint", largeCheckpoint},
 		{"CancelledContext", cancelledContext},
+		{"ThreadList", threadList},
+		{"ThreadStatus", threadStatus},
+		{"ThreadUpdate", threadUpdate},
+		{"ThreadDelete", threadDelete},
+		{"ThreadPageBounds", threadPageBounds},
+		{"ThreadOwnerChange", threadOwnerChange},
+		{"ThreadCancelledContext", threadCancelledContext},
 		{"AgentApprovalAcrossAgents", agentApprovalAcrossAgents},
 		{"AgentConcurrentResumes", agentConcurrentResumes},
 	}
