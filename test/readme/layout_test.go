@@ -47,6 +47,7 @@ var layout = []row{
 	{pkgs: []string{"loop/openai", "loop/anthropic"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"loop/httptool", "loop/mcptool"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"loop/redisstore", "loop/storetest"}, mayImport: []string{"", "core", "loop"}},
+	{pkgs: []string{"loop/pgstore"}, mayImport: []string{"", "core", "internal/pgmigrate", "loop"}},
 	{pkgs: []string{"aguiotel"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"remote"}, mayImport: []string{"", "client", "core", "loop"}},
 	{pkgs: []string{"examples/gin-app"}, anyAbove: true, gin: true},

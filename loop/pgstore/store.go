@@ -1,0 +1,301 @@
+package pgstore
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/internal/pgmigrate"
+	"github.com/agui-go/agui/loop"
+)
+
+// ErrUnavailable: PostgreSQL could not be reached or refused a statement.
+// The error a [Store] method returns wraps it and the driver's error; its
+// message names neither addresses nor credentials, since a run reports it
+// to its client (as a CHECKPOINT_ERROR).
+var ErrUnavailable = errors.New("pgstore: postgres unavailable")
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Migrate creates or updates the store's tables in pool's database (see
+// the package documentation). It is idempotent and safe to call from
+// every replica at once: an advisory lock lets one apply each migration.
+// A [Store] on a database Migrate has not prepared fails every call.
+func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	if _, err := pgmigrate.Apply(ctx, pool, "loop", migrations); err != nil {
+		return fmt.Errorf("pgstore: migrate: %w", err)
+	}
+	return nil
+}
+
+// Store is a [loop.Store] and [loop.ThreadStore] on PostgreSQL: a row per
+// thread (its checkpoint without the transcript, its version, what the
+// thread list shows) and a row per message. It is safe for concurrent
+// use, from any number of processes sharing one database.
+//
+// A Save is one transaction that locks the thread's row and checks its
+// version, so of several processes saving over one version exactly one
+// wins; that is the loop's claim on a thread. The lease is the
+// checkpoint's LeaseUntil, a time of the database's clock ([Store.Now]).
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+var (
+	_ loop.Store       = (*Store)(nil)
+	_ loop.ThreadStore = (*Store)(nil)
+)
+
+// New returns a [Store] on pool, whose database [Migrate] has prepared.
+// It does not contact the database, and does not close the pool.
+func New(pool *pgxpool.Pool) (*Store, error) {
+	if pool == nil {
+		return nil, errors.New("pgstore: nil pool")
+	}
+	return &Store{pool: pool}, nil
+}
+
+// encoded is a checkpoint as the tables keep it.
+type encoded struct {
+	doc   []byte   // the checkpoint without its messages
+	msgs  [][]byte // each message's AG-UI JSON
+	ids   []string
+	heads [][]byte // heads[i]: the chain over msgs[:i]
+	lease *time.Time
+}
+
+// encode splits cp into its rows. The chain is SHA-256 over each
+// message's length and bytes, after the previous link: equal heads mean
+// equal transcripts up to that length.
+func encode(cp *loop.Checkpoint) (*encoded, error) {
+	bare := *cp
+	bare.Messages = nil
+	doc, err := loop.MarshalCheckpoint(&bare)
+	if err != nil {
+		return nil, err
+	}
+	e := &encoded{doc: doc, msgs: make([][]byte, len(cp.Messages)), ids: make([]string, len(cp.Messages)),
+		heads: make([][]byte, len(cp.Messages)+1)}
+	e.heads[0] = []byte{}
+	h := sha256.New()
+	var n [8]byte
+	for i, m := range cp.Messages {
+		if m == nil {
+			return nil, fmt.Errorf("pgstore: message %d is nil", i)
+		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			return nil, fmt.Errorf("pgstore: message %d: %w", i, err)
+		}
+		e.msgs[i], e.ids[i] = b, m.MessageID()
+		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+		h.Write(n[:])
+		h.Write(b)
+		e.heads[i+1] = h.Sum(nil)
+	}
+	if cp.Status == loop.StatusRunning && !cp.LeaseUntil.IsZero() {
+		e.lease = &cp.LeaseUntil
+	}
+	return e, nil
+}
+
+// errConflict ends a save's transaction when the version is not the
+// expected one.
+var errConflict = errors.New("conflict")
+
+// Versions are the database's clock in microseconds when that is past the
+// stored version plus one: a thread deleted and created again starts past
+// every version of its earlier life, so a writer still holding one cannot
+// overwrite the new thread (no ABA). The clock going back by more than
+// the time between a thread's delete and its re-creation would break this.
+const (
+	clockMicros = `(extract(epoch from clock_timestamp()) * 1000000)::bigint`
+
+	createThread = `INSERT INTO agui_loop_threads
+	(thread_id, version, owner, status, lease_until, doc, msg_count, msg_head, created_at, updated_at)
+	SELECT $1, ` + clockMicros + `, $2, $3, $4, $5, $6, $7, now, now FROM (SELECT clock_timestamp() AS now) c
+	ON CONFLICT (thread_id) DO NOTHING
+	RETURNING version`
+
+	lockThread = `SELECT version, msg_count, msg_head FROM agui_loop_threads WHERE thread_id = $1 FOR UPDATE`
+
+	updateThread = `UPDATE agui_loop_threads SET
+	version = greatest(version + 1, ` + clockMicros + `),
+	owner = $2, status = $3, lease_until = $4, doc = $5, msg_count = $6, msg_head = $7, updated_at = clock_timestamp()
+	WHERE thread_id = $1
+	RETURNING version`
+
+	insertMessages = `INSERT INTO agui_loop_messages (thread_id, seq, message_id, data)
+	SELECT $1, s, i, d FROM unnest($2::integer[], $3::text[], $4::bytea[]) AS m(s, i, d)`
+)
+
+// Save implements [loop.Store]. What it writes: the thread's row (the
+// checkpoint without its transcript, a few hundred bytes plus any
+// pending approval, parked results and state) and, when the stored
+// transcript is a prefix of cp's (as it is for every save of a run that
+// appends to its thread), only the messages past it. A transcript that
+// was rewritten (shortened, or a stored message changed) is written
+// whole. The prefix is told by the stored chain head, so the stored
+// messages are never read; cp's messages are encoded and hashed in the
+// process on every save.
+func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	e, err := encode(cp)
+	if err != nil {
+		return 0, err
+	}
+	n := len(e.msgs)
+	var v int64
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		first := 0
+		if expect == 0 {
+			err := tx.QueryRow(ctx, createThread, cp.ThreadID, cp.Owner, string(cp.Status), e.lease, e.doc, n, e.heads[n]).Scan(&v)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return errConflict
+			}
+			if err != nil {
+				return err
+			}
+		} else {
+			var count int
+			var head []byte
+			err := tx.QueryRow(ctx, lockThread, cp.ThreadID).Scan(&v, &count, &head)
+			if errors.Is(err, pgx.ErrNoRows) || err == nil && v != expect {
+				return errConflict
+			}
+			if err != nil {
+				return err
+			}
+			if count <= n && bytes.Equal(head, e.heads[count]) {
+				first = count
+			} else if _, err := tx.Exec(ctx, "DELETE FROM agui_loop_messages WHERE thread_id = $1", cp.ThreadID); err != nil {
+				return err
+			}
+			if err := tx.QueryRow(ctx, updateThread, cp.ThreadID, cp.Owner, string(cp.Status), e.lease, e.doc, n, e.heads[n]).Scan(&v); err != nil {
+				return err
+			}
+		}
+		if first == n {
+			return nil
+		}
+		seqs := make([]int32, 0, n-first)
+		for i := first; i < n; i++ {
+			seqs = append(seqs, int32(i))
+		}
+		_, err := tx.Exec(ctx, insertMessages, cp.ThreadID, seqs, e.ids[first:], e.msgs[first:])
+		return err
+	})
+	if errors.Is(err, errConflict) {
+		return 0, loop.ErrConflict
+	}
+	if err != nil {
+		return 0, s.fail(ctx, "save", err)
+	}
+	return v, nil
+}
+
+// Load implements [loop.Store]: one statement, so the thread's row and
+// its messages are one snapshot.
+func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, int64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	var (
+		v     int64
+		doc   []byte
+		count int
+		msgs  [][]byte
+	)
+	err := s.pool.QueryRow(ctx, `SELECT t.version, t.doc, t.msg_count,
+		ARRAY(SELECT m.data FROM agui_loop_messages m WHERE m.thread_id = t.thread_id ORDER BY m.seq)
+		FROM agui_loop_threads t WHERE t.thread_id = $1`, threadID).Scan(&v, &doc, &count, &msgs)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, 0, loop.ErrNotFound
+	}
+	if err != nil {
+		return nil, 0, s.fail(ctx, "load", err)
+	}
+	cp, err := loop.UnmarshalCheckpoint(doc)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(msgs) != count {
+		return nil, 0, fmt.Errorf("%w: thread %q has %d message rows, its checkpoint says %d", loop.ErrCheckpointFormat, threadID, len(msgs), count)
+	}
+	if count > 0 {
+		cp.Messages = make([]agui.Message, count)
+	}
+	for i, b := range msgs {
+		if cp.Messages[i], err = agui.DecodeMessage(b); err != nil {
+			return nil, 0, fmt.Errorf("%w: message %d: %w", loop.ErrCheckpointFormat, i, err)
+		}
+	}
+	return cp, v, nil
+}
+
+// Delete implements [loop.Store]: the thread's row and its messages.
+func (s *Store) Delete(ctx context.Context, threadID string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if _, err := s.pool.Exec(ctx, "DELETE FROM agui_loop_threads WHERE thread_id = $1", threadID); err != nil {
+		return s.fail(ctx, "delete", err)
+	}
+	return nil
+}
+
+// Now implements [loop.Store]: the database's clock (clock_timestamp(),
+// the time of the call rather than of the transaction), which every
+// replica on the database reads alike.
+func (s *Store) Now(ctx context.Context, _ string) (time.Time, error) {
+	if err := ctx.Err(); err != nil {
+		return time.Time{}, err
+	}
+	var t time.Time
+	if err := s.pool.QueryRow(ctx, "SELECT clock_timestamp()").Scan(&t); err != nil {
+		return time.Time{}, s.fail(ctx, "now", err)
+	}
+	return t, nil
+}
+
+// fail wraps a driver error: the context's error when ctx ended (or its
+// deadline passed), ErrUnavailable otherwise.
+func (s *Store) fail(ctx context.Context, op string, err error) error {
+	if ctx.Err() != nil {
+		return &opError{op: op, kind: ctx.Err(), err: err}
+	}
+	if dl, ok := ctx.Deadline(); ok && !time.Now().Before(dl) {
+		return &opError{op: op, kind: context.DeadlineExceeded, err: err}
+	}
+	return &opError{op: op, kind: ErrUnavailable, err: err}
+}
+
+// opError is a failed call: its message is the operation and kind only;
+// errors.Is finds kind and the driver's error.
+type opError struct {
+	op   string
+	kind error
+	err  error
+}
+
+func (e *opError) Error() string {
+	if e.kind == ErrUnavailable {
+		return "pgstore: " + e.op + ": postgres unavailable"
+	}
+	return "pgstore: " + e.op + ": " + e.kind.Error()
+}
+
+func (e *opError) Unwrap() []error { return []error{e.kind, e.err} }
