@@ -40,6 +40,7 @@ var layout = []row{
 	{pkgs: []string{"core"}, mayImport: []string{"", "internal/jsonpatch", "internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"resume"}, mayImport: []string{"", "core"}},
 	{pkgs: []string{"resume/redislog", "resume/logtest"}, mayImport: []string{"", "aguitest", "core", "resume"}},
+	{pkgs: []string{"resume/pglog"}, mayImport: []string{"", "core", "internal/pgmigrate", "resume"}},
 	{pkgs: []string{"transformers"}, mayImport: []string{"", "core", "internal/jsonpatch", "internal/jsonx"}},
 	{pkgs: []string{"ginagui"}, mayImport: []string{"", "core", "resume"}, gin: true},
 	{pkgs: []string{"aguiprom"}, mayImport: []string{"", "core", "transformers"}},
