@@ -2,7 +2,8 @@
 # The whole test suite, from a fresh clone on a fresh machine: the README's
 # test command, and what .ci/run calls. It installs what the tests need
 # (Node packages with npm ci from committed lock files; Debian's chromium
-# for the browser tests; Debian's redis-server for the Redis tests) and
+# for the browser tests; Debian's redis-server and postgresql for the
+# store tests) and
 # needs nothing installed by hand beyond Go and Node.js.
 #
 # AGUI_SHORT=1 skips the CopilotKit interop test (a 475 MB npm install).
@@ -55,19 +56,27 @@ export GOFLAGS="${GOFLAGS:+$GOFLAGS }-race"
 source test/lib.sh
 install_everything() {
   local lock dir
-  for lock in test/*/package-lock.json examples/gin-app/web/package-lock.json; do
+  for lock in test/*/package-lock.json examples/gin-app/web/package-lock.json internal/officialclient/package-lock.json; do
     dir="$(dirname "$lock")"
     if [[ "$dir" == test/copilotkit && "${AGUI_SHORT:-}" == 1 ]]; then continue; fi
     npm_install "$dir"
   done
-  if ! command -v redis-server >/dev/null; then
+  # Debian's packages the tests need and this machine lacks, in one apt
+  # run: redis-server and postgres for the store tests (internal/redistest,
+  # internal/pgtest start them on loopback), chromium for the pages.
+  local missing=()
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || missing+=(postgresql)
+  [[ -n "${CHROMIUM:-}" ]] || command -v chromium >/dev/null || missing+=(chromium)
+  if ((${#missing[@]})); then
     if [ "$(id -u)" != "0" ]; then
-      echo "redis-server is missing and this is not root: install it (sudo apt-get install -y --no-install-recommends redis-server)," >&2
-      echo "or the Redis tests skip (and fail under CI=true)." >&2
+      echo "missing: ${missing[*]}, and installing needs root:" >&2
+      echo "  sudo apt-get update && sudo apt-get install -y --no-install-recommends ${missing[*]}" >&2
+      echo "Without them the store and browser tests skip (and fail under CI=true)." >&2
       if [ "${CI:-}" = "true" ]; then return 1; fi
     else
       apt-get update
-      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends redis-server
+      DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
     fi
   fi
   # Without root the browser stage says what to run; the other stages
@@ -90,7 +99,7 @@ tools="$(mktemp -d)"
 GOFLAGS= GOBIN="$tools" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 "$tools/staticcheck" ./...
 
-step "waiting for the background installs (Node packages, redis-server, chromium)"
+step "waiting for the background installs (Node packages, redis-server, postgresql, chromium)"
 installed=0
 wait "$installs" || installed=$?
 installs=""
@@ -99,6 +108,16 @@ if [[ $installed != 0 ]]; then exit "$installed"; fi
 
 step "go test -race (every package: unit, examples, fuzz seeds, official-client conformance, the Go client against the official encoder, faults, load short mode)"
 go test -race -count=1 ./...
+
+# Each framework integration is a Go module of its own, so that a user who
+# skips a framework never has it in go.sum; each is vetted and tested from
+# its own directory, as a user of it would build it.
+for mod in integrations/*/go.mod; do
+  [[ -e "$mod" ]] || continue
+  dir="$(dirname "$mod")"
+  step "module $dir: go vet, go test -race"
+  (cd "$dir" && go vet ./... && go test -race -count=1 ./...)
+done
 
 step "agui and core with the verifier compiled out, and with the debug dump"
 go test -count=1 -tags agui_noverify . ./core/...

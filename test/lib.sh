@@ -2,7 +2,7 @@
 
 # lock_fresh DIR: succeeds when DIR/node_modules was installed from a
 # package-lock.json of the content DIR holds now (the stamp file
-# node_modules/.agui-lock-sha256, which test/internal/nodetest writes too).
+# node_modules/.agui-lock-sha256, which internal/nodetest writes too).
 lock_fresh() {
   local dir="$1" want got
   want="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)" || return 1

@@ -16,11 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 )
 
 func TestOfficialClient(t *testing.T) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 

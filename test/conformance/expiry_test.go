@@ -14,7 +14,7 @@ import (
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
 	"github.com/agui-go/agui/loop"
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 )
 
 // TestApprovalExpiryWithOfficialClient serves a loop agent whose approval
@@ -23,7 +23,7 @@ import (
 // interrupt, cancels it instead (an ordinary rejection), and a client that
 // approves anyway gets RUN_ERROR APPROVAL_EXPIRED.
 func TestApprovalExpiryWithOfficialClient(t *testing.T) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	book, err := loop.NewTool("book", "Books a room", func(ctx context.Context, in struct {
 		Nights int `json:"nights"`
 	}) (string, error) {

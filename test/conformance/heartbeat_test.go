@@ -17,7 +17,7 @@ import (
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 )
 
 // TestHeartbeatsIgnoredByOfficialClient serves an agent that goes quiet
@@ -25,7 +25,7 @@ import (
 // carries ": ping" comments between events; the official client must run
 // it without a warning and rebuild the message whole.
 func TestHeartbeatsIgnoredByOfficialClient(t *testing.T) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	quiet := core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		m, err := rc.Message()
 		if err != nil {

@@ -29,14 +29,14 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/client"
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 )
 
 // startServer runs server.mjs and returns its base URL; the process ends
 // with the test.
 func startServer(t *testing.T) string {
 	t.Helper()
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, node, "server.mjs")
 	var stderr bytes.Buffer

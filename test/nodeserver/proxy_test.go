@@ -13,7 +13,7 @@ import (
 	"github.com/agui-go/agui/client"
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/remote"
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 )
 
 // officialRun is what client.mjs prints: what a caller of the official
@@ -129,7 +129,7 @@ func sameAs(t *testing.T, what string, got, want any) {
 // warning either way. The remote's RUN_ERROR reaches it as our coded
 // RUN_ERROR (remote.CodeRunError) naming the remote's code and message.
 func TestOfficialClientSeesNodeThroughTheProxy(t *testing.T) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	base := startServer(t)
 	accepts := []struct{ name, accept string }{
 		{"sse", ""},

@@ -28,11 +28,11 @@ import (
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/aguitest"
 	"github.com/agui-go/agui/internal/sharedtest"
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 )
 
 func TestOfficialDecoderReadsOurFrames(t *testing.T) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 
 	dir := t.TempDir()
 	var frames, lines []byte
@@ -159,7 +159,7 @@ func jsonOf(t *testing.T, ev agui.Event) string {
 // type and presence, and every enum value, including the fields no sample
 // event exercises.
 func TestSchemaMatchesOfficial(t *testing.T) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	out, err := run(t.Context(), node, "schema.mjs", filepath.Join("..", "..", "internal", "pb", "agui.proto"))
 	if err != nil {
 		t.Fatalf("node schema.mjs: %v\n%s", err, out)

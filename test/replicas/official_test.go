@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui/loop"
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 )
 
 // officialReport is what official.mjs prints.
@@ -37,7 +37,7 @@ type officialReport struct {
 // (pinned by this directory's package-lock.json) against replicas a and b.
 func officialClient(t *testing.T, a, b *replica) officialReport {
 	t.Helper()
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	cmd := exec.CommandContext(t.Context(), node, "official.mjs")
 	cmd.Env = append(os.Environ(), "A_URL="+a.url, "B_URL="+b.url)
 	out, err := cmd.Output()
@@ -97,7 +97,7 @@ type takeoverReport struct {
 // out, the client's retried resume through the other replica finishes the
 // turn without running the recorded call again.
 func testOfficialClientTakeover(t *testing.T, slow, b *replica, c backend) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 	weatherBefore, bookBefore := toolStarts("get_weather", slow, b), toolStarts("book_trip", slow, b)
 	started := make(chan struct{})
 	var once sync.Once

@@ -23,7 +23,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 )
 
 // board is the agent's typed view of the state.
@@ -115,7 +115,7 @@ func cases() []stateCase {
 }
 
 func TestStateAppliesOnOfficialClient(t *testing.T) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 
 	type clientCase struct {
 		Name   string            `json:"name"`

@@ -24,7 +24,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/test/internal/nodetest"
+	"github.com/agui-go/agui/internal/nodetest"
 	"github.com/agui-go/agui/transformers"
 )
 
@@ -135,7 +135,7 @@ func encode[S any](t *testing.T, a core.Agent[S], in *agui.RunAgentInput, ts ...
 }
 
 func TestOfficialClientAcceptsTransformerOutput(t *testing.T) {
-	node := nodetest.Node(t)
+	node := nodetest.Node(t, ".")
 
 	toState, err := transformers.ToolResultToState(transformers.StateMapping{Tool: "search", Path: "/search/results"})
 	if err != nil {

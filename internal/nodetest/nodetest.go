@@ -1,6 +1,7 @@
 // Package nodetest lets Go tests run the official AG-UI JavaScript packages
 // under Node.js, from a fresh clone: each test package keeps a package.json
-// and a committed package-lock.json beside its tests.
+// and a committed package-lock.json beside its tests (or names a directory
+// that does, as internal/officialclient does for the integration modules).
 package nodetest
 
 import (
@@ -11,13 +12,15 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/agui-go/agui/internal/sharedtest"
 )
 
 // installing serialises npm ci within one test binary, whose tests may ask
-// for the same node_modules at the same time.
+// for the same node_modules at the same time; installLock does across the
+// test binaries go test runs side by side.
 var installing sync.Mutex
 
 // stampFile is written beside the installed packages, in node_modules,
@@ -25,13 +28,13 @@ var installing sync.Mutex
 // test/lib.sh writes and reads the same file.
 const stampFile = ".agui-lock-sha256"
 
-// Node returns the path of node once the test package's pinned Node
-// packages are installed: it runs npm ci in the current directory (the test
-// package's) unless node_modules was installed from a package-lock.json of
+// Node returns the path of node once the Node packages pinned in dir (a
+// test package passes ".", its own directory) are installed: it runs npm
+// ci in dir unless node_modules was installed from a package-lock.json of
 // the same content (see fresh). When node is not on PATH it skips the
 // test, or fails it under CI=true ([sharedtest.Missing]); it fails it when
 // npm is missing or npm ci fails.
-func Node(t testing.TB) string {
+func Node(t testing.TB, dir string) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -39,7 +42,12 @@ func Node(t testing.TB) string {
 	}
 	installing.Lock()
 	defer installing.Unlock()
-	if fresh(".") {
+	unlock, err := installLock(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if fresh(dir) {
 		return node
 	}
 	npm, err := exec.LookPath("npm")
@@ -48,11 +56,13 @@ func Node(t testing.TB) string {
 	}
 	// --ignore-scripts: no dependency needs an install script, and none
 	// should run as a side effect of go test.
-	out, err := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund").CombinedOutput()
+	cmd := exec.Command(npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("npm ci: %v\n%s", err, out)
+		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
 	}
-	if err := writeStamp("."); err != nil {
+	if err := writeStamp(dir); err != nil {
 		t.Fatal(err)
 	}
 	return node
@@ -88,4 +98,20 @@ func writeStamp(dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "node_modules", stampFile), []byte(h+"\n"), 0o644)
+}
+
+// installLock takes an exclusive lock on a file beside dir's lock file, so
+// that two test binaries needing the same packages (the integration
+// modules share internal/officialclient's) do not run npm ci over each
+// other; the returned func releases it.
+func installLock(dir string) (func(), error) {
+	f, err := os.OpenFile(filepath.Join(dir, ".agui-npm-install.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { f.Close() }, nil
 }

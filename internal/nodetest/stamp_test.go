@@ -57,7 +57,7 @@ func TestShellAndGoShareTheStamp(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		sharedtest.Missing(t, "bash is not on PATH: this test runs test/lib.sh")
 	}
-	lib, err := filepath.Abs(filepath.Join("..", "..", "lib.sh"))
+	lib, err := filepath.Abs(filepath.Join("..", "..", "test", "lib.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
