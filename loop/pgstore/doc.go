@@ -34,16 +34,23 @@
 //
 // # What a save writes
 //
-// A save is one transaction: it locks the thread's row, checks the
-// version, updates the row (a few hundred bytes, plus any pending
-// approval, parked results and shared state) and inserts the messages
-// past the stored transcript, which it knows to be a prefix of the new
-// one by comparing the chain head, without reading the stored messages
-// (TestSaveWritesOnlyNewMessages). So a loop turn writes the turn's new
-// messages, whatever the thread's length; a transcript that was
-// rewritten (shortened, or a stored message changed) is written whole.
-// The process still encodes and hashes the whole transcript on each
-// save. A load reads the row and every message in one statement.
+// A save updates the thread's row if its version is the expected one (a
+// few hundred bytes, plus any pending approval, parked results and shared
+// state) and inserts the messages past the stored transcript, which it
+// knows to be a prefix of the new one by comparing the chain head,
+// without reading the stored messages (TestSaveWritesOnlyNewMessages).
+// So a loop turn writes the turn's new messages, whatever the thread's
+// length; a transcript that was rewritten (shortened, or a stored
+// message changed) is written whole. The process still encodes and
+// hashes the whole transcript on each save.
+//
+// A Store remembers, for up to 10,000 threads, the length and chain head
+// of the transcript it last loaded or saved and its version: a save over
+// that version (every save of a run after its load) is then one
+// statement, one round trip. Any other save (another replica saved
+// since) is a transaction that locks the row and reads its head first
+// (TestSaveAcrossStores). A load reads the row and every message in one
+// statement.
 //
 // # Versions, leases and the clock
 //

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -50,7 +51,28 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 // checkpoint's LeaseUntil, a time of the database's clock ([Store.Now]).
 type Store struct {
 	pool *pgxpool.Pool
+
+	mu sync.Mutex
+	// known holds, by thread, the transcript this Store last loaded or
+	// saved and its version (at most maxKnown threads): a save over that
+	// version knows the stored transcript without asking, and is one
+	// statement.
+	known map[string]known
 }
+
+// known is a thread's stored transcript at one version: its length and
+// chain head. Versions never repeat, so the pair holds for as long as the
+// version is the stored one.
+type known struct {
+	version int64
+	count   int
+	head    []byte
+}
+
+// maxKnown bounds [Store]'s memory of transcripts: about 100 bytes a
+// thread. Past it an arbitrary thread is forgotten; its next save takes
+// the transaction that reads the stored head.
+const maxKnown = 10_000
 
 var (
 	_ loop.Store       = (*Store)(nil)
@@ -63,7 +85,7 @@ func New(pool *pgxpool.Pool) (*Store, error) {
 	if pool == nil {
 		return nil, errors.New("pgstore: nil pool")
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool, known: map[string]known{}}, nil
 }
 
 // encoded is a checkpoint as the tables keep it.
@@ -128,6 +150,27 @@ const (
 	ON CONFLICT (thread_id) DO NOTHING
 	RETURNING version`
 
+	// createWithMessages creates the thread and its messages in one
+	// statement; the messages are inserted only when the thread was.
+	createWithMessages = `WITH c AS (` + createThread + `),
+	m AS (INSERT INTO agui_loop_messages (thread_id, seq, message_id, data)
+		SELECT $1, s, i, d FROM unnest($8::integer[], $9::text[], $10::bytea[]) AS m(s, i, d)
+		WHERE EXISTS (SELECT 1 FROM c))
+	SELECT version FROM c`
+
+	// appendOver updates the thread if its version is $8 and appends the
+	// new messages only then: one statement, for a save whose stored
+	// transcript the Store knows to be a prefix of its own.
+	appendOver = `WITH u AS (UPDATE agui_loop_threads SET
+		version = greatest(version + 1, ` + clockMicros + `),
+		owner = $2, status = $3, lease_until = $4, doc = $5, msg_count = $6, msg_head = $7, updated_at = clock_timestamp()
+		WHERE thread_id = $1 AND version = $8
+		RETURNING version),
+	m AS (INSERT INTO agui_loop_messages (thread_id, seq, message_id, data)
+		SELECT $1, s, i, d FROM unnest($9::integer[], $10::text[], $11::bytea[]) AS m(s, i, d)
+		WHERE EXISTS (SELECT 1 FROM u))
+	SELECT version FROM u`
+
 	lockThread = `SELECT version, msg_count, msg_head FROM agui_loop_threads WHERE thread_id = $1 FOR UPDATE`
 
 	updateThread = `UPDATE agui_loop_threads SET
@@ -146,9 +189,13 @@ const (
 // transcript is a prefix of cp's (as it is for every save of a run that
 // appends to its thread), only the messages past it. A transcript that
 // was rewritten (shortened, or a stored message changed) is written
-// whole. The prefix is told by the stored chain head, so the stored
-// messages are never read; cp's messages are encoded and hashed in the
-// process on every save.
+// whole. The prefix is told by the chain head, so the stored messages are
+// never read; cp's messages are encoded and hashed in the process on
+// every save.
+//
+// A save over a version this Store loaded or saved itself (the loop's
+// saves after its load) is one statement; any other is a transaction
+// that locks the thread's row and reads its head first.
 func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -158,53 +205,102 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (in
 		return 0, err
 	}
 	n := len(e.msgs)
+	args := []any{cp.ThreadID, cp.Owner, string(cp.Status), e.lease, e.doc, n, e.heads[n]}
 	var v int64
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		first := 0
-		if expect == 0 {
-			err := tx.QueryRow(ctx, createThread, cp.ThreadID, cp.Owner, string(cp.Status), e.lease, e.doc, n, e.heads[n]).Scan(&v)
-			if errors.Is(err, pgx.ErrNoRows) {
-				return errConflict
-			}
-			if err != nil {
-				return err
-			}
-		} else {
-			var count int
-			var head []byte
-			err := tx.QueryRow(ctx, lockThread, cp.ThreadID).Scan(&v, &count, &head)
-			if errors.Is(err, pgx.ErrNoRows) || err == nil && v != expect {
-				return errConflict
-			}
-			if err != nil {
-				return err
-			}
-			if count <= n && bytes.Equal(head, e.heads[count]) {
-				first = count
-			} else if _, err := tx.Exec(ctx, "DELETE FROM agui_loop_messages WHERE thread_id = $1", cp.ThreadID); err != nil {
-				return err
-			}
-			if err := tx.QueryRow(ctx, updateThread, cp.ThreadID, cp.Owner, string(cp.Status), e.lease, e.doc, n, e.heads[n]).Scan(&v); err != nil {
-				return err
-			}
+	switch k, ok := s.recall(cp.ThreadID); {
+	case expect == 0:
+		seqs, ids, msgs := e.from(0)
+		err = s.pool.QueryRow(ctx, createWithMessages, append(args, seqs, ids, msgs)...).Scan(&v)
+		if errors.Is(err, pgx.ErrNoRows) {
+			err = errConflict
 		}
-		if first == n {
-			return nil
+	case ok && k.version == expect && k.count <= n && bytes.Equal(k.head, e.heads[k.count]):
+		seqs, ids, msgs := e.from(k.count)
+		err = s.pool.QueryRow(ctx, appendOver, append(args, expect, seqs, ids, msgs)...).Scan(&v)
+		if errors.Is(err, pgx.ErrNoRows) {
+			err = errConflict
 		}
-		seqs := make([]int32, 0, n-first)
-		for i := first; i < n; i++ {
-			seqs = append(seqs, int32(i))
-		}
-		_, err := tx.Exec(ctx, insertMessages, cp.ThreadID, seqs, e.ids[first:], e.msgs[first:])
-		return err
-	})
+	default:
+		v, err = s.saveLocked(ctx, cp.ThreadID, expect, e, args)
+	}
 	if errors.Is(err, errConflict) {
+		s.forget(cp.ThreadID)
 		return 0, loop.ErrConflict
 	}
 	if err != nil {
+		s.forget(cp.ThreadID)
 		return 0, s.fail(ctx, "save", err)
 	}
+	s.remember(cp.ThreadID, known{version: v, count: n, head: e.heads[n]})
 	return v, nil
+}
+
+// saveLocked is a save over a version the Store does not know: it locks
+// the thread's row, checks the version, and writes the messages past the
+// stored transcript if that is a prefix of e's, else all of them.
+func (s *Store) saveLocked(ctx context.Context, thread string, expect int64, e *encoded, args []any) (int64, error) {
+	var v int64
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var count int
+		var head []byte
+		err := tx.QueryRow(ctx, lockThread, thread).Scan(&v, &count, &head)
+		if errors.Is(err, pgx.ErrNoRows) || err == nil && v != expect {
+			return errConflict
+		}
+		if err != nil {
+			return err
+		}
+		first := 0
+		if count <= len(e.msgs) && bytes.Equal(head, e.heads[count]) {
+			first = count
+		} else if _, err := tx.Exec(ctx, "DELETE FROM agui_loop_messages WHERE thread_id = $1", thread); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, updateThread, args...).Scan(&v); err != nil {
+			return err
+		}
+		if first == len(e.msgs) {
+			return nil
+		}
+		seqs, ids, msgs := e.from(first)
+		_, err = tx.Exec(ctx, insertMessages, thread, seqs, ids, msgs)
+		return err
+	})
+	return v, err
+}
+
+// from returns the rows of the messages from index first on.
+func (e *encoded) from(first int) ([]int32, []string, [][]byte) {
+	seqs := make([]int32, 0, len(e.msgs)-first)
+	for i := first; i < len(e.msgs); i++ {
+		seqs = append(seqs, int32(i))
+	}
+	return seqs, e.ids[first:], e.msgs[first:]
+}
+
+func (s *Store) recall(thread string) (known, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k, ok := s.known[thread]
+	return k, ok
+}
+
+func (s *Store) remember(thread string, k known) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.known[thread]; !ok && len(s.known) >= maxKnown {
+		for t := range s.known {
+			delete(s.known, t)
+			break
+		}
+	}
+	s.known[thread] = k
+}
+
+func (s *Store) forget(thread string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.known, thread)
 }
 
 // Load implements [loop.Store]: one statement, so the thread's row and
@@ -217,11 +313,12 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 		v     int64
 		doc   []byte
 		count int
+		head  []byte
 		msgs  [][]byte
 	)
-	err := s.pool.QueryRow(ctx, `SELECT t.version, t.doc, t.msg_count,
+	err := s.pool.QueryRow(ctx, `SELECT t.version, t.doc, t.msg_count, t.msg_head,
 		ARRAY(SELECT m.data FROM agui_loop_messages m WHERE m.thread_id = t.thread_id ORDER BY m.seq)
-		FROM agui_loop_threads t WHERE t.thread_id = $1`, threadID).Scan(&v, &doc, &count, &msgs)
+		FROM agui_loop_threads t WHERE t.thread_id = $1`, threadID).Scan(&v, &doc, &count, &head, &msgs)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, 0, loop.ErrNotFound
 	}
@@ -243,6 +340,7 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 			return nil, 0, fmt.Errorf("%w: message %d: %w", loop.ErrCheckpointFormat, i, err)
 		}
 	}
+	s.remember(threadID, known{version: v, count: count, head: head})
 	return cp, v, nil
 }
 
@@ -251,6 +349,7 @@ func (s *Store) Delete(ctx context.Context, threadID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	s.forget(threadID)
 	if _, err := s.pool.Exec(ctx, "DELETE FROM agui_loop_threads WHERE thread_id = $1", threadID); err != nil {
 		return s.fail(ctx, "delete", err)
 	}

@@ -1,6 +1,7 @@
 package pgstore_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -56,7 +57,9 @@ func TestMigrateTwice(t *testing.T) {
 	}
 }
 
-func user(id string) agui.Message { return &agui.UserMessage{ID: id, Content: agui.TextContent("hello " + id)} }
+func user(id string) agui.Message {
+	return &agui.UserMessage{ID: id, Content: agui.TextContent("hello " + id)}
+}
 
 // rowVersions returns each message row's seq and xmin (the transaction
 // that wrote it) of thread, in order.
@@ -185,5 +188,55 @@ func TestThreadListUsesItsIndex(t *testing.T) {
 	}
 	if n != 200 {
 		t.Fatalf("p7 lists %d threads, want 200", n)
+	}
+}
+
+// Stores on one database (replicas) each remember what they last saved
+// or loaded: one whose memory is stale gets a conflict, and one that
+// knows nothing of the thread (its save takes the locking transaction)
+// still writes only the new messages.
+func TestSaveAcrossStores(t *testing.T) {
+	a, pool := newStore(t)
+	b, err := pgstore.New(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	cp := &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle, Messages: []agui.Message{user("1")}}
+	va, err := a.Save(ctx, cp, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, vb, err := b.Load(ctx, "t")
+	if err != nil || vb != va {
+		t.Fatalf("b loads %d %v, want %d", vb, err, va)
+	}
+	got.Messages = append(got.Messages, user("2"))
+	if vb, err = b.Save(ctx, got, vb); err != nil {
+		t.Fatal(err)
+	}
+	cp.Messages = append(cp.Messages, user("x"))
+	if _, err := a.Save(ctx, cp, va); !errors.Is(err, loop.ErrConflict) {
+		t.Fatalf("a saves over the version b replaced: %v, want ErrConflict", err)
+	}
+	before := rowVersions(t, pool, "t")
+	c, err := pgstore.New(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Messages = append(got.Messages, user("3"))
+	vc, err := c.Save(ctx, got, vb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after := rowVersions(t, pool, "t"); len(after) != 3 || !slices.Equal(after[:2], before) {
+		t.Fatalf("a save by a store that knew nothing rewrote stored messages:\nbefore %v\nafter  %v", before, after)
+	}
+	if _, err := b.Save(ctx, got, vb); !errors.Is(err, loop.ErrConflict) {
+		t.Fatalf("b saves over its own stale version: %v, want ErrConflict", err)
+	}
+	final, v, err := a.Load(ctx, "t")
+	if err != nil || v != vc || len(final.Messages) != 3 || final.Messages[2].MessageID() != "3" {
+		t.Fatalf("the thread: version %d (want %d), %d messages, %v", v, vc, len(final.Messages), err)
 	}
 }
