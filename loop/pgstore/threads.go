@@ -18,6 +18,16 @@ import (
 // database's clock, which tells whether a running thread's lease is live.
 const summaryColumns = `thread_id, title, created_at, updated_at, msg_count, archived, status, lease_until, clock_timestamp()`
 
+// The list's statements: a page, from the newest or after a cursor.
+const (
+	listFirst = `SELECT ` + summaryColumns + ` FROM agui_loop_threads
+		WHERE owner = $1 AND archived = $2
+		ORDER BY updated_at DESC, thread_id DESC LIMIT $3`
+	listAfter = `SELECT ` + summaryColumns + ` FROM agui_loop_threads
+		WHERE owner = $1 AND archived = $2 AND (updated_at, thread_id) < ($4, $5)
+		ORDER BY updated_at DESC, thread_id DESC LIMIT $3`
+)
+
 // Threads implements [loop.ThreadStore]: one range scan of the index on
 // (owner, archived, updated_at DESC, thread_id DESC), starting after the
 // cursor's row, so a page costs its size whatever the number of threads.
@@ -30,10 +40,14 @@ func (s *Store) Threads(ctx context.Context, owner string, q loop.ThreadQuery) (
 		return loop.ThreadPage{}, err
 	}
 	n := q.PageSize()
-	rows, err := s.pool.Query(ctx, `SELECT `+summaryColumns+` FROM agui_loop_threads
-		WHERE owner = $1 AND archived = $2 AND ($3::timestamptz IS NULL OR (updated_at, thread_id) < ($3, $4))
-		ORDER BY updated_at DESC, thread_id DESC
-		LIMIT $5`, owner, q.Archived, after, id, n+1)
+	// Two statements rather than one with "$3 IS NULL OR …": a prepared
+	// statement's generic plan could not use the cursor as an index
+	// bound, and would scan the principal's threads from the newest.
+	query, args := listFirst, []any{owner, q.Archived, n + 1}
+	if after != nil {
+		query, args = listAfter, []any{owner, q.Archived, n + 1, *after, id}
+	}
+	rows, err := s.pool.Query(ctx, query, args...)
 	if err != nil {
 		return loop.ThreadPage{}, s.fail(ctx, "threads", err)
 	}
