@@ -16,7 +16,7 @@ import (
 //
 // It is the one principal hook of a route ([WithPrincipal]): run
 // ownership on a resumable route (package resume) and thread
-// ownership in package loop (its OwnerGuard and HistoryHandler) both read
+// ownership in package loop (its OwnerGuard and ThreadsHandler) both read
 // what it returns, from the request's context ([PrincipalFrom]).
 type PrincipalFunc func(*http.Request) (string, error)
 

@@ -102,8 +102,10 @@
 // events.
 //
 // History: a run whose input lacks messages of the thread (a reloaded
-// page) starts with MESSAGES_SNAPSHOT; [HistoryHandler] serves a thread's
-// messages and state as JSON. Both are bounded by the event limit
+// page) starts with MESSAGES_SNAPSHOT; [ThreadsHandler] serves the thread
+// API: a principal's threads by pages (a [ThreadStore], which MemoryStore
+// and loop/redisstore are), rename, archive, delete, a thread's messages
+// and state as JSON. Reads are bounded by the event limit
 // ([agui.MaxEventSize]): a longer thread gets its newest messages that
 // fit, and still runs. A thread the store has never seen adopts the
 // client's history ([WithAdoptHistory]), never running its calls.
@@ -124,13 +126,15 @@
 // its principal hook ([core.WithPrincipal]: a user id, an API key's name;
 // "anonymous" for callers without credentials; an error for unknown
 // credentials, answered 401 on every method), and serve the agent behind
-// OwnerGuard and its history with HistoryHandler, both given the same hook,
-// which answer another principal's run, resume or history read with a JSON
-// 403 (FORBIDDEN) before any stream:
+// OwnerGuard and its threads with ThreadsHandler, both given the same hook,
+// which answer another principal's run, resume or thread request with a
+// JSON 403 (FORBIDDEN) before any stream:
 //
 //	principal := core.PrincipalFunc(userFrom)
 //	http.Handle("/agents/travel", agent.OwnerGuard(principal, handler))
-//	http.Handle("/agents/travel/threads/{threadId}", loop.HistoryHandler(agent, principal))
+//	threads := loop.ThreadsHandler(agent, principal)
+//	http.Handle("/agents/travel/threads", threads)
+//	http.Handle("/agents/travel/threads/", threads)
 //
 // Ownership fails closed: an owned thread is never served to a request
 // without a principal. Outside HTTP, [core.ContextWithPrincipal] puts the

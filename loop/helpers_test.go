@@ -304,6 +304,16 @@ func (s checkedStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (i
 	return s.Store.Save(ctx, cp, expect)
 }
 
+// Threads and UpdateThread pass through to the store, which is a
+// ThreadStore in every test that lists threads.
+func (s checkedStore) Threads(ctx context.Context, owner string, q ThreadQuery) (ThreadPage, error) {
+	return s.Store.(ThreadStore).Threads(ctx, owner, q)
+}
+
+func (s checkedStore) UpdateThread(ctx context.Context, threadID string, u ThreadUpdate) (ThreadSummary, error) {
+	return s.Store.(ThreadStore).UpdateThread(ctx, threadID, u)
+}
+
 // async runs Execute on its own goroutine; wait joins it.
 type async struct {
 	done chan struct{}

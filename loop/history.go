@@ -3,29 +3,23 @@ package loop
 import (
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/core"
 )
 
-// CodeThreadNotFound is the code of [HistoryHandler]'s 404 answer.
-const CodeThreadNotFound agui.Code = "THREAD_NOT_FOUND"
-
-// History is a thread as [HistoryHandler] serves it: its transcript in
+// History is a thread as [ThreadsHandler] serves it (GET …/threads/{id}): its transcript in
 // AG-UI message shapes and its shared state (JSON null without one).
 //
 // A thread longer than one event holds is served by its newest part, as
 // its MESSAGES_SNAPSHOT is: Messages are the newest messages whose JSON
 // fits, with the state, in [agui.MaxEventSize] less 64 KiB (never
 // starting with a tool result whose call is left out), and Omitted
-// counts the older messages left out (paging through them is not offered
-// yet). The body stays bounded however long the thread grows: it is over
+// counts the older messages left out (page through them with
+// GET …/threads/{id}/messages, [MessagePage]). The body stays bounded however long the thread grows: it is over
 // the event limit only when the state alone is.
 type History struct {
 	ThreadID string          `json:"threadId"`
@@ -34,65 +28,6 @@ type History struct {
 	// Omitted is how many of the thread's oldest messages are not in
 	// Messages (absent when none is).
 	Omitted int `json:"omitted,omitempty"`
-}
-
-// HistoryHandler serves GET …/threads/{threadId}: the thread's transcript
-// and state from a's checkpoints as a [History], 404 with a JSON error body
-// ({"error", "code": "THREAD_NOT_FOUND"}) for a thread a has none of, and
-// 405 for other methods. The thread id is the request's "threadId" path
-// value (a net/http ServeMux pattern) or else the path's last segment, so
-// it mounts under any router; mount it behind the same middleware
-// (authentication) as the agent's route. It is safe for concurrent use.
-//
-// principal is the route's principal hook, the one given to the agent's
-// route ([core.WithPrincipal]); nil uses the principal already on the
-// request's context (behind [Agent.OwnerGuard], say). A failing hook is a
-// JSON 401 (core.CodeUnauthenticated). Ownership fails closed: a thread
-// with an owner is served only to that principal, and a request without a
-// principal, or with another, gets 403 (FORBIDDEN), so a route
-// mounted without a hook serves unowned threads only.
-func HistoryHandler(a *Agent, principal core.PrincipalFunc) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r, err := principal.Authenticate(r)
-		if err != nil {
-			err.(*core.RequestError).WriteHTTP(w)
-			return
-		}
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
-			(&core.RequestError{Status: http.StatusMethodNotAllowed, Code: core.CodeMethodNotAllowed, Message: "only GET reads a thread"}).WriteHTTP(w)
-			return
-		}
-		id := r.PathValue("threadId")
-		if id == "" {
-			seg := r.URL.EscapedPath()
-			seg = seg[strings.LastIndexByte(seg, '/')+1:]
-			id, _ = url.PathUnescape(seg)
-		}
-		cp, _, err := a.cfg.store.Load(r.Context(), id)
-		switch {
-		case errors.Is(err, ErrNotFound) || id == "":
-			(&core.RequestError{Status: http.StatusNotFound, Code: CodeThreadNotFound, Message: "no thread " + id}).WriteHTTP(w)
-			return
-		case err != nil:
-			(&core.RequestError{Status: http.StatusInternalServerError, Code: CodeCheckpoint, Message: "the thread could not be read"}).WriteHTTP(w)
-			return
-		}
-		if err := checkOwner(cp, principalFrom(r.Context())); err != nil {
-			// Another principal's thread, or an owned thread and no
-			// principal at all: never skipped, never served.
-			(&core.RequestError{Status: http.StatusForbidden, Code: core.CodeForbidden, Message: "the thread belongs to someone else"}).WriteHTTP(w)
-			return
-		}
-		body, err := historyBody(id, cp)
-		if err != nil {
-			(&core.RequestError{Status: http.StatusInternalServerError, Code: agui.CodeSerialization, Message: err.Error()}).WriteHTTP(w)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
-		_, _ = w.Write(append(body, '\n'))
-	})
 }
 
 // historyBody encodes thread id's [History]: its state and the newest of
@@ -142,7 +77,7 @@ func historyBody(id string, cp *Checkpoint) ([]byte, error) {
 // rewriting of the messages (see [agui.Downgrade]).
 const snapshotRoom = agui.MaxEventSize - 64<<10
 
-// historyRoom bounds a [HistoryHandler] body as an event is bounded: a
+// historyRoom bounds a [ThreadsHandler] body as an event is bounded: a
 // client that can take the stream's snapshot can take the thread's
 // history.
 const historyRoom = snapshotRoom

@@ -70,7 +70,7 @@ func TestHistoryHandlerLongThread(t *testing.T) {
 	msgs := longThread(t, store, "long")
 	a := mustNew(t, Script(), WithCheckpoints(store))
 	rec := httptest.NewRecorder()
-	HistoryHandler(a, nil).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/threads/long", nil))
+	ThreadsHandler(a, nil).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/threads/long", nil))
 	if rec.Code != http.StatusOK {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String()[:min(200, rec.Body.Len())])
 	}

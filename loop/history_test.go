@@ -54,7 +54,7 @@ func TestHistoryHandler(t *testing.T) {
 	in.State = json.RawMessage(`{"color":"red","count":0}`)
 	runTyped(t, a, in)
 	mux := http.NewServeMux()
-	mux.Handle("/agents/paint/threads/{threadId}", HistoryHandler(a.Loop(), nil))
+	mux.Handle("/agents/paint/threads/{threadId}", ThreadsHandler(a.Loop(), nil))
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 

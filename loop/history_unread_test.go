@@ -17,7 +17,7 @@ import (
 // body it never reads.
 func TestHistoryRefusalDoesNotWaitForTheBody(t *testing.T) {
 	a := mustNew(t, Script(Turn{Text: "hi"}))
-	_, conn := stalltest.Upload(t, HistoryHandler(a, nil), "POST /threads/t1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
+	_, conn := stalltest.Upload(t, ThreadsHandler(a, nil), "POST /threads/t1 HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{")
 	// A bound on the failure, not a synchronisation.
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
@@ -30,7 +30,7 @@ func TestHistoryRefusalDoesNotWaitForTheBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	if resp.StatusCode != http.StatusMethodNotAllowed || !resp.Close || body.Code != string(core.CodeMethodNotAllowed) ||
-		resp.Header.Get("Allow") != "GET, HEAD" {
+		resp.Header.Get("Allow") != "GET, PATCH, DELETE, HEAD" {
 		t.Fatalf("got %d (close %v, Allow %q) %+v, want 405 METHOD_NOT_ALLOWED closing the connection",
 			resp.StatusCode, resp.Close, resp.Header.Get("Allow"), body)
 	}

@@ -61,7 +61,7 @@ func checkOwner(cp *Checkpoint, principal string) error {
 // ([core.ContextWithInput], as ginagui.Input does with the route's own
 // options); either way the body is read once.
 // Requests other than POST start no run and pass on with their principal
-// to the route (a [HistoryHandler] checks the thread itself).
+// to the route (a [ThreadsHandler] checks the thread itself).
 func (a *Agent) OwnerGuard(principal core.PrincipalFunc, next http.Handler) http.Handler {
 	// Default options cannot be out of range.
 	ir, _ := core.NewInputReader()

@@ -126,7 +126,7 @@ func TestOwnerGuardHistoryRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	principal := func(r *http.Request) (string, error) { return r.Header.Get("X-User"), nil }
-	srv := httptest.NewServer(a.OwnerGuard(principal, HistoryHandler(a, nil)))
+	srv := httptest.NewServer(a.OwnerGuard(principal, ThreadsHandler(a, nil)))
 	defer srv.Close()
 	get := func(user string) (int, string) {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/threads/t1", nil)
@@ -170,11 +170,11 @@ func TestHistoryHandlerFailsClosed(t *testing.T) {
 		user   string
 		want   int
 	}{
-		{"no hook", HistoryHandler(a, nil), "t1", "", http.StatusForbidden},
-		{"no hook, unowned thread", HistoryHandler(a, nil), "open", "", http.StatusOK},
-		{"hook fails", HistoryHandler(a, hook), "t1", "wrong", http.StatusUnauthorized},
-		{"guard's hook fails", a.OwnerGuard(hook, HistoryHandler(a, nil)), "t1", "wrong", http.StatusUnauthorized},
-		{"owner", HistoryHandler(a, hook), "t1", "alice", http.StatusOK},
+		{"no hook", ThreadsHandler(a, nil), "t1", "", http.StatusForbidden},
+		{"no hook, unowned thread", ThreadsHandler(a, nil), "open", "", http.StatusOK},
+		{"hook fails", ThreadsHandler(a, hook), "t1", "wrong", http.StatusUnauthorized},
+		{"guard's hook fails", a.OwnerGuard(hook, ThreadsHandler(a, nil)), "t1", "wrong", http.StatusUnauthorized},
+		{"owner", ThreadsHandler(a, hook), "t1", "alice", http.StatusOK},
 	} {
 		srv := httptest.NewServer(c.h)
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/threads/"+c.thread, nil)

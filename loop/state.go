@@ -47,7 +47,7 @@ func NewTyped[S any](provider Provider, opts ...Option) (*Typed[S], error) {
 }
 
 // Loop returns the untyped loop agent behind t, sharing its checkpoints
-// (for [HistoryHandler], or to run it without state).
+// (for [ThreadsHandler], or to run it without state).
 func (t *Typed[S]) Loop() *Agent { return t.a }
 
 // Run implements [core.Agent], as [Agent.Run] does, with the run's state

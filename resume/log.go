@@ -60,6 +60,13 @@ type Log interface {
 	// principal's run on the same thread id is neither returned nor
 	// replaced by a run of this one.
 	ActiveRun(ctx context.Context, threadID, principal string) (string, error)
+	// DeleteThread deletes every run of the thread that principal began,
+	// running or sealed, with its events: its readers then get
+	// [ErrRunNotFound], and a running one's owner fails its next write
+	// (the run is cancelled). Runs of other principals stay. It is how a
+	// deleted thread takes its run logs along (the loop's thread API,
+	// loop.WithThreadCleanup); deleting none is no error.
+	DeleteThread(ctx context.Context, threadID, principal string) error
 }
 
 // Entry is one event of a run's log.

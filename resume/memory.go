@@ -3,6 +3,7 @@ package resume
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"time"
 
@@ -432,6 +433,27 @@ func (m *MemoryLog) ActiveRun(_ context.Context, threadID, principal string) (st
 	defer m.mu.Unlock()
 	m.sweepSealed(time.Now())
 	return m.threads[threadKey{threadID, principal}], nil
+}
+
+// DeleteThread implements [Log].
+func (m *MemoryLog) DeleteThread(_ context.Context, threadID, principal string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, r := range m.runs {
+		if r.meta.ThreadID != threadID || r.meta.Principal != principal {
+			continue
+		}
+		if !r.sealed {
+			m.dropLive(id, r)
+			continue
+		}
+		m.bytes -= r.bytes
+		delete(m.runs, id)
+		// Out of the expiry order too, so that it cannot expire a run
+		// begun later under its id.
+		m.sealed = slices.DeleteFunc(m.sealed, func(s sealedRun) bool { return s.id == id })
+	}
+	return nil
 }
 
 // leased returns the run l may write.

@@ -170,10 +170,11 @@ func newRouter(cfg config) (*gin.Engine, error) {
 				named("loop", core.WithPrincipal(principal), core.WithRunTimeout(2*time.Minute))...); err != nil {
 				return err
 			}
-			// A reloaded page reads the thread back, behind the same
-			// group (and so the same middleware and owner check) as the
-			// agent, with the same principal hook.
-			owned.GET("/loop/threads/:threadId", gin.WrapH(loop.HistoryHandler(a, principal)))
+			// The thread API (list, rename, archive, delete, messages,
+			// state; a reloaded page reads its thread back), behind the
+			// same group (and so the same middleware and owner check) as
+			// the agent, with the same principal hook.
+			mountThreads(owned, "/loop", loop.ThreadsHandler(a, principal))
 			return nil
 		},
 		func() error {
@@ -187,7 +188,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			if err := ginagui.Register(owned, "/mcp", agent, append(slices.Clip(opts), core.WithPrincipal(principal))...); err != nil {
 				return err
 			}
-			owned.GET("/mcp/threads/:threadId", gin.WrapH(loop.HistoryHandler(threads, principal)))
+			mountThreads(owned, "/mcp", loop.ThreadsHandler(threads, principal))
 			return nil
 		},
 		func() error {
@@ -202,7 +203,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			if err := ginagui.Register(owned, "/frontend", a, named("frontend", core.WithPrincipal(principal))...); err != nil {
 				return err
 			}
-			owned.GET("/frontend/threads/:threadId", gin.WrapH(loop.HistoryHandler(a.Loop(), principal)))
+			mountThreads(owned, "/frontend", loop.ThreadsHandler(a.Loop(), principal))
 			return nil
 		},
 	} {
@@ -212,6 +213,14 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	}
 	registerPage(r, agentRoutes(r))
 	return r, nil
+}
+
+// mountThreads serves a loop agent's thread API (loop.ThreadsHandler) at
+// route + "/threads" and below, for every method: the handler answers
+// the ones it does not serve with a 405 itself.
+func mountThreads(g *gin.RouterGroup, route string, h http.Handler) {
+	g.Any(route+"/threads", gin.WrapH(h))
+	g.Any(route+"/threads/*rest", gin.WrapH(h))
 }
 
 // ownedGroup is the group of an agent route whose threads belong to their

@@ -16,6 +16,18 @@
 // and its version; a save is a Lua script that compares and writes both
 // atomically, which makes a thread's claim exclusive across processes.
 //
+// The store is a loop.ThreadStore too: each thread's hash also holds what
+// its owner's thread list shows (owner, title, archived flag, creation
+// and last activity by Redis's clock, message count, status), and each
+// owner has two sorted sets of thread ids by last activity, one for
+// archived threads, at prefix + "threads:{o:" + owner + "}:live" and
+// ":archived" (one hash tag per owner). A save writes the hash (one
+// script) and then the owner's list (a second one: the two live in
+// different slots of a Cluster), so listing a page reads one range of the
+// set and the page's hashes, never a SCAN. Entries of threads that
+// expired are dropped as a listing meets them, and a list expires with
+// its threads. The lists need ZADD GT: Redis 6.2 or later.
+//
 // Durability is Redis's: for a restart of Redis between an approval's
 // pause and its resume to lose nothing the store acknowledged, run Redis
 // with the append-only file on and fsynced on every write:

@@ -60,9 +60,13 @@ func (s *Store) Key(threadID string) string { return s.cfg.prefix + "{" + thread
 
 // saveScript is the versioned write. KEYS[1] is the thread's hash;
 // ARGV: expected version, encoded checkpoint, expiry in milliseconds (0:
-// none), and the lease's end in Unix milliseconds of Redis's clock (0:
-// none), which is added to the expiry as far as it is ahead. It returns the new version, or -1 when the stored version is
-// not the expected one (a missing hash has version 0).
+// none), the lease's end in Unix milliseconds of Redis's clock (0: none),
+// which is added to the expiry as far as it is ahead, and what the thread
+// list reads ([Store.Threads]): owner, message count and status. It
+// returns {-1} when the stored version is not the expected one (a missing
+// hash has version 0), else {new version, Redis's clock in microseconds
+// (the thread's activity), archived (0 or 1), the previous owner (false
+// for none)}.
 //
 // The new version is the stored one plus one, or Redis's clock in
 // microseconds when that is later: a thread deleted or expired and
@@ -75,23 +79,27 @@ func (s *Store) Key(threadID string) string { return s.cfg.prefix + "{" + thread
 var saveScript = redis.NewScript(`
 local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if cur ~= tonumber(ARGV[1]) then
-  return -1
+  return {-1}
 end
 if redis.replicate_commands then
   redis.replicate_commands()
 end
 local t = redis.call('TIME')
-local v = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local v = now
 if v <= cur then
   v = cur + 1
 end
-redis.call('HSET', KEYS[1], 'v', string.format('%.0f', v), 'cp', ARGV[2])
+local owner = redis.call('HGET', KEYS[1], 'o')
+local u = string.format('%.0f', now)
+redis.call('HSET', KEYS[1], 'v', string.format('%.0f', v), 'cp', ARGV[2], 'o', ARGV[5], 'n', ARGV[6], 's', ARGV[7], 'l', ARGV[4], 'u', u)
+redis.call('HSETNX', KEYS[1], 'c', u)
 local ttl = tonumber(ARGV[3])
 local lease = tonumber(ARGV[4])
 if ttl > 0 and lease > 0 then
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  if lease > now then
-    ttl = ttl + lease - now
+  local ms = math.floor(now / 1000)
+  if lease > ms then
+    ttl = ttl + lease - ms
   end
 end
 if ttl > 0 then
@@ -99,7 +107,11 @@ if ttl > 0 then
 else
   redis.call('PERSIST', KEYS[1])
 end
-return v
+local archived = 0
+if redis.call('HGET', KEYS[1], 'a') == '1' then
+  archived = 1
+end
+return {v, now, archived, owner}
 `)
 
 // Load implements [loop.Store]: one HMGET.
@@ -144,12 +156,29 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (in
 	if cp.Status == loop.StatusRunning && !cp.LeaseUntil.IsZero() {
 		lease = cp.LeaseUntil.UnixMilli()
 	}
-	v, err := saveScript.Run(ctx, s.client, []string{s.Key(cp.ThreadID)}, expect, data, s.expiry(cp).Milliseconds(), lease).Int64()
+	res, err := saveScript.Run(ctx, s.client, []string{s.Key(cp.ThreadID)}, expect, data, s.expiry(cp).Milliseconds(), lease,
+		cp.Owner, len(cp.Messages), string(cp.Status)).Slice()
 	if err != nil {
 		return 0, s.fail(ctx, "save", err)
 	}
+	v, _ := res[0].(int64)
 	if v < 0 {
 		return 0, loop.ErrConflict
+	}
+	if len(res) != 4 {
+		return 0, s.fail(ctx, "save", fmt.Errorf("save script answered %d values", len(res)))
+	}
+	u, _ := res[1].(int64)
+	archived, _ := res[2].(int64)
+	if prev, ok := res[3].(string); ok && prev != cp.Owner {
+		if err := s.unindex(ctx, prev, cp.ThreadID); err != nil {
+			return 0, err
+		}
+	}
+	// The checkpoint is written: a failure to list it is reported as the
+	// save's, and the thread is listed again at its next save.
+	if err := s.index(ctx, cp.Owner, cp.ThreadID, u, archived == 1); err != nil {
+		return 0, err
 	}
 	return v, nil
 }
@@ -183,15 +212,28 @@ func (s *Store) Now(ctx context.Context, threadID string) (time.Time, error) {
 	return time.Unix(t[0], t[1]*1000), nil
 }
 
-// Delete implements [loop.Store].
+// deleteScript deletes the thread's hash KEYS[1] and returns its owner
+// (false for none).
+var deleteScript = redis.NewScript(`
+local owner = redis.call('HGET', KEYS[1], 'o')
+redis.call('DEL', KEYS[1])
+return owner
+`)
+
+// Delete implements [loop.Store]: the thread's hash, then its entry in
+// its owner's lists.
 func (s *Store) Delete(ctx context.Context, threadID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := s.client.Del(ctx, s.Key(threadID)).Err(); err != nil {
+	owner, err := deleteScript.Run(ctx, s.client, []string{s.Key(threadID)}).Text()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil
+	case err != nil:
 		return s.fail(ctx, "delete", err)
 	}
-	return nil
+	return s.unindex(ctx, owner, threadID)
 }
 
 // fail wraps a client error: the context's error when ctx ended (or its

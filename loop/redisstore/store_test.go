@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -83,8 +84,12 @@ func TestKeysAndExpiry(t *testing.T) {
 		t.Fatalf("with IdleTTL(0) the thread expires in %v, want never (-1)", d)
 	}
 	keys, err := c.Keys(ctx, "*").Result()
-	if err != nil || len(keys) != 1 || keys[0] != "app:{t}" {
-		t.Fatalf("keys %v %v, want one hash per thread", keys, err)
+	slices.Sort(keys)
+	if want := []string{"app:threads:{o:}:live", "app:{t}"}; err != nil || !slices.Equal(keys, want) {
+		t.Fatalf("keys %v %v, want %v: one hash per thread and its owner's list", keys, err, want)
+	}
+	if d, err := c.PTTL(ctx, keys[0]).Result(); err != nil || d != -1 {
+		t.Fatalf("with IdleTTL(0) the owner's list expires in %v (%v), want never (-1)", d, err)
 	}
 }
 
@@ -259,8 +264,8 @@ func TestEveryKeyHasTTL(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys, err := c.Keys(ctx, "*").Result()
-	if err != nil || len(keys) != 5 {
-		t.Fatalf("keys %v %v, want the 5 threads kept", keys, err)
+	if err != nil || len(keys) != 6 || !slices.Contains(keys, "agui:loop:threads:{o:}:live") {
+		t.Fatalf("keys %v %v, want the 5 threads kept and their owner's list", keys, err)
 	}
 	for _, k := range keys {
 		if d, err := c.PTTL(ctx, k).Result(); err != nil || d <= 0 {
@@ -321,5 +326,33 @@ func TestRunningKeyLivesItsLeaseByRedisClock(t *testing.T) {
 		if err != nil || d > want || d < want-10*time.Second {
 			t.Fatalf("%s: TTL %v (%v), want about %v", thread, d, err, want)
 		}
+	}
+}
+
+// A thread that expired leaves its owner's list at the next listing, and
+// the list itself expires after the longest TTL (plus an hour for a
+// lease) since its last write.
+func TestThreadListDropsExpired(t *testing.T) {
+	c := client(t, redistest.Start(t))
+	s := newStore(t, c, redisstore.WithIdleTTL(time.Hour), redisstore.WithAwaitingTTL(2*time.Hour))
+	ctx := t.Context()
+	for _, id := range []string{"a", "b"} {
+		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: id, Owner: "ann", Status: loop.StatusIdle}, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := "agui:loop:threads:{o:ann}:live"
+	if d, err := c.PTTL(ctx, list).Result(); err != nil || d > 3*time.Hour || d < 3*time.Hour-time.Minute {
+		t.Fatalf("the owner's list expires in %v (%v), want 3h", d, err)
+	}
+	if err := c.PExpireAt(ctx, s.Key("a"), time.Unix(1, 0)).Err(); err != nil {
+		t.Fatal(err)
+	}
+	page, err := s.Threads(ctx, "ann", loop.ThreadQuery{Limit: 10})
+	if err != nil || len(page.Threads) != 1 || page.Threads[0].ID != "b" {
+		t.Fatalf("ann's threads after a expired: %+v %v, want b alone", page, err)
+	}
+	if ids, err := c.ZRange(ctx, list, 0, -1).Result(); err != nil || !slices.Equal(ids, []string{"b"}) {
+		t.Fatalf("ann's list holds %v (%v), want [b]", ids, err)
 	}
 }

@@ -16,7 +16,8 @@
 // and wakes when one comes; leases: only the current one appends, renews
 // or seals, a live one cannot be taken over, an expired one is taken over
 // by exactly one of many replicas at once, and a sealed run by none;
-// stops; a thread's active run per principal; readers' presence; and
+// stops; a thread's active run per principal, and deleting a thread's runs of
+// one principal; readers' presence; and
 // finally a resumable route on the log, whose rejoin from a cursor gets
 // exactly the rest of the run, and whose every connection gets what the
 // plain route serves its own client (AG-UI 1.1, 1.0 or older), whichever

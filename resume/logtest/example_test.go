@@ -22,6 +22,7 @@ func ExampleNames() {
 	// ConcurrentTakeover
 	// Stop
 	// ActiveRunPerPrincipal
+	// DeleteThread
 	// Presence
 	// LargeEntry
 	// ResumableRoute

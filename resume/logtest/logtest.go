@@ -38,6 +38,7 @@ func checks() []check {
 		{"ConcurrentTakeover", concurrentTakeover},
 		{"Stop", stop},
 		{"ActiveRunPerPrincipal", activeRunPerPrincipal},
+		{"DeleteThread", deleteThread},
 		{"Presence", presence},
 		{"LargeEntry", largeEntry},
 		{"ResumableRoute", resumableRoute},
@@ -397,6 +398,54 @@ func activeRunPerPrincipal(t *testing.T, lg resume.Log) {
 	if id, _ := lg.ActiveRun(ctx, "t", "bob"); id != "rb" {
 		t.Fatalf("sealing alice's run ended bob's: %q", id)
 	}
+}
+
+// deleteThread: a thread's runs of one principal go, sealed and running,
+// and its running run's owner can write no more; another principal's run
+// on the thread and the principal's runs of other threads stay.
+func deleteThread(t *testing.T, lg resume.Log) {
+	ctx := t.Context()
+	if err := lg.DeleteThread(ctx, "none", "alice"); err != nil {
+		t.Fatalf("deleting a thread without runs: %v", err)
+	}
+	done := begin(t, lg, resume.RunMeta{RunID: "d1", ThreadID: "t", Principal: "alice"})
+	if err := lg.Append(ctx, done, Entries(1, 1, true)); err != nil {
+		t.Fatal(err)
+	}
+	if err := lg.Seal(ctx, done); err != nil {
+		t.Fatal(err)
+	}
+	live := begin(t, lg, resume.RunMeta{RunID: "d2", ThreadID: "t", Principal: "alice"})
+	if err := lg.Append(ctx, live, Entries(1, 2, false)); err != nil {
+		t.Fatal(err)
+	}
+	begin(t, lg, resume.RunMeta{RunID: "d3", ThreadID: "t", Principal: "bob"})
+	begin(t, lg, resume.RunMeta{RunID: "d4", ThreadID: "u", Principal: "alice"})
+	if err := lg.DeleteThread(ctx, "t", "alice"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"d1", "d2"} {
+		if _, err := lg.Status(ctx, id); !errors.Is(err, resume.ErrRunNotFound) {
+			t.Errorf("run %s of the deleted thread: %v, want ErrRunNotFound", id, err)
+		}
+		if _, _, err := lg.Read(ctx, id, 0, 10, 0); !errors.Is(err, resume.ErrRunNotFound) {
+			t.Errorf("reading run %s of the deleted thread: %v, want ErrRunNotFound", id, err)
+		}
+	}
+	if id, err := lg.ActiveRun(ctx, "t", "alice"); id != "" || err != nil {
+		t.Errorf("the deleted thread's active run: %q %v", id, err)
+	}
+	if err := lg.Append(ctx, live, Entries(3, 1, false)); err == nil {
+		t.Error("the deleted running run's owner appended")
+	}
+	if id, err := lg.ActiveRun(ctx, "t", "bob"); id != "d3" || err != nil {
+		t.Errorf("bob's run on the thread: %q %v, want d3", id, err)
+	}
+	if _, err := lg.Status(ctx, "d4"); err != nil {
+		t.Errorf("alice's run of another thread: %v", err)
+	}
+	// The run id is free again.
+	begin(t, lg, resume.RunMeta{RunID: "d1", ThreadID: "t", Principal: "alice"})
 }
 
 func presence(t *testing.T, lg resume.Log) {

@@ -428,3 +428,11 @@ func (l *Log) err(err error) error {
 	}
 	return &agui.Error{Code: resume.CodeStoreUnavailable, Message: "pglog: " + err.Error(), Err: err}
 }
+
+// DeleteThread implements [resume.Log]: one DELETE of the principal's
+// runs of the thread, their events going along by the foreign key.
+func (l *Log) DeleteThread(ctx context.Context, threadID, principal string) error {
+	_, err := l.pool.Exec(ctx, `DELETE FROM agui_run_log_runs WHERE route = $1 AND thread_id = $2 AND principal = $3`,
+		l.cfg.route, threadID, principal)
+	return l.err(err)
+}

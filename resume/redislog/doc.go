@@ -30,7 +30,9 @@
 //     principal's run never hides or replaces another's; it is written and
 //     deleted on its own (it is in the thread's slot, not the run's), and
 //     ActiveRun checks it against the run, so a pointer left behind by a
-//     failure is ignored;
+//     failure is ignored; beside it, a set of every run the principal
+//     began on the thread (<…>:runs), which DeleteThread deletes with
+//     the runs it names;
 //   - leases are on Redis's clock (TIME), never a replica's;
 //   - a reader waits for new events with XREAD BLOCK, at most
 //     [WithFollowWait] at a time; between waits it notices an expired

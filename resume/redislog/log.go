@@ -132,6 +132,16 @@ func (l *Log) thread(t, p string) string {
 	return l.cfg.prefix + "thread:{" + tag(t) + "}:" + hex.EncodeToString([]byte(p))
 }
 
+// threadRuns is the key of the set of every run of thread t principal p
+// began (running, sealed, or long gone), beside its pointer: what
+// DeleteThread deletes.
+func (l *Log) threadRuns(t, p string) string { return l.thread(t, p) + ":runs" }
+
+// runsTTL is how long a thread's set of runs outlives its last begin or
+// renewal: past it, every run it names has expired (a running one an idle
+// TTL after its last renewal, a sealed one its retention after its end).
+func (l *Log) runsTTL() time.Duration { return l.cfg.idle + l.cfg.retention }
+
 // tag is id as a hash tag: itself, unless a brace would end the tag
 // early (or an empty tag make Redis hash the whole key, putting a run's
 // keys in different slots); then it is hex, marked by a leading "~", as is
@@ -163,7 +173,8 @@ func (l *Log) Begin(ctx context.Context, m resume.RunMeta, ttl time.Duration) (r
 	if m.ThreadID != "" {
 		// The thread's key is in its own slot, so it is set on its own; a
 		// pointer left without its run is ignored by ActiveRun.
-		if err := l.c.Set(ctx, l.thread(m.ThreadID, m.Principal), m.RunID, l.cfg.idle).Err(); err != nil {
+		keys := []string{l.thread(m.ThreadID, m.Principal), l.threadRuns(m.ThreadID, m.Principal)}
+		if err := beginThread.Run(ctx, l.c, keys, m.RunID, ms(l.cfg.idle), ms(l.runsTTL())).Err(); err != nil {
 			return lease, st, l.err(err)
 		}
 	}
@@ -198,7 +209,8 @@ func (l *Log) Renew(ctx context.Context, lease resume.Lease, ttl time.Duration) 
 	if err != nil || st.ThreadID == "" {
 		return st, err
 	}
-	return st, l.err(touchThread.Run(ctx, l.c, []string{l.thread(st.ThreadID, st.Principal)}, lease.RunID, ms(l.cfg.idle)).Err())
+	keys := []string{l.thread(st.ThreadID, st.Principal), l.threadRuns(st.ThreadID, st.Principal)}
+	return st, l.err(touchThread.Run(ctx, l.c, keys, lease.RunID, ms(l.cfg.idle), ms(l.runsTTL())).Err())
 }
 
 // Seal implements [resume.Log].
@@ -299,6 +311,30 @@ func (l *Log) ActiveRun(ctx context.Context, threadID, principal string) (string
 		return "", nil
 	}
 	return id, nil
+}
+
+// DeleteThread implements [resume.Log]: the runs the thread's set names
+// (and its pointer, should the set have missed one), each with a script
+// on its own keys that deletes it only if it is still a run of that
+// thread and principal (a run id may be reused once its run expired),
+// then the set and the pointer.
+func (l *Log) DeleteThread(ctx context.Context, threadID, principal string) error {
+	ptr, set := l.thread(threadID, principal), l.threadRuns(threadID, principal)
+	runs, err := l.c.SMembers(ctx, set).Result()
+	if err != nil {
+		return l.err(err)
+	}
+	if id, err := l.c.Get(ctx, ptr).Result(); err == nil {
+		runs = append(runs, id)
+	} else if !errors.Is(err, redis.Nil) {
+		return l.err(err)
+	}
+	for _, id := range runs {
+		if err := deleteRun.Run(ctx, l.c, []string{l.meta(id), l.stream(id)}, threadID, principal).Err(); err != nil {
+			return l.err(err)
+		}
+	}
+	return l.err(l.c.Del(ctx, set, ptr).Err())
 }
 
 // status reads a script's status answer.

@@ -93,10 +93,29 @@ redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return {m[3] or '', m[4] or ''}
 `)
 
-// touchThread: KEYS thread; ARGV run, idle. It extends the thread's
-// pointer while it points at the run.
+// beginThread: KEYS thread, runs; ARGV run, idle, runs TTL. It points the
+// thread at the run and adds the run to the thread's set of runs.
+var beginThread = redis.NewScript(`
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 'OK'
+`)
+
+// touchThread: KEYS thread, runs; ARGV run, idle, runs TTL. It extends
+// the thread's pointer while it points at the run, and the thread's set
+// of runs.
 var touchThread = redis.NewScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if redis.call('SISMEMBER', KEYS[2], ARGV[1]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+return 'OK'
+`)
+
+// deleteRun: KEYS meta, log; ARGV thread, principal. It deletes the run
+// if it is one of that thread and principal.
+var deleteRun = redis.NewScript(`
+local m = redis.call('HMGET', KEYS[1], 'thread', 'principal')
+if m[1] == ARGV[1] and m[2] == ARGV[2] then redis.call('DEL', KEYS[1], KEYS[2]) end
 return 'OK'
 `)
 
