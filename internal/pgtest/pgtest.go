@@ -37,13 +37,13 @@ type Server struct {
 	done chan error
 }
 
-// errMissing is Locate's error when no postgres is installed.
+// errMissing is locate's error when no postgres is installed.
 var errMissing = errors.New("postgres is not installed: the test command (bash test/all.sh) installs it, or run apt-get install postgresql")
 
-// Locate returns the directory holding initdb and postgres: the newest
+// locate returns the directory holding initdb and postgres: the newest
 // /usr/lib/postgresql/<version>/bin, else the directory of a postgres on
 // PATH.
-func Locate() (string, error) {
+func locate() (string, error) {
 	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
 	slices.SortFunc(dirs, func(a, b string) int { return version(b) - version(a) })
 	for _, d := range dirs {
@@ -68,7 +68,7 @@ func version(dir string) int {
 // fails it when the CI environment variable is "true".
 func Binary(t testing.TB) string {
 	t.Helper()
-	d, err := Locate()
+	d, err := locate()
 	if err != nil {
 		sharedtest.Missing(t, "%v", err)
 	}
@@ -231,10 +231,6 @@ func (s *Server) Pid() int {
 // what was committed stays) and waits for it. Stopping a stopped server
 // does nothing.
 func (s *Server) Stop() { s.stop(syscall.SIGINT) }
-
-// Kill ends the server with SIGQUIT, postgres's immediate shutdown (no
-// checkpoint, as after a crash), and waits for it.
-func (s *Server) Kill() { s.stop(syscall.SIGQUIT) }
 
 func (s *Server) stop(sig syscall.Signal) {
 	s.mu.Lock()
