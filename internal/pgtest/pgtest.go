@@ -230,9 +230,7 @@ func (s *Server) Pid() int {
 // Stop ends the server with a fast shutdown (SIGINT: sessions are ended,
 // what was committed stays) and waits for it. Stopping a stopped server
 // does nothing.
-func (s *Server) Stop() { s.stop(syscall.SIGINT) }
-
-func (s *Server) stop(sig syscall.Signal) {
+func (s *Server) Stop() {
 	s.mu.Lock()
 	p, done := s.proc, s.done
 	s.proc, s.done = nil, nil
@@ -240,7 +238,7 @@ func (s *Server) stop(sig syscall.Signal) {
 	if p == nil || done == nil {
 		return
 	}
-	_ = p.Process.Signal(sig)
+	_ = p.Process.Signal(syscall.SIGINT)
 	<-done
 }
 
