@@ -61,6 +61,9 @@ func decide(p *PendingApproval, resume []agui.ResumeEntry) (*Decision, error) {
 		}
 		found = e
 	}
+	if p.Question {
+		return answerOf(found)
+	}
 	switch found.Status {
 	case agui.ResumeCancelled:
 		return &Decision{Approved: false, Reason: "cancelled by user"}, nil

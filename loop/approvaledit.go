@@ -72,6 +72,9 @@ func (r *run) checkDecision(now time.Time) error {
 		p.Decision = &Decision{Reason: "the approval expired at " + p.ExpiresAt.UTC().Format(time.RFC3339), Expired: true}
 		return nil
 	}
+	if p.Question && d.Approved {
+		return r.checkAnswer(p)
+	}
 	if !d.Approved || d.Args == nil {
 		return nil
 	}

@@ -177,7 +177,7 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		running++
-		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call), st: r.st})
+		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call), st: r.st, answer: r.answers[call.ID]})
 		go func() {
 			tctx, stop := r.toolDeadline(tctx)
 			out, err := tool.call(tctx, call.Args)
@@ -281,6 +281,9 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 		}
 	} else {
 		r.cp.Pending = nil
+		if p.Question && p.Decision.Approved {
+			r.keepAnswer(call.ID, p.Decision.Answer)
+		}
 		if !p.Decision.Approved {
 			text := "rejected by user"
 			if p.Decision.Reason != "" {
@@ -308,14 +311,15 @@ func (r *run) gate(ctx context.Context, parentID string, call *Call) (*Tool, *ag
 			return nil, nil, false, runError(CodeTool, err)
 		}
 	}
-	var needs bool
-	if f := r.a.cfg.needsApproval; !answered && f != nil {
+	needs := !answered && tool.question != nil
+	if f := r.a.cfg.needsApproval; !answered && !needs && f != nil {
 		if err := guard(func() error { needs = f(*call); return nil }); err != nil {
 			return nil, nil, false, runError(CodeTool, err)
 		}
 	}
 	if needs {
 		r.cp.Pending = r.pending(call.ID)
+		r.cp.Pending.Question = tool.question != nil
 		return nil, nil, false, nil
 	}
 	return &tool, nil, false, nil

@@ -78,6 +78,9 @@ type PendingApproval struct {
 	// Decision is the client's answer, recorded in the same write that
 	// claims the thread so that a decision is acted on at most once.
 	Decision *Decision
+	// Question is set when the call is a question tool's ([NewQuestion]):
+	// the resume's payload is the user's answer, not an approval.
+	Question bool `json:",omitempty"`
 }
 
 // Decision is a client's answer to an approval; a plain value.
@@ -90,6 +93,9 @@ type Decision struct {
 	// Expired is set when the answer came after the approval's deadline:
 	// the call is rejected and the run fails with APPROVAL_EXPIRED.
 	Expired bool
+	// Answer is the user's answer to a question ([NewQuestion]); nil for
+	// an approval.
+	Answer json.RawMessage `json:",omitempty"`
 }
 
 // Store errors.

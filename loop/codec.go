@@ -86,6 +86,7 @@ func UnmarshalCheckpoint(data []byte) (*Checkpoint, error) {
 	cp.State = nilIfNull(cp.State)
 	if cp.Pending != nil && cp.Pending.Decision != nil {
 		cp.Pending.Decision.Args = nilIfNull(cp.Pending.Decision.Args)
+		cp.Pending.Decision.Answer = nilIfNull(cp.Pending.Decision.Answer)
 	}
 	return cp, nil
 }

@@ -24,7 +24,8 @@ func fullCheckpoint(t *testing.T) *Checkpoint {
 		Usage:      Usage{InputTokens: 1, OutputTokens: 2, ReasoningTokens: 3, CachedInputTokens: 4, CacheWriteInputTokens: 5},
 		Pending: &PendingApproval{InterruptID: "int-1", ToolCallID: "call-1",
 			ExpiresAt: time.Date(2026, 12, 1, 16, 0, 0, 0, time.UTC),
-			Decision:  &Decision{Approved: true, Reason: "ok", Args: json.RawMessage(`{"city":"Rome"}`), Expired: true}},
+			Decision:  &Decision{Approved: true, Reason: "ok", Args: json.RawMessage(`{"city":"Rome"}`), Expired: true, Answer: json.RawMessage(`{"chosen_time":"10:00"}`)},
+			Question:  true},
 		Attempts:    map[string]int{"call-1": 2},
 		ClientCalls: []string{"call-2"},
 		Parked:      []*agui.ToolMessage{{ID: "p", Content: agui.TextContent("parked"), ToolCallID: "call-3"}},
@@ -198,7 +199,7 @@ func TestCheckpointCodecKeepsNilRaw(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.State != nil || got.Pending.Decision.Args != nil {
-		t.Fatalf("state %q, decision args %q; want both nil", got.State, got.Pending.Decision.Args)
+	if got.State != nil || got.Pending.Decision.Args != nil || got.Pending.Decision.Answer != nil {
+		t.Fatalf("state %q, decision args %q, answer %q; want all nil", got.State, got.Pending.Decision.Args, got.Pending.Decision.Answer)
 	}
 }

@@ -75,7 +75,10 @@
 // rewrites its arguments; [WithAfterToolCall] replaces or redacts a result
 // before the client and the model see it; [WithBeforeModelCall] adjusts each
 // model request. An approval's answer may carry edited arguments, and
-// [WithApprovalTimeout] gives approvals a deadline (APPROVAL_EXPIRED). [WithToolSets]
+// [WithApprovalTimeout] gives approvals a deadline (APPROVAL_EXPIRED).
+// [NewQuestion] makes a tool that asks the user first: its call pauses
+// the run as an approval does, and the resume's payload is the answer the
+// tool runs with. [WithToolSets]
 // adds tools that change while the agent lives, such as an MCP server's
 // (package loop/mcptool); loop/httptool is a built-in HTTP tool.
 //

@@ -463,7 +463,7 @@ func checkpointSize(cp *Checkpoint) int64 {
 	if p := cp.Pending; p != nil {
 		n += 128 + strs(p.InterruptID, p.ToolCallID)
 		if d := p.Decision; d != nil {
-			n += 64 + int64(len(d.Reason)+len(d.Args))
+			n += 64 + int64(len(d.Reason)+len(d.Args)+len(d.Answer))
 		}
 	}
 	return n

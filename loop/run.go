@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"time"
@@ -27,6 +28,9 @@ type run struct {
 	delegated usageBox
 	// argDeltas keeps the streamed argument fragments of this run's calls.
 	argDeltas map[string][]string
+	// answers are the users' answers to question tools' calls, by call
+	// id, for the calls this run starts.
+	answers map[string]json.RawMessage
 	// clientCalls are the tool call ids the client's history already holds
 	// (assistant messages of the input), so their arguments are not sent
 	// again: a client appends repeated TOOL_CALL_ARGS to what it has.
@@ -137,7 +141,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 	switch reason {
 	case FinishAwaitingApproval:
 		p := r.cp.Pending
-		in := approvalInterrupt(p, r.callByID(p.ToolCallID))
+		in := r.interrupt(p)
 		res.Interrupt = &in
 	case FinishAborted:
 		res.Cause = context.Cause(ctx)

@@ -1,6 +1,9 @@
 package loop
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+)
 
 // scope is what a running tool's context carries about its call, so that a
 // delegation tool can open its subagent under the right parent and count
@@ -17,6 +20,8 @@ type scope struct {
 	call CallInfo
 	// st is the run's shared state (nil without one).
 	st stateAccess
+	// answer is the user's answer to a question tool's call (nil: none).
+	answer json.RawMessage
 }
 
 type scopeKey struct{}

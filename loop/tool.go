@@ -18,6 +18,8 @@ type Tool struct {
 	spec     ToolSpec
 	resolved *jsonschema.Resolved
 	fn       func(ctx context.Context, args json.RawMessage) (string, error)
+	// question is set for a tool that asks the user first ([NewQuestion]).
+	question *question
 }
 
 // NewTool returns a tool named name that decodes its arguments into In,

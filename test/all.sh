@@ -47,6 +47,11 @@ trap finish EXIT
 # two cores), and the app the browser tests drive runs with the detector.
 export GOFLAGS="${GOFLAGS:+$GOFLAGS }-race"
 
+# The example apps choose their model from these variables (see
+# examples/internal/model); the suite drives them on the scripted model and
+# on aimock, so a developer's own model settings must not leak in.
+unset OPENAI_BASE_URL OPENAI_API_KEY OPENAI_CHAT_MODEL_ID OPENAI_MODEL ANTHROPIC_API_KEY
+
 # The installs wait on the network and the disk, the Go stages below on
 # the CPU, so they overlap: every Node package directory's npm ci (each
 # skipped when its lock file is unchanged since its last install), Debian's

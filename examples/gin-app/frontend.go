@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/examples/internal/model"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -31,9 +32,13 @@ const statePrefix = "STATE "
 // tools with arguments valid for its schema ({} when it has no required
 // properties); once the client's result arrives in the next run, it
 // answers with a text that contains the result's content verbatim and the
-// theme the shared state holds.
-func newFrontendAgent(opts ...loop.Option) (*loop.Typed[frontendState], error) {
-	return loop.NewTyped[frontendState](loop.ProviderFunc(frontendModel), append([]loop.Option{
+// theme the shared state holds. m may choose a real model instead.
+func newFrontendAgent(m model.Flags, opts ...loop.Option) (*loop.Typed[frontendState], error) {
+	provider, err := m.New(loop.ProviderFunc(frontendModel))
+	if err != nil {
+		return nil, err
+	}
+	return loop.NewTyped[frontendState](provider, append([]loop.Option{
 		loop.WithInstructions("You help the user through the tools of their page."),
 		loop.WithPredictState(themeTool, map[string]string{"color": "theme"}),
 		loop.WithRenderContext(func(state json.RawMessage, _ []agui.ContextItem) string {

@@ -8,8 +8,9 @@ import (
 	"github.com/agui-go/agui/loop"
 )
 
-// newLoopAgent is the built-in agent loop on a scripted model, so that the
-// route works offline and the same way every time. Each user message plays
+// newLoopAgent is the built-in agent loop on a scripted model (unless
+// demo.model chooses a real one), so that the route works offline and the
+// same way every time. Each user message plays
 // the script from the start: turn 1 reasons, says what it will do and calls
 // get_weather and book_trip in parallel; book_trip needs approval, so the
 // run ends with a tool_approval interrupt. The resume (approved or not)
@@ -48,7 +49,7 @@ func newLoopAgentWith(demo loopDemo, opts ...loop.Option) (*loop.Agent, error) {
 	if err != nil {
 		return nil, err
 	}
-	model := loop.Script(
+	script := loop.Script(
 		loop.Turn{
 			Reasoning: "The user wants a trip: check the weather, then book.",
 			Text:      "Let me check the weather and book your trip.",
@@ -69,7 +70,11 @@ func newLoopAgentWith(demo loopDemo, opts ...loop.Option) (*loop.Agent, error) {
 	if book, err = aguiotel.Tool(book); err != nil {
 		return nil, err
 	}
-	return loop.New(aguiotel.Provider(model, "scripted-travel", aguiotel.WithProviderName("scripted")), append([]loop.Option{
+	provider, err := demo.model.New(aguiotel.Provider(script, "scripted-travel", aguiotel.WithProviderName("scripted")))
+	if err != nil {
+		return nil, err
+	}
+	return loop.New(provider, append([]loop.Option{
 		loop.WithInstructions("You are a travel assistant."),
 		loop.WithTools(weather, book),
 		loop.WithNeedsApproval(func(c loop.Call) bool { return c.Name == "book_trip" }),

@@ -4,14 +4,18 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/agui-go/agui/examples/internal/model"
 )
 
 // loopDemo is what the loop route's tools do besides their result: log
 // each start (so that tests and operators can count executions) and take
-// bookDelay to book. A plain value.
+// bookDelay to book; and the model the loop-backed routes run on (-model-provider
+// and friends; the zero value keeps each route's scripted model). A plain value.
 type loopDemo struct {
 	logger    *slog.Logger
 	bookDelay time.Duration
+	model     model.Flags
 }
 
 // started logs that tool started running.

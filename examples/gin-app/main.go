@@ -9,6 +9,11 @@
 // DATABASE_URL) does the same with PostgreSQL, creating its tables at
 // start; give one of the two.
 //
+// With -openai-base-url http://127.0.0.1:11434/v1 -model llama3.2 (any
+// OpenAI-compatible server; or OPENAI_BASE_URL), or -model-provider
+// anthropic, the loop-backed routes (/agents/loop, /agents/frontend) run on
+// that model instead of their scripted ones.
+//
 // See docs/example-app.md in the repository for the routes and a
 // curl line for each.
 package main
@@ -28,6 +33,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/examples/internal/model"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -40,6 +46,10 @@ func main() {
 	bookDelay := flag.Duration("book-delay", 0, "how long the loop route's book_trip tool takes")
 	var f flags
 	f.register(flag.CommandLine)
+	// The loop-backed routes' model: scripted unless chosen (see
+	// examples/internal/model).
+	var m model.Flags
+	m.Register(flag.CommandLine)
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	shutdownTracing, err := setupTracing(*otelExport, os.Stdout)
@@ -53,6 +63,7 @@ func main() {
 		os.Exit(2)
 	}
 	cfg.loop.bookDelay = *bookDelay
+	cfg.loop.model = m
 	cfg.loopOptions = append(cfg.loopOptions, loop.WithLease(*lease))
 	closeStore, err := useStores(&cfg, *redisURL, *postgresURL)
 	if err == nil {

@@ -195,7 +195,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			// The loop on the client's tools (frontend tools), with
 			// shared state, its threads owned as the loop route's are:
 			// nobody else reads a thread or answers its pending call.
-			a, err := newFrontendAgent()
+			a, err := newFrontendAgent(cfg.loop.model)
 			if err != nil {
 				return err
 			}

@@ -53,9 +53,10 @@ var layout = []row{
 	{pkgs: []string{"loop/pgstore"}, mayImport: []string{"", "core", "internal/pgmigrate", "loop"}},
 	{pkgs: []string{"aguiotel"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"remote"}, mayImport: []string{"", "client", "core", "loop"}},
-	{pkgs: []string{"examples/gin-app"}, anyAbove: true, gin: true},
+	{pkgs: []string{"examples/internal/model"}, mayImport: []string{"loop", "loop/openai", "loop/anthropic"}},
+	{pkgs: []string{"examples/gin-app", "examples/dojo"}, anyAbove: true, gin: true},
 	{pkgs: []string{
-		"test/codes", "test/conformance", "test/faults", "test/inputfuzz",
+		"test/codes", "test/conformance", "test/dojo", "test/faults", "test/inputfuzz",
 		"test/load", "test/load/cmd/agui-cost", "test/load/cmd/agui-load", "test/nodeserver", "test/protonode",
 		"test/readme", "test/replicas", "test/stateclient", "test/xformclient",
 	}, anyAbove: true, gin: true},

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/ginagui"
+	"github.com/agui-go/agui/loop"
+)
+
+// feature is one Dojo feature served at base + "/" + name.
+type feature struct {
+	name string
+	// register mounts the feature's agent on g at path with opts.
+	register func(g *gin.RouterGroup, path string, provider loop.Provider, opts []core.HandlerOption) error
+}
+
+// features are the Dojo features this server serves, at the paths the
+// Dojo's agents.ts maps for the ag-ui .NET integration (v1_agentic_chat
+// is the Dojo's second page on /agentic_chat), and for the features that
+// integration lacks, at their feature names. Frontend tools, context
+// and state come from each page's input; the agents here add the
+// server's own tools and state.
+func features() []feature {
+	return []feature{
+		{"agentic_chat", chat("You are a helpful assistant. Use the page's tools when the user asks for what they do.")},
+		{"backend_tool_rendering", registerWeather},
+		{"human_in_the_loop", chat("You are a planning assistant. When the user asks for a task, call generate_task_steps with the steps, and wait for the user's choice.")},
+		{"agentic_generative_ui", registerPlan},
+		{"shared_state", registerRecipe},
+		{"predictive_state_updates", registerDocument},
+		{"tool_based_generative_ui", chat("You write haiku. Call generate_haiku with three Japanese lines, their English translation, an image name and a CSS gradient.")},
+		{"agentic_chat_reasoning", chat("You are a helpful assistant. Think the question through before answering.")},
+		{"agentic_chat_multimodal", chat("You are a helpful assistant. Describe and analyze the images and documents the user shares.")},
+		{"interrupt", registerMeeting},
+	}
+}
+
+// newRouter mounts every feature under base.
+func newRouter(base string, provider loop.Provider, opts ...core.HandlerOption) (*gin.Engine, error) {
+	r := gin.New()
+	r.Use(gin.Recovery())
+	g := r.Group(base)
+	for _, f := range features() {
+		if err := f.register(g, "/"+f.name, provider, append(opts[:len(opts):len(opts)], core.WithAgentName(f.name))); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// chat is a feature whose only tools are the page's (frontend tools):
+// the loop offers them to the model, and a call to one ends the run for
+// the page to run it, or to ask the user, and send its result with the
+// next run.
+func chat(instructions string) func(*gin.RouterGroup, string, loop.Provider, []core.HandlerOption) error {
+	return func(g *gin.RouterGroup, path string, provider loop.Provider, opts []core.HandlerOption) error {
+		a, err := loop.New(provider, loop.WithInstructions(instructions))
+		if err != nil {
+			return err
+		}
+		return ginagui.Register(g, path, a, opts...)
+	}
+}

@@ -1,0 +1,83 @@
+// Command dojo serves the AG-UI Dojo's features from Go, each at the
+// path and contract the Dojo's pages expect, under one base path:
+//
+//	go run ./examples/dojo -openai-base-url http://127.0.0.1:11434/v1 -model llama3.2
+//
+// serves POST http://127.0.0.1:8023/dojo/agentic_chat,
+// /dojo/backend_tool_rendering and the rest (see features), each with GET
+// <route>/capabilities. The model is chosen as examples/internal/model
+// documents (OPENAI_BASE_URL, OPENAI_API_KEY and OPENAI_CHAT_MODEL_ID, as
+// the Dojo's own test runs set them, work too); without one a scripted
+// model says how to choose one. See docs/dojo.md in the repository for
+// running the upstream Dojo against it.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/examples/internal/model"
+	"github.com/agui-go/agui/loop"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8023", "address to listen on (port 0: any free port, logged)")
+	base := flag.String("base", "/dojo", "the base path every feature is served under")
+	var m model.Flags
+	m.Register(flag.CommandLine)
+	flag.Parse()
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := run(*addr, *base, m, logger); err != nil {
+		logger.Error("dojo", slog.Any("error", err))
+		os.Exit(1)
+	}
+}
+
+// run serves until SIGINT or SIGTERM, then ends every run within ten
+// seconds (see core.Shutdown).
+func run(addr, base string, m model.Flags, logger *slog.Logger) error {
+	provider, err := m.New(loop.ProviderFunc(offline))
+	if err != nil {
+		return err
+	}
+	gin.SetMode(gin.ReleaseMode)
+	gate := new(core.Gate)
+	router, err := newRouter(base, provider, core.WithGate(gate), core.WithHandlerLogger(logger))
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: router, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	// test/dojo reads the bound address from this line.
+	logger.Info("listening", slog.String("url", "http://"+ln.Addr().String()+base), slog.String("model", m.Chosen()))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = core.Shutdown(shutdownCtx, srv, gate)
+	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
+		err = errors.Join(err, serveErr)
+	}
+	return err
+}

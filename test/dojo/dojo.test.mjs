@@ -1,0 +1,300 @@
+// Every Dojo feature examples/dojo serves, driven by the official
+// @ag-ui/client 1.0.0 as the Dojo's page for it drives the ag-ui .NET
+// integration (the same frontend tools, context and state in the input,
+// the same follow-up run after a frontend tool or a confirmation), with
+// the server's model answered by aimock from the Dojo's own fixtures. Each
+// test asserts the events, messages and state the page renders from.
+// Run by dojo_test.go, which sets DOJO_BIN, GINAPP_BIN, DOJO_FIXTURES and
+// DOJO_IMAGE.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { startAimock } from "./aimock.mjs";
+import { startServer, TapAgent, run, types, user, toolResult, lastCall, lastText } from "./harness.mjs";
+
+const done = "Done! I've completed that for you.";
+let mock;
+let dojo;
+
+before(async () => {
+  mock = await startAimock(process.env.DOJO_FIXTURES);
+  dojo = await startServer(process.env.DOJO_BIN, mock.url);
+});
+after(async () => {
+  await dojo?.stop();
+  await mock?.stop();
+});
+
+const agentFor = (feature, opts = {}) => new TapAgent({ url: `${dojo.base}/${feature}`, ...opts });
+
+// The frontend tools the pages register, with their parameter schemas.
+const changeBackground = {
+  name: "change_background",
+  description: "Change the background color of the chat.",
+  parameters: { type: "object", properties: { background: { type: "string" } }, required: ["background"] },
+};
+const generateTaskSteps = {
+  name: "generate_task_steps",
+  description: "Generates a list of steps for the user to perform",
+  parameters: {
+    type: "object",
+    properties: {
+      steps: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: {
+            description: { type: "string" },
+            status: { type: "string", enum: ["enabled", "disabled", "executing"] },
+          },
+          required: ["description", "status"],
+        },
+      },
+    },
+    required: ["steps"],
+  },
+};
+const generateHaiku = {
+  name: "generate_haiku",
+  description: "Generate a haiku in Japanese and its English translation",
+  parameters: {
+    type: "object",
+    properties: {
+      japanese: { type: "array", items: { type: "string" } },
+      english: { type: "array", items: { type: "string" } },
+      image_name: { type: "string" },
+      gradient: { type: "string" },
+    },
+    required: ["japanese", "english", "image_name", "gradient"],
+  },
+};
+const confirmChanges = { name: "confirm_changes", description: "Confirm the changes", parameters: { type: "object", properties: {} } };
+const writeDocument = {
+  name: "write_document",
+  description: "Write a document",
+  parameters: { type: "object", properties: { document: { type: "string" } }, required: ["document"] },
+};
+
+test("the server runs on aimock through OPENAI_BASE_URL", () => {
+  assert.equal(dojo.model, "openai");
+});
+
+test("agentic_chat: text answers, and the page's change_background tool round trip", async () => {
+  const agent = agentFor("agentic_chat", { initialMessages: [user("Hi, I am duaa")] });
+  const params = { tools: [changeBackground], context: [{ description: "Name of the user", value: "Bob" }] };
+  const first = await run(agent, params);
+  assert.ok(!types(first).some((t) => t.startsWith("TOOL_CALL")), types(first).join(" "));
+  assert.equal(lastText(agent), "Hello duaa! How can I assist you today?");
+  // The page's context reached the model.
+  assert.match(JSON.stringify(mock.getLastRequest().body.messages), /Bob/);
+
+  agent.addMessage(user("Change the background color to blue"));
+  const second = await run(agent, params);
+  assert.ok(!types(second).includes("TOOL_CALL_RESULT"), "the page runs its own tool");
+  assert.equal(types(second).at(-2), "TOOL_CALL_END", "the run ends with the frontend call");
+  const c = lastCall(agent);
+  assert.equal(c.function.name, "change_background");
+  assert.deepEqual(JSON.parse(c.function.arguments), { background: "blue" });
+
+  // useFrontendTool's follow-up: the handler's result, then a new run.
+  agent.addMessage(toolResult(c.id, "Background changed to blue"));
+  await run(agent, params);
+  assert.equal(lastText(agent), done);
+});
+
+test("v1_agentic_chat: the v1 page's Hi on /agentic_chat", async () => {
+  const agent = agentFor("agentic_chat", { initialMessages: [user("Hi")] });
+  await run(agent, { tools: [changeBackground] });
+  assert.equal(lastText(agent), "Hello! How can I assist you today?");
+});
+
+test("backend_tool_rendering: get_weather runs on the server and its result reaches the card", async () => {
+  for (const prompt of ["What's the weather like in San Francisco?", "Tell me about the weather in New York."]) {
+    const agent = agentFor("backend_tool_rendering", { initialMessages: [user(prompt)] });
+    const events = await run(agent);
+    const t = types(events);
+    const start = events.find((e) => e.type === "TOOL_CALL_START");
+    assert.equal(start?.toolCallName, "get_weather");
+    const result = events.find((e) => e.type === "TOOL_CALL_RESULT");
+    assert.ok(result && t.indexOf("TOOL_CALL_RESULT") > t.indexOf("TOOL_CALL_END"), t.join(" "));
+    assert.equal(result.toolCallId, start.toolCallId);
+    const report = JSON.parse(result.content);
+    assert.equal(report.temperature, 20);
+    assert.equal(report.conditions, "sunny");
+    assert.equal(report.city, "San Francisco");
+    assert.ok(t.lastIndexOf("TEXT_MESSAGE_CONTENT") > t.indexOf("TOOL_CALL_RESULT"), "the answer follows the result");
+    assert.deepEqual(agent.messages.slice(1).map((m) => m.role), ["assistant", "tool", "assistant"]);
+    assert.equal(lastText(agent), done);
+  }
+});
+
+test("human_in_the_loop: the steps come as a frontend call; the user's choice gets an answer", async () => {
+  const agent = agentFor("human_in_the_loop", { initialMessages: [user("Please plan one step with eggs")] });
+  const first = await run(agent, { tools: [generateTaskSteps] });
+  assert.ok(!types(first).includes("TOOL_CALL_RESULT"));
+  const c = lastCall(agent);
+  assert.equal(c.function.name, "generate_task_steps");
+  const { steps } = JSON.parse(c.function.arguments);
+  assert.equal(steps[0].description, "Crack eggs into bowl");
+  assert.ok(steps.every((s) => s.status === "enabled"));
+
+  agent.addMessage(toolResult(c.id, JSON.stringify({ accepted: true, steps })));
+  await run(agent, { tools: [generateTaskSteps] });
+  assert.equal(lastText(agent), done);
+});
+
+test("agentic_generative_ui: create_plan's steps reach the page's progress list as state", async () => {
+  for (const [prompt, first] of [
+    ["Give me a plan to make brownies", "Gather ingredients"],
+    ["Go to Mars", "Design spacecraft"],
+  ]) {
+    const agent = agentFor("agentic_generative_ui", { initialMessages: [user("Hi")] });
+    await run(agent);
+    assert.equal(lastText(agent), "Hello! How can I assist you today?");
+    agent.addMessage(user(prompt));
+    const events = await run(agent);
+    assert.ok(events.some((e) => e.type === "STATE_SNAPSHOT" || e.type === "STATE_DELTA"), types(events).join(" "));
+    assert.equal(agent.state.steps.length, 4);
+    assert.equal(agent.state.steps[0].description, first);
+    assert.ok(agent.state.steps.every((s) => s.status === "pending"));
+    assert.equal(lastText(agent), done);
+  }
+});
+
+test("shared_state: the agent's recipe reaches the page, and the page's edits reach the model", async () => {
+  const seeded = {
+    recipe: {
+      title: "Make Your Recipe",
+      skill_level: "Intermediate",
+      cooking_time: "45 min",
+      special_preferences: [],
+      ingredients: [
+        { icon: "🥕", name: "Carrots", amount: "3 large, grated" },
+        { icon: "🌾", name: "All-Purpose Flour", amount: "2 cups" },
+      ],
+      instructions: ["Preheat oven to 350°F (175°C)"],
+    },
+  };
+  const agent = agentFor("shared_state", {
+    initialMessages: [user('Please give me a pasta recipe of your choosing, but one of the ingredients should be "Pasta"')],
+    initialState: seeded,
+  });
+  const events = await run(agent);
+  assert.ok(events.some((e) => e.type === "STATE_SNAPSHOT" || e.type === "STATE_DELTA"));
+  assert.equal(agent.state.recipe.title, "Pasta Aglio e Olio");
+  assert.equal(agent.state.recipe.ingredients[0].name, "Pasta");
+  assert.equal(lastText(agent), done);
+
+  // The user adds an ingredient in the page; the next run carries it.
+  agent.setState({ recipe: { ...agent.state.recipe, ingredients: [...agent.state.recipe.ingredients, { icon: "🥔", name: "Potatoes", amount: "12" }] } });
+  agent.addMessage(user("Give me all the ingredients"));
+  await run(agent);
+  assert.match(lastText(agent), /Potatoes: 12/);
+  assert.match(JSON.stringify(mock.getLastRequest().body.messages), /Potatoes/, "the model saw the page's state");
+});
+
+test("predictive_state_updates: the document streams into state, then confirm_changes waits for the user", async () => {
+  const tools = [confirmChanges, writeDocument];
+  const agent = agentFor("predictive_state_updates", {
+    initialMessages: [user("Give me a story for a dragon called Atlantis in document")],
+  });
+  const events = await run(agent, { tools });
+  const t = types(events);
+  const write = events.find((e) => e.type === "TOOL_CALL_START" && e.toolCallName === "write_document_local");
+  assert.ok(write, t.join(" "));
+  const writeEnd = events.findIndex((e) => e.type === "TOOL_CALL_END" && e.toolCallId === write.toolCallId);
+  const firstState = events.findIndex((e) => e.type === "STATE_SNAPSHOT" || e.type === "STATE_DELTA");
+  assert.ok(firstState >= 0 && firstState < writeEnd, `the document is predicted while it streams: ${t.join(" ")}`);
+  const result = events.find((e) => e.type === "TOOL_CALL_RESULT" && e.toolCallId === write.toolCallId);
+  assert.equal(result?.content, "Document written.");
+  const confirm = events.findLast((e) => e.type === "TOOL_CALL_START");
+  assert.equal(confirm.toolCallName, "confirm_changes");
+  assert.equal(t.at(-2), "TOOL_CALL_END", "the run ends with confirm_changes pending");
+  assert.match(agent.state.document, /^Once upon a time/);
+  assert.match(agent.state.document, /Atlantis/);
+
+  agent.addMessage(toolResult(confirm.toolCallId, JSON.stringify({ accepted: true })));
+  await run(agent, { tools });
+  assert.equal(lastText(agent), done);
+});
+
+test("tool_based_generative_ui: generate_haiku is the page's to render, with no follow-up", async () => {
+  for (const [prompt, english] of [
+    ['Generate Haiku for "I will always win"', /victory/],
+    ['Generate Haiku for "The moon shines bright"', /moon/],
+  ]) {
+    const agent = agentFor("tool_based_generative_ui", { initialMessages: [user(prompt)] });
+    const events = await run(agent, { tools: [generateHaiku] });
+    assert.ok(!types(events).includes("TOOL_CALL_RESULT"));
+    const c = lastCall(agent);
+    assert.equal(c.function.name, "generate_haiku");
+    const haiku = JSON.parse(c.function.arguments);
+    assert.equal(haiku.japanese.length, 3);
+    assert.match(haiku.english.join(" "), english);
+  }
+});
+
+test("agentic_chat_reasoning: the model's reasoning streams before its answer", async () => {
+  const agent = agentFor("agentic_chat_reasoning", { initialMessages: [user("What is the best car to buy?")] });
+  const events = await run(agent);
+  const t = types(events);
+  const reasoning = events.filter((e) => e.type === "REASONING_MESSAGE_CONTENT").map((e) => e.delta).join("");
+  assert.match(reasoning, /Toyota Camry/);
+  assert.ok(t.indexOf("REASONING_START") < t.indexOf("TEXT_MESSAGE_START"), t.join(" "));
+  assert.match(lastText(agent), /Toyota Camry/);
+});
+
+test("agentic_chat_multimodal: an uploaded image reaches the model with the question", async () => {
+  const png = readFileSync(process.env.DOJO_IMAGE).toString("base64");
+  const agent = agentFor("agentic_chat_multimodal", {
+    initialMessages: [
+      {
+        id: "user-image",
+        role: "user",
+        content: [
+          { type: "text", text: "Tell me what do you see in this image" },
+          { type: "image", source: { type: "data", value: png, mimeType: "image/png" } },
+        ],
+      },
+    ],
+  });
+  await run(agent);
+  assert.match(lastText(agent), /image/);
+  const sent = JSON.stringify(mock.getLastRequest().body.messages);
+  assert.ok(sent.includes(`data:image/png;base64,${png.slice(0, 64)}`), "the image went to the model as a data URL");
+});
+
+test("interrupt: schedule_meeting pauses the run for the picker, and the picked time resumes it", async () => {
+  for (const [answer, booked] of [
+    [{ chosen_time: "2026-12-08T10:00:00.000Z", chosen_label: "Tue, Dec 8, 10:00 AM" }, /Booked "Intro call with the sales team" with the sales team for Tue, Dec 8, 10:00 AM/],
+    [{ cancelled: true }, /nothing was booked/],
+  ]) {
+    const agent = agentFor("interrupt", { initialMessages: [user("Book an intro call with the sales team to discuss pricing.")] });
+    const first = await run(agent, {}, "interrupt");
+    const [pending] = agent.pendingInterrupts;
+    assert.equal(pending.reason, "user_input");
+    assert.equal(pending.metadata.toolName, "schedule_meeting");
+    assert.deepEqual(JSON.parse(pending.metadata.arguments), { topic: "Intro call with the sales team", attendee: "the sales team" });
+    assert.ok(pending.responseSchema.properties.chosen_time, "the picker's answer is the response schema");
+    assert.ok(!types(first).includes("TOOL_CALL_RESULT"), "nothing is booked before the answer");
+
+    // useInterrupt's resolve(...) resumes the run with the pick.
+    await run(agent, { resume: [{ interruptId: pending.id, status: "resolved", payload: answer }] });
+    const result = agent.messages.find((m) => m.role === "tool" && m.toolCallId === pending.toolCallId);
+    assert.match(result?.content ?? "", booked);
+    assert.equal(lastText(agent), done);
+  }
+});
+
+test("gin-app: OPENAI_BASE_URL puts its loop route on the model, and the official client chats with it", async () => {
+  const app = await startServer(process.env.GINAPP_BIN, mock.url);
+  try {
+    const agent = new TapAgent({ url: `${app.base}/agents/loop`, initialMessages: [user("Hi, I am duaa")] });
+    await run(agent);
+    assert.equal(lastText(agent), "Hello duaa! How can I assist you today?");
+    assert.equal(mock.getLastRequest().body.model, "gpt-4o");
+  } finally {
+    await app.stop();
+  }
+});

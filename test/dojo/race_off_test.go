@@ -1,0 +1,5 @@
+//go:build !race
+
+package dojo_test
+
+const raceEnabled = false
