@@ -113,10 +113,13 @@ func Extract(r *http.Request) *http.Request {
 // The span carries the thread id (gen_ai.conversation.id), the run id, the
 // outcome and, for a failed run, the error's code (error.type).
 //
-// The returned agent is safe for concurrent use if a is.
+// The returned agent is safe for concurrent use if a is. It is a
+// [core.Admitter] answering as a does (a's refusals before the stream, a
+// busy thread's 409 say, are not spans), or admitting every run if a is
+// none.
 func Agent[S any](a core.Agent[S], opts ...Option) core.Agent[S] {
 	c := newConfig(opts)
-	return core.AgentFunc[S](func(ctx context.Context, rc *core.RunContext[S]) (agui.Outcome, error) {
+	return admitting[S]{inner: a, AgentFunc: core.AgentFunc[S](func(ctx context.Context, rc *core.RunContext[S]) (agui.Outcome, error) {
 		in := rc.Input()
 		ctx, span := c.tracer().Start(ctx, "invoke_agent "+c.agentName,
 			trace.WithSpanKind(trace.SpanKindInternal),
@@ -134,7 +137,22 @@ func Agent[S any](a core.Agent[S], opts ...Option) core.Agent[S] {
 		}
 		span.SetAttributes(keyOutcome.String(string(out.Type)))
 		return out, nil
-	})
+	})}
+}
+
+// admitting is a traced agent that asks the agent it wraps to admit each
+// run; a plain value.
+type admitting[S any] struct {
+	core.AgentFunc[S]
+	inner core.Agent[S]
+}
+
+// AdmitRun implements [core.Admitter].
+func (a admitting[S]) AdmitRun(ctx context.Context, in *agui.RunAgentInput) error {
+	if ad, ok := a.inner.(core.Admitter); ok {
+		return ad.AdmitRun(ctx, in)
+	}
+	return nil
 }
 
 // Provider wraps p so that every model turn is a chat span with the model's

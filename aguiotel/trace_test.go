@@ -215,3 +215,29 @@ func TestNoSDKIsANoOp(t *testing.T) {
 		t.Fatalf("stream %v", aguitest.Types(evs))
 	}
 }
+
+// refusing is an agent that admits no run.
+type refusing struct{ core.AgentFunc[core.NoState] }
+
+func (refusing) AdmitRun(context.Context, *agui.RunAgentInput) error {
+	return &core.RequestError{Status: http.StatusConflict, Code: loop.CodeBusy, Message: "busy"}
+}
+
+// A traced agent admits runs as the agent it wraps does: its refusal is
+// answered before the stream, and an agent without one admits every run.
+func TestAgentKeepsAdmission(t *testing.T) {
+	ad, ok := aguiotel.Agent[core.NoState](refusing{}).(core.Admitter)
+	if !ok {
+		t.Fatal("the traced agent is no core.Admitter")
+	}
+	var re *core.RequestError
+	if err := ad.AdmitRun(t.Context(), agui.NewInput("t", "r")); !errors.As(err, &re) || re.Status != http.StatusConflict {
+		t.Fatalf("AdmitRun: %v, want the wrapped agent's 409", err)
+	}
+	plain := aguiotel.Agent[core.NoState](core.AgentFunc[core.NoState](func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+		return agui.Success(), nil
+	}))
+	if err := plain.(core.Admitter).AdmitRun(t.Context(), agui.NewInput("t", "r")); err != nil {
+		t.Fatalf("AdmitRun of an agent without admission: %v", err)
+	}
+}

@@ -28,10 +28,16 @@ type RoomChecker interface {
 // AdmitRun implements [core.Admitter]: a run on a new thread when the
 // store is full ([RoomChecker]) is refused before its stream with a JSON
 // 503 (CHECKPOINT_STORE_FULL) and a Retry-After of [StoreFullRetryAfter],
-// instead of a stream that ends in RUN_ERROR at its first save. Any
-// other answer of the store lets the run start (it reports its own
-// failure).
+// instead of a stream that ends in RUN_ERROR at its first save; under
+// [BusyRefuse] (the default of [WithBusy]) a run on a thread another run
+// holds is refused with a JSON 409 (THREAD_BUSY). Any other answer of
+// the store lets the run start (it reports its own failure).
 func (a *Agent) AdmitRun(ctx context.Context, in *agui.RunAgentInput) error {
+	if a.cfg.busy == BusyRefuse {
+		if err := a.refuseBusy(ctx, in.ThreadID); err != nil {
+			return err
+		}
+	}
 	rc, ok := a.cfg.store.(RoomChecker)
 	if !ok {
 		return nil

@@ -73,6 +73,9 @@ const (
 	// FinishAwaitingClient: the model called frontend tools ([Input.Tools]);
 	// the client runs them and sends their results with the next run.
 	FinishAwaitingClient FinishReason = "awaiting-client"
+	// FinishSteered: another run held the thread, and this run's new
+	// messages were handed to it ([BusySteer]); that run answers them.
+	FinishSteered FinishReason = "steered"
 )
 
 // Input is one run's input: a plain value, read by the run and not kept.

@@ -116,7 +116,7 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 				return
 			case <-r.renewals():
 				if fatal == nil {
-					if err := r.checkpoint(ctx); err != nil {
+					if err := r.tick(ctx); err != nil {
 						fatal = err
 					}
 				}

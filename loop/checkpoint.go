@@ -65,6 +65,17 @@ type Checkpoint struct {
 	// Owner is the principal whose run created the thread ("" for none):
 	// see [core.ContextWithPrincipal] and CheckOwner.
 	Owner string
+	// Holder is an opaque token of the run holding a running checkpoint
+	// ("" otherwise), so that it tells the requests below, written by
+	// runs waiting for the thread, from another run's takeover.
+	Holder string
+	// CancelRequested asks the holder to stop: a run of a
+	// [BusyInterrupt] agent waits for the thread ([WithBusy]).
+	CancelRequested bool
+	// Steer are user, system and developer messages handed to the holder
+	// by runs of a [BusySteer] agent; it reads them at its next safe
+	// point, or the next run of the thread takes them as input.
+	Steer []agui.Message
 }
 
 // PendingApproval is a tool call paused for approval; part of a
@@ -136,6 +147,7 @@ func (cp Checkpoint) clone() Checkpoint {
 	cp.Attempts = maps.Clone(cp.Attempts)
 	cp.ClientCalls = slices.Clip(slices.Clone(cp.ClientCalls))
 	cp.Parked = slices.Clip(slices.Clone(cp.Parked))
+	cp.Steer = slices.Clip(slices.Clone(cp.Steer))
 	cp.State = slices.Clone(cp.State)
 	if cp.Pending != nil {
 		p := *cp.Pending

@@ -23,14 +23,15 @@ var ErrCheckpointFormat = errors.New("loop: unreadable checkpoint")
 // added to Checkpoint is carried by every store without a codec change.
 type checkpointFields Checkpoint
 
-// checkpointDoc is the encoded form. Messages shadows the embedded
-// field, since a agui.Message is an interface that encoding/json cannot
-// decode: each message is written with its AG-UI JSON encoding and read
-// back with agui.DecodeMessage.
+// checkpointDoc is the encoded form. Messages and Steer shadow the
+// embedded fields, since a agui.Message is an interface that
+// encoding/json cannot decode: each message is written with its AG-UI
+// JSON encoding and read back with agui.DecodeMessage.
 type checkpointDoc struct {
 	Format int `json:"format"`
 	*checkpointFields
 	Messages []json.RawMessage `json:"Messages"`
+	Steer    []json.RawMessage `json:"Steer,omitempty"`
 }
 
 // MarshalCheckpoint encodes cp as a JSON document any [Store] can keep as
@@ -42,18 +43,46 @@ func MarshalCheckpoint(cp *Checkpoint) ([]byte, error) {
 		return nil, errors.New("loop: MarshalCheckpoint: nil checkpoint")
 	}
 	doc := checkpointDoc{Format: CheckpointFormat, checkpointFields: (*checkpointFields)(cp)}
-	doc.Messages = make([]json.RawMessage, len(cp.Messages))
-	for i, m := range cp.Messages {
+	var err error
+	if doc.Messages, err = encodeMessages(cp.Messages, "message"); err != nil {
+		return nil, err
+	}
+	if doc.Steer, err = encodeMessages(cp.Steer, "steered message"); err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
+}
+
+// encodeMessages writes each message of msgs in its AG-UI JSON encoding.
+func encodeMessages(msgs []agui.Message, what string) ([]json.RawMessage, error) {
+	out := make([]json.RawMessage, len(msgs))
+	for i, m := range msgs {
 		if m == nil {
-			return nil, fmt.Errorf("loop: MarshalCheckpoint: message %d is nil", i)
+			return nil, fmt.Errorf("loop: MarshalCheckpoint: %s %d is nil", what, i)
 		}
 		b, err := json.Marshal(m)
 		if err != nil {
-			return nil, fmt.Errorf("loop: MarshalCheckpoint: message %d: %w", i, err)
+			return nil, fmt.Errorf("loop: MarshalCheckpoint: %s %d: %w", what, i, err)
 		}
-		doc.Messages[i] = b
+		out[i] = b
 	}
-	return json.Marshal(doc)
+	return out, nil
+}
+
+// decodeMessages reads back what encodeMessages wrote (nil for none).
+func decodeMessages(raw []json.RawMessage, what string) ([]agui.Message, error) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	out := make([]agui.Message, len(raw))
+	for i, b := range raw {
+		m, err := agui.DecodeMessage(b)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s %d: %w", ErrCheckpointFormat, what, i, err)
+		}
+		out[i] = m
+	}
+	return out, nil
 }
 
 // UnmarshalCheckpoint decodes a document written by [MarshalCheckpoint].
@@ -71,15 +100,12 @@ func UnmarshalCheckpoint(data []byte) (*Checkpoint, error) {
 	if doc.Format != CheckpointFormat {
 		return nil, fmt.Errorf("%w: format is not %d", ErrCheckpointFormat, CheckpointFormat)
 	}
-	if len(doc.Messages) > 0 {
-		cp.Messages = make([]agui.Message, len(doc.Messages))
+	var err error
+	if cp.Messages, err = decodeMessages(doc.Messages, "message"); err != nil {
+		return nil, err
 	}
-	for i, raw := range doc.Messages {
-		m, err := agui.DecodeMessage(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%w: message %d: %w", ErrCheckpointFormat, i, err)
-		}
-		cp.Messages[i] = m
+	if cp.Steer, err = decodeMessages(doc.Steer, "steered message"); err != nil {
+		return nil, err
 	}
 	// encoding/json writes a nil json.RawMessage as null and reads null
 	// back as a non-nil one; nil means "none" in these fields.

@@ -32,7 +32,7 @@
 // provider ends a turn early the run ends with its reason: [FinishLength]
 // (the output token limit) or [FinishContentFilter] (a refusal). A failure
 // returns [FinishError] and a *agui.Error whose Code is stable (THREAD_BUSY,
-// BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
+// THREAD_INTERRUPTED, BAD_RESUME, DELEGATION_DEPTH, PROVIDER_ERROR, CHECKPOINT_ERROR,
 // TOOL_ERROR, APPROVAL_EXPIRED, UNSUPPORTED_CONTENT, TOOL_NAME_CLASH,
 // FORBIDDEN). Provider, tool and store failures reach clients with
 // a fixed message per code; the cause stays in the error (errors.Is,
@@ -63,7 +63,9 @@
 // crash never asks the model again for a saved turn and never runs a
 // recorded call again. Runs claim their thread with a versioned write, and
 // renew that lease while they wait on the model or tools: a second run on
-// a busy thread fails with THREAD_BUSY before anything runs,
+// a busy thread fails with THREAD_BUSY before anything runs (through HTTP,
+// a 409 before the stream) unless [WithBusy] has it wait, interrupt the
+// holder or steer it ([BusyEnqueue], [BusyInterrupt], [BusySteer]),
 // and an approval's answer is recorded in the claiming write, so it is
 // acted on once. Leases and approval deadlines are times of the store's
 // clock (Store.Now), never a replica's, so replicas whose clocks disagree

@@ -11,6 +11,9 @@ import (
 const (
 	// CodeBusy: another run holds the thread.
 	CodeBusy agui.Code = "THREAD_BUSY"
+	// CodeInterrupted: a newer run on the thread asked this one to stop
+	// ([BusyInterrupt]); it ended as an aborted run does.
+	CodeInterrupted agui.Code = "THREAD_INTERRUPTED"
 	// CodeIDTooLong: an id of the run's input (thread, run, message or tool
 	// call id, a frontend tool's name), or a tool result it carries, would
 	// make an event the run must emit exceed [agui.MaxEventSize]; the run

@@ -61,6 +61,10 @@ type config struct {
 	toolTimeout time.Duration
 	// logger receives the full text of tool errors (see WithLogger).
 	logger *slog.Logger
+	// busy is what a run does when another run holds its thread, and
+	// busyWait how long it waits for it (busy.go).
+	busy     BusyStrategy
+	busyWait time.Duration
 	// now is the process's clock, which only measures time elapsed in a
 	// run (see storeClock); tests skew it to stand for a replica whose
 	// clock disagrees with the others'.
@@ -68,7 +72,7 @@ type config struct {
 }
 
 func defaults() config {
-	return config{maxSteps: 10, concurrency: 4, maxDepth: 3, lease: 5 * time.Minute, now: time.Now}
+	return config{maxSteps: 10, concurrency: 4, maxDepth: 3, lease: 5 * time.Minute, busyWait: DefaultBusyWait, now: time.Now}
 }
 
 // WithMaxSteps caps the model turns of one run (default 10). A run that

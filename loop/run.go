@@ -66,6 +66,19 @@ type run struct {
 	turnFinish FinishReason
 	// structured is the progress towards a typed output.
 	structured structured
+	// holder is this run's token in the checkpoint it holds
+	// ([Checkpoint.Holder]); renewedAt is when it last wrote it, by the
+	// store's clock.
+	holder    string
+	renewedAt time.Time
+	// waitStart is when the run first found its thread busy (process
+	// clock; zero: never), and steering the messages it hands to the
+	// holder under BusySteer (see busy.go).
+	waitStart time.Time
+	steering  []agui.Message
+	// historyLogged: the client's history was compared with the
+	// transcript (record.go), which a run does once.
+	historyLogged bool
 }
 
 // execute runs the loop on in, whose ThreadID is set (a core run's, or a
@@ -93,7 +106,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	r := &run{a: a, sink: s, line: line, thread: thread, argDeltas: map[string][]string{}, clientCalls: callIDs(in.Messages), cancel: cancel,
-		runID: runID, frontend: frontend, frontSpecs: frontSpecs, announce: map[string]bool{}, context: in.Context, st: st}
+		runID: runID, frontend: frontend, frontSpecs: frontSpecs, announce: map[string]bool{}, context: in.Context, st: st, holder: newID("hold")}
 	if len(frontend) > 0 {
 		if _, err := r.checkFrontend(); err != nil {
 			// A frontend tool named like a tool set's: refused before
@@ -102,12 +115,15 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 		}
 	}
 	if err := r.claim(ctx, in); err != nil {
+		if errors.Is(err, errSteered) {
+			return Result{ThreadID: thread, FinishReason: FinishSteered, Messages: in.Messages}, nil
+		}
 		if ctx.Err() != nil {
 			return Result{ThreadID: thread, FinishReason: FinishAborted, Messages: in.Messages, Cause: context.Cause(ctx)}, nil
 		}
 		return Result{ThreadID: thread, FinishReason: FinishError}, err
 	}
-	r.renewal = time.NewTicker(r.a.cfg.lease / 3)
+	r.renewal = time.NewTicker(r.tickEvery())
 	defer r.renewal.Stop()
 	r.announceHistory(in.Messages)
 	reason, err := r.loop(ctx)
@@ -155,6 +171,20 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 // with a versioned write, all before anything runs: a busy thread or a bad
 // resume fails here with nothing executed.
 func (r *run) claim(ctx context.Context, in Input) error {
+	for {
+		err := r.claimOnce(ctx, in)
+		if !errors.Is(err, errBusy) {
+			return err
+		}
+	}
+}
+
+// errBusy makes claim load the thread again: it was busy, and this run
+// waits for it (busy.go).
+var errBusy = errors.New("loop: the thread is busy")
+
+// claimOnce is one attempt of claim.
+func (r *run) claimOnce(ctx context.Context, in Input) error {
 	store := r.a.cfg.store
 	now, err := store.Now(ctx, r.thread)
 	if err != nil {
@@ -173,8 +203,15 @@ func (r *run) claim(ctx context.Context, in Input) error {
 	if err := claimOwner(ctx, cp); err != nil {
 		return err
 	}
+	if r.steering != nil && read(cp.Messages, r.steering) {
+		// The holder read this run's messages and may have moved on.
+		return errSteered
+	}
 	if cp.Status == StatusRunning && r.clock.now().Before(cp.LeaseUntil) {
-		return agui.NewError(CodeBusy, "thread "+r.thread+" is busy with another run")
+		if err := r.busy(ctx, cp, v, in); err != nil {
+			return err
+		}
+		return errBusy
 	}
 	switch {
 	case cp.Status == StatusAwaitingApproval:
@@ -209,10 +246,18 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		if msgs := r.adopt(in.Messages); len(msgs) > 0 {
 			r.cp.Messages, r.cp.Steps = msgs, 0
 		}
-		return r.save(ctx, StatusRunning)
+		return r.take(ctx)
 	}
+	r.logHistoryDiff(ctx, in.Messages)
 	r.acceptClientResults(in.Messages)
 	input := newInput(cp.Messages, sinceTranscriptStart(cp.Messages, in.Messages))
+	if r.steering != nil {
+		input = r.steering
+	}
+	// Messages steered to a run that ended before reading them come
+	// first: they were sent first.
+	input = append(slices.Clip(cp.Steer), unknown(cp.Steer, input)...)
+	r.cp.Steer, r.cp.CancelRequested = nil, false
 	if err := r.checkDecision(r.clock.now()); err != nil {
 		return err
 	}
@@ -222,7 +267,17 @@ func (r *run) claim(ctx context.Context, in Input) error {
 		r.cp.Messages = trimTranscript(append(slices.Clip(r.cp.Messages), input...), r.a.cfg.maxTranscript)
 		r.cp.Steps = 0
 	}
-	return r.save(ctx, StatusRunning)
+	return r.take(ctx)
+}
+
+// take writes the claimed checkpoint. A run that waits for its thread
+// tries again when another run took it first.
+func (r *run) take(ctx context.Context) error {
+	err := r.save(ctx, StatusRunning)
+	if r.a.cfg.busy != BusyRefuse && agui.CodeOf(err) == CodeBusy {
+		return errBusy
+	}
+	return err
 }
 
 // newInput returns the messages of in that the transcript lacks: user,
@@ -259,8 +314,19 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 		r.input = nil
 	}
 	for {
+		if r.mailbox() {
+			if err := r.peek(ctx); err != nil {
+				return FinishError, err
+			}
+		}
 		if ctx.Err() != nil {
 			return FinishAborted, nil
+		}
+		// A safe point: every call of the transcript has its result.
+		if r.readSteer() {
+			if err := r.checkpoint(ctx); err != nil {
+				return FinishError, err
+			}
 		}
 		if r.cp.Steps >= r.a.cfg.maxSteps {
 			return FinishMaxSteps, nil
@@ -285,6 +351,16 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 			return FinishError, err
 		}
 		if end {
+			if reason == FinishStop && r.a.cfg.busy == BusySteer {
+				// A message steered while the model answered is
+				// answered by this run too.
+				if err := r.peek(ctx); err != nil {
+					return FinishError, err
+				}
+				if len(r.cp.Steer) > 0 {
+					continue
+				}
+			}
 			return reason, nil
 		}
 		if len(msg.ToolCalls) == 0 {
@@ -354,22 +430,66 @@ func (r *run) save(ctx context.Context, status Status) error {
 	if r.st != nil {
 		r.cp.State = r.st.snapshot()
 	}
-	r.cp.LeaseUntil = time.Time{}
+	r.cp.LeaseUntil, r.cp.Holder = time.Time{}, ""
 	if status == StatusRunning {
-		r.cp.LeaseUntil = r.clock.now().Add(r.a.cfg.lease)
+		r.renewedAt = r.clock.now()
+		r.cp.LeaseUntil, r.cp.Holder = r.renewedAt.Add(r.a.cfg.lease), r.holder
+	} else {
+		r.cp.CancelRequested = false
 	}
-	v, err := r.a.cfg.store.Save(ctx, &r.cp, r.version)
-	switch {
-	case errors.Is(err, ErrConflict):
-		return agui.NewError(CodeBusy, "thread "+r.thread+" was taken over by another run")
-	case err != nil:
-		return runError(CodeCheckpoint, err)
+	for range 3 {
+		v, err := r.a.cfg.store.Save(ctx, &r.cp, r.version)
+		switch {
+		case errors.Is(err, ErrConflict):
+			if r.mailbox() && r.requestsSince(ctx) {
+				continue
+			}
+			return agui.NewError(CodeBusy, "thread "+r.thread+" was taken over by another run")
+		case err != nil:
+			return runError(CodeCheckpoint, err)
+		}
+		r.version = v
+		if r.renewal != nil && status == StatusRunning {
+			r.renewal.Reset(r.tickEvery())
+		}
+		return nil
 	}
-	r.version = v
-	if r.renewal != nil && status == StatusRunning {
-		r.renewal.Reset(r.a.cfg.lease / 3)
+	return agui.NewError(CodeBusy, "thread "+r.thread+" is contended by other runs")
+}
+
+// requestsSince is a conflicting save's check: when the thread is still
+// this run's and only waiting runs wrote to it (busy.go), it takes their
+// requests and reports that the save may be tried again.
+func (r *run) requestsSince(ctx context.Context) bool {
+	cp, v, err := r.a.cfg.store.Load(ctx, r.thread)
+	if err != nil || cp.Status != StatusRunning || cp.Holder != r.holder {
+		return false
 	}
-	return nil
+	status := r.cp.Status
+	r.requests(cp, v)
+	if status != StatusRunning {
+		r.cp.CancelRequested = false
+	}
+	return true
+}
+
+// tickEvery is the period of the run's ticks: a third of the lease, or
+// busyPoll when waiting runs may leave requests.
+func (r *run) tickEvery() time.Duration {
+	every := r.a.cfg.lease / 3
+	if r.mailbox() {
+		every = min(every, busyPoll)
+	}
+	return every
+}
+
+// tick renews the lease of the run's thread when a third of it has
+// passed, and otherwise reads the checkpoint for waiting runs' requests.
+func (r *run) tick(ctx context.Context) error {
+	if !r.mailbox() || r.clock.now().Sub(r.renewedAt) >= r.a.cfg.lease/3-busyPoll/2 {
+		return r.checkpoint(ctx)
+	}
+	return r.peek(ctx)
 }
 
 // renewals is the channel of lease renewal ticks (nil, never ready, before

@@ -73,7 +73,7 @@ read:
 		select {
 		case it, ok = <-deltas:
 		case <-r.renewals():
-			if err := r.checkpoint(ctx); err != nil {
+			if err := r.tick(ctx); err != nil {
 				r.lost, streamErr = err, err
 				break read
 			}

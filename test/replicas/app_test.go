@@ -164,10 +164,15 @@ func (r runResult) finished(typ agui.OutcomeType) bool {
 	return fin.Outcome.Type == typ
 }
 
-// errorCode is the code of the stream's RUN_ERROR, or "".
+// errorCode is the code of the stream's RUN_ERROR, or of the JSON error
+// answered before any stream (a 409 THREAD_BUSY, say), or "".
 func (r runResult) errorCode() string {
 	if e, ok := r.last().(*agui.RunError); ok {
 		return e.Code
+	}
+	var refusal struct{ Code string }
+	if len(r.events) == 0 && json.Unmarshal([]byte(r.body), &refusal) == nil {
+		return refusal.Code
 	}
 	return ""
 }

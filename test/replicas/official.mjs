@@ -10,14 +10,19 @@ const B = process.env.B_URL + "/agents/loop";
 const user = (id) => ({ id, role: "user", content: "Plan a weekend in Oslo" });
 
 async function run(agent, params = {}) {
-  const out = { finished: [], runErrors: [] };
+  const out = { finished: [], runErrors: [], refused: [] };
   try {
     await agent.runAgent(params, {
       onRunFinishedEvent: ({ outcome }) => void out.finished.push(outcome),
       onRunErrorEvent: ({ event }) => void out.runErrors.push(event.code),
     });
   } catch (e) {
-    out.error = String(e?.message ?? e);
+    // A refusal before the stream (a busy thread's 409) is the client's
+    // error "HTTP <status>: <JSON body>"; its code is what the test reads.
+    const msg = String(e?.message ?? e);
+    const refusal = /^HTTP 409: (.*)$/s.exec(msg);
+    if (refusal) out.refused.push(JSON.parse(refusal[1]).code);
+    else out.error = msg;
   }
   return out;
 }
@@ -58,7 +63,7 @@ const report = {};
   );
   report.concurrent = {
     finished: resumes.filter((r) => r.finished[0] === "success").length,
-    refused: resumes.flatMap((r) => r.runErrors),
+    refused: resumes.flatMap((r) => [...r.runErrors, ...r.refused]),
     errors: resumes.map((r) => r.error).filter(Boolean),
   };
 }
