@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/internal/nodetest"
+	"github.com/agui-go/agui/loop"
 )
 
 // officialReport is what official.mjs prints.
