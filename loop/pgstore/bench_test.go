@@ -93,7 +93,8 @@ func BenchmarkThreadList(b *testing.B) {
 
 // BenchmarkLoopTurn runs one loop run (a tool call, then an answer: a
 // load and the run's saves) on the in-memory store, on Redis and on
-// PostgreSQL in turn, on a new thread and on a thread that already holds
+// PostgreSQL in turn (and on PostgreSQL through a Store that did not save
+// the thread, as another replica), on a new thread and on a thread that already holds
 // 400 messages, and reports each one's p50 and p99 (the runs' own time:
 // saving the long threads beforehand is not counted).
 func BenchmarkLoopTurn(b *testing.B) {
@@ -117,8 +118,16 @@ func BenchmarkLoopTurn(b *testing.B) {
 		b.Fatal(err)
 	}
 	model := loop.Script(loop.Turn{Calls: []loop.ScriptedCall{{ID: "c1", Name: "echo", Args: `{"q":"x"}`}}}, loop.Turn{Text: "done"})
-	names := []string{"memory", "redis", "postgres"}
-	stores := map[string]loop.Store{"memory": loop.NewMemoryStore(), "redis": rs, "postgres": ps}
+	// postgres-cold is the same database through a Store of its own,
+	// whose long threads another Store (another replica) saved: its
+	// run's load reads and decodes the whole transcript.
+	cold, err := pgstore.New(pool)
+	if err != nil {
+		b.Fatal(err)
+	}
+	names := []string{"memory", "redis", "postgres", "postgres-cold"}
+	stores := map[string]loop.Store{"memory": loop.NewMemoryStore(), "redis": rs, "postgres": ps, "postgres-cold": cold}
+	savers := map[string]loop.Store{"memory": stores["memory"], "redis": rs, "postgres": ps, "postgres-cold": ps}
 	agents := map[string]*loop.Agent{}
 	for _, name := range names {
 		if agents[name], err = loop.New(model, loop.WithTools(echo), loop.WithCheckpoints(stores[name])); err != nil {
@@ -144,11 +153,11 @@ func BenchmarkLoopTurn(b *testing.B) {
 		for _, name := range names {
 			// Each run has a thread of 400 messages of its own, saved
 			// before its timer starts.
-			long.ThreadID = fmt.Sprint("long", n)
-			if _, err := stores[name].Save(b.Context(), long, 0); err != nil {
+			long.ThreadID = fmt.Sprint(name, "-long", n)
+			if _, err := savers[name].Save(b.Context(), long, 0); err != nil {
 				b.Fatal(err)
 			}
-			for _, thread := range []string{fmt.Sprint("new", n), long.ThreadID} {
+			for _, thread := range []string{fmt.Sprint(name, "-new", n), long.ThreadID} {
 				t0 := time.Now()
 				res, err := agents[name].Execute(context.Background(), loop.Input{
 					ThreadID: thread, Messages: []agui.Message{&agui.UserMessage{ID: fmt.Sprint("go", n), Content: agui.TextContent("go")}},

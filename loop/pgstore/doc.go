@@ -41,16 +41,19 @@
 // without reading the stored messages (TestSaveWritesOnlyNewMessages).
 // So a loop turn writes the turn's new messages, whatever the thread's
 // length; a transcript that was rewritten (shortened, or a stored
-// message changed) is written whole. The process still encodes and
-// hashes the whole transcript on each save.
+// message changed) is written whole.
 //
-// A Store remembers, for up to 10,000 threads, the length and chain head
-// of the transcript it last loaded or saved and its version: a save over
-// that version (every save of a run after its load) is then one
-// statement, one round trip. Any other save (another replica saved
-// since) is a transaction that locks the row and reads its head first
-// (TestSaveAcrossStores). A load reads the row and every message in one
-// statement.
+// A Store keeps the transcripts it last loaded or saved, decoded, up to
+// [WithCacheBytes] (64 MiB of their JSON by default). A save over such a
+// version whose transcript extends the kept one (every save of a run
+// after its load) encodes and hashes only the new messages and is one
+// statement; a load of such a version reads the thread's row alone
+// (TestLoadOfAKnownVersionReadsTheRowAlone). So on the replica that ran
+// a thread's previous turn, a turn's store cost does not grow with the
+// thread (BENCHMARKS.md). Any other save (another replica saved since)
+// encodes the whole transcript and is a transaction that locks the row
+// and reads its head first (TestSaveAcrossStores); any other load reads
+// and decodes every message, in one statement with the row.
 //
 // # Versions, leases and the clock
 //

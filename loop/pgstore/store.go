@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -50,29 +50,9 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 // wins; that is the loop's claim on a thread. The lease is the
 // checkpoint's LeaseUntil, a time of the database's clock ([Store.Now]).
 type Store struct {
-	pool *pgxpool.Pool
-
-	mu sync.Mutex
-	// known holds, by thread, the transcript this Store last loaded or
-	// saved and its version (at most maxKnown threads): a save over that
-	// version knows the stored transcript without asking, and is one
-	// statement.
-	known map[string]known
+	pool  *pgxpool.Pool
+	cache *cache
 }
-
-// known is a thread's stored transcript at one version: its length and
-// chain head. Versions never repeat, so the pair holds for as long as the
-// version is the stored one.
-type known struct {
-	version int64
-	count   int
-	head    []byte
-}
-
-// maxKnown bounds [Store]'s memory of transcripts: about 100 bytes a
-// thread. Past it an arbitrary thread is forgotten; its next save takes
-// the transaction that reads the stored head.
-const maxKnown = 10_000
 
 var (
 	_ loop.Store       = (*Store)(nil)
@@ -81,46 +61,59 @@ var (
 
 // New returns a [Store] on pool, whose database [Migrate] has prepared.
 // It does not contact the database, and does not close the pool.
-func New(pool *pgxpool.Pool) (*Store, error) {
+func New(pool *pgxpool.Pool, opts ...Option) (*Store, error) {
 	if pool == nil {
 		return nil, errors.New("pgstore: nil pool")
 	}
-	return &Store{pool: pool, known: map[string]known{}}, nil
+	cfg := config{cacheBytes: DefaultCacheBytes}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	return &Store{pool: pool, cache: newCache(cfg.cacheBytes)}, nil
 }
 
-// encoded is a checkpoint as the tables keep it.
+// encoded is a checkpoint as the tables keep it: its row, and its
+// messages from index first on.
 type encoded struct {
-	doc   []byte   // the checkpoint without its messages
-	msgs  [][]byte // each message's AG-UI JSON
-	ids   []string
-	heads [][]byte // heads[i]: the chain over msgs[:i]
+	doc   []byte // the checkpoint without its messages
 	lease *time.Time
+	first int
+	msgs  [][]byte // each message's AG-UI JSON, from first on
+	ids   []string
+	heads [][]byte // heads[i]: the chain over the transcript's first+i messages
+	size  int64    // the encoded bytes of msgs
 }
 
-// encode splits cp into its rows. The chain is SHA-256 over each
-// message's length and bytes, after the previous link: equal heads mean
+// encode encodes cp's row and its messages from first on, chaining from
+// head, the chain over the messages before first. A link is SHA-256 of
+// the previous one, the message's length and its bytes: equal heads mean
 // equal transcripts up to that length.
-func encode(cp *loop.Checkpoint) (*encoded, error) {
+func encode(cp *loop.Checkpoint, first int, head []byte) (*encoded, error) {
 	bare := *cp
 	bare.Messages = nil
 	doc, err := loop.MarshalCheckpoint(&bare)
 	if err != nil {
 		return nil, err
 	}
-	e := &encoded{doc: doc, msgs: make([][]byte, len(cp.Messages)), ids: make([]string, len(cp.Messages)),
-		heads: make([][]byte, len(cp.Messages)+1)}
-	e.heads[0] = []byte{}
-	h := sha256.New()
+	rest := cp.Messages[first:]
+	e := &encoded{doc: doc, first: first, msgs: make([][]byte, len(rest)), ids: make([]string, len(rest)),
+		heads: make([][]byte, len(rest)+1)}
+	e.heads[0] = head
 	var n [8]byte
-	for i, m := range cp.Messages {
+	for i, m := range rest {
 		if m == nil {
-			return nil, fmt.Errorf("pgstore: message %d is nil", i)
+			return nil, fmt.Errorf("pgstore: message %d is nil", first+i)
 		}
 		b, err := json.Marshal(m)
 		if err != nil {
-			return nil, fmt.Errorf("pgstore: message %d: %w", i, err)
+			return nil, fmt.Errorf("pgstore: message %d: %w", first+i, err)
 		}
 		e.msgs[i], e.ids[i] = b, m.MessageID()
+		e.size += int64(len(b))
+		h := sha256.New()
+		h.Write(e.heads[i])
 		binary.BigEndian.PutUint64(n[:], uint64(len(b)))
 		h.Write(n[:])
 		h.Write(b)
@@ -130,6 +123,20 @@ func encode(cp *loop.Checkpoint) (*encoded, error) {
 		e.lease = &cp.LeaseUntil
 	}
 	return e, nil
+}
+
+// head is the chain over the whole transcript.
+func (e *encoded) head() []byte { return e.heads[len(e.heads)-1] }
+
+// rows returns the rows of the messages from index from (at least
+// e.first) on.
+func (e *encoded) rows(from int) ([]int32, []string, [][]byte) {
+	k := from - e.first
+	seqs := make([]int32, 0, len(e.msgs)-k)
+	for i := from; i < e.first+len(e.msgs); i++ {
+		seqs = append(seqs, int32(i))
+	}
+	return seqs, e.ids[k:], e.msgs[k:]
 }
 
 // errConflict ends a save's transaction when the version is not the
@@ -190,32 +197,39 @@ const (
 // appends to its thread), only the messages past it. A transcript that
 // was rewritten (shortened, or a stored message changed) is written
 // whole. The prefix is told by the chain head, so the stored messages are
-// never read; cp's messages are encoded and hashed in the process on
-// every save.
+// never read.
 //
-// A save over a version this Store loaded or saved itself (the loop's
-// saves after its load) is one statement; any other is a transaction
-// that locks the thread's row and reads its head first.
+// A save over a version this Store loaded or saved itself, whose
+// transcript cp's extends (the loop's saves after its load), encodes and
+// hashes only the new messages and is one statement; any other encodes
+// the whole transcript and is a transaction that locks the thread's row
+// and reads its head first.
 func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	e, err := encode(cp)
+	n := len(cp.Messages)
+	t := s.cache.get(cp.ThreadID)
+	fast := expect != 0 && t != nil && t.version == expect && t.extends(cp.Messages)
+	first, head, size := 0, []byte{}, int64(0)
+	if fast {
+		first, head, size = len(t.msgs), t.head, t.size
+	}
+	e, err := encode(cp, first, head)
 	if err != nil {
 		return 0, err
 	}
-	n := len(e.msgs)
-	args := []any{cp.ThreadID, cp.Owner, string(cp.Status), e.lease, e.doc, n, e.heads[n]}
+	args := []any{cp.ThreadID, cp.Owner, string(cp.Status), e.lease, e.doc, n, e.head()}
 	var v int64
-	switch k, ok := s.recall(cp.ThreadID); {
+	switch {
 	case expect == 0:
-		seqs, ids, msgs := e.from(0)
+		seqs, ids, msgs := e.rows(0)
 		err = s.pool.QueryRow(ctx, createWithMessages, append(args, seqs, ids, msgs)...).Scan(&v)
 		if errors.Is(err, pgx.ErrNoRows) {
 			err = errConflict
 		}
-	case ok && k.version == expect && k.count <= n && bytes.Equal(k.head, e.heads[k.count]):
-		seqs, ids, msgs := e.from(k.count)
+	case fast:
+		seqs, ids, msgs := e.rows(first)
 		err = s.pool.QueryRow(ctx, appendOver, append(args, expect, seqs, ids, msgs)...).Scan(&v)
 		if errors.Is(err, pgx.ErrNoRows) {
 			err = errConflict
@@ -224,20 +238,21 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (in
 		v, err = s.saveLocked(ctx, cp.ThreadID, expect, e, args)
 	}
 	if errors.Is(err, errConflict) {
-		s.forget(cp.ThreadID)
+		s.cache.drop(cp.ThreadID)
 		return 0, loop.ErrConflict
 	}
 	if err != nil {
-		s.forget(cp.ThreadID)
+		s.cache.drop(cp.ThreadID)
 		return 0, s.fail(ctx, "save", err)
 	}
-	s.remember(cp.ThreadID, known{version: v, count: n, head: e.heads[n]})
+	s.cache.put(cp.ThreadID, &transcript{version: v, head: e.head(), msgs: slices.Clip(slices.Clone(cp.Messages)), size: size + e.size})
 	return v, nil
 }
 
 // saveLocked is a save over a version the Store does not know: it locks
 // the thread's row, checks the version, and writes the messages past the
-// stored transcript if that is a prefix of e's, else all of them.
+// stored transcript if that is a prefix of e's (encoded whole), else all
+// of them.
 func (s *Store) saveLocked(ctx context.Context, thread string, expect int64, e *encoded, args []any) (int64, error) {
 	var v int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -250,64 +265,37 @@ func (s *Store) saveLocked(ctx context.Context, thread string, expect int64, e *
 		if err != nil {
 			return err
 		}
-		first := 0
+		from := 0
 		if count <= len(e.msgs) && bytes.Equal(head, e.heads[count]) {
-			first = count
+			from = count
 		} else if _, err := tx.Exec(ctx, "DELETE FROM agui_loop_messages WHERE thread_id = $1", thread); err != nil {
 			return err
 		}
 		if err := tx.QueryRow(ctx, updateThread, args...).Scan(&v); err != nil {
 			return err
 		}
-		if first == len(e.msgs) {
+		if from == len(e.msgs) {
 			return nil
 		}
-		seqs, ids, msgs := e.from(first)
+		seqs, ids, msgs := e.rows(from)
 		_, err = tx.Exec(ctx, insertMessages, thread, seqs, ids, msgs)
 		return err
 	})
 	return v, err
 }
 
-// from returns the rows of the messages from index first on.
-func (e *encoded) from(first int) ([]int32, []string, [][]byte) {
-	seqs := make([]int32, 0, len(e.msgs)-first)
-	for i := first; i < len(e.msgs); i++ {
-		seqs = append(seqs, int32(i))
-	}
-	return seqs, e.ids[first:], e.msgs[first:]
-}
-
-func (s *Store) recall(thread string) (known, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k, ok := s.known[thread]
-	return k, ok
-}
-
-func (s *Store) remember(thread string, k known) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.known[thread]; !ok && len(s.known) >= maxKnown {
-		for t := range s.known {
-			delete(s.known, t)
-			break
-		}
-	}
-	s.known[thread] = k
-}
-
-func (s *Store) forget(thread string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.known, thread)
-}
-
 // Load implements [loop.Store]: one statement, so the thread's row and
-// its messages are one snapshot.
+// its messages are one snapshot. When the Store holds the transcript of
+// the stored version (it loaded or saved it last), the statement reads
+// the row alone.
 func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, int64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
+	}
+	t := s.cache.get(threadID)
+	var have int64 // the cached version, 0 for none
+	if t != nil {
+		have = t.version
 	}
 	var (
 		v     int64
@@ -317,9 +305,11 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 		msgs  [][]byte
 	)
 	err := s.pool.QueryRow(ctx, `SELECT t.version, t.doc, t.msg_count, t.msg_head,
-		ARRAY(SELECT m.data FROM agui_loop_messages m WHERE m.thread_id = t.thread_id ORDER BY m.seq)
-		FROM agui_loop_threads t WHERE t.thread_id = $1`, threadID).Scan(&v, &doc, &count, &head, &msgs)
+		CASE WHEN t.version = $2 THEN NULL
+		ELSE ARRAY(SELECT m.data FROM agui_loop_messages m WHERE m.thread_id = t.thread_id ORDER BY m.seq) END
+		FROM agui_loop_threads t WHERE t.thread_id = $1`, threadID, have).Scan(&v, &doc, &count, &head, &msgs)
 	if errors.Is(err, pgx.ErrNoRows) {
+		s.cache.drop(threadID)
 		return nil, 0, loop.ErrNotFound
 	}
 	if err != nil {
@@ -329,9 +319,18 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 	if err != nil {
 		return nil, 0, err
 	}
+	if t != nil && v == t.version {
+		if len(t.msgs) != count {
+			s.cache.drop(threadID)
+			return nil, 0, fmt.Errorf("%w: thread %q has %d messages, its cached transcript %d", loop.ErrCheckpointFormat, threadID, count, len(t.msgs))
+		}
+		cp.Messages = t.messages()
+		return cp, v, nil
+	}
 	if len(msgs) != count {
 		return nil, 0, fmt.Errorf("%w: thread %q has %d message rows, its checkpoint says %d", loop.ErrCheckpointFormat, threadID, len(msgs), count)
 	}
+	var size int64
 	if count > 0 {
 		cp.Messages = make([]agui.Message, count)
 	}
@@ -339,8 +338,9 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 		if cp.Messages[i], err = agui.DecodeMessage(b); err != nil {
 			return nil, 0, fmt.Errorf("%w: message %d: %w", loop.ErrCheckpointFormat, i, err)
 		}
+		size += int64(len(b))
 	}
-	s.remember(threadID, known{version: v, count: count, head: head})
+	s.cache.put(threadID, &transcript{version: v, head: head, msgs: slices.Clip(slices.Clone(cp.Messages)), size: size})
 	return cp, v, nil
 }
 
@@ -349,7 +349,7 @@ func (s *Store) Delete(ctx context.Context, threadID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.forget(threadID)
+	s.cache.drop(threadID)
 	if _, err := s.pool.Exec(ctx, "DELETE FROM agui_loop_threads WHERE thread_id = $1", threadID); err != nil {
 		return s.fail(ctx, "delete", err)
 	}

@@ -46,6 +46,47 @@ func TestConformance(t *testing.T) {
 	})
 }
 
+// The same with no transcript cache: every load reads the messages and
+// every save encodes them all.
+func TestConformanceNoCache(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) loop.Store {
+		s, err := pgstore.New(newPool(t), pgstore.WithCacheBytes(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	})
+}
+
+// A store loading the version it saved reads the thread's row alone:
+// with the message rows gone behind its back it still returns its
+// transcript, where a store that holds none finds the rows missing.
+func TestLoadOfAKnownVersionReadsTheRowAlone(t *testing.T) {
+	a, pool := newStore(t)
+	ctx := t.Context()
+	v, err := a.Save(ctx, &loop.Checkpoint{ThreadID: "t", Messages: []agui.Message{user("1"), user("2")}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, "DELETE FROM agui_loop_messages"); err != nil {
+		t.Fatal(err)
+	}
+	cp, got, err := a.Load(ctx, "t")
+	if err != nil || got != v || len(cp.Messages) != 2 || cp.Messages[1].MessageID() != "2" {
+		t.Fatalf("the store that saved it: %d %v", got, err)
+	}
+	b, err := pgstore.New(pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.Load(ctx, "t"); !errors.Is(err, loop.ErrCheckpointFormat) {
+		t.Fatalf("a store that holds no transcript: %v, want ErrCheckpointFormat (the rows are gone)", err)
+	}
+	if _, err := pgstore.New(pool, pgstore.WithCacheBytes(-1)); err == nil {
+		t.Fatal("a negative cache bound accepted")
+	}
+}
+
 func TestMigrateTwice(t *testing.T) {
 	pool := newPool(t)
 	if err := pgstore.Migrate(t.Context(), pool); err != nil {
