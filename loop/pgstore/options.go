@@ -14,8 +14,8 @@ const DefaultCacheBytes = 64 << 20
 
 // WithCacheBytes bounds the transcripts a [Store] keeps decoded in memory,
 // counted in their messages' JSON bytes (default 64 MiB,
-// [DefaultCacheBytes]; the decoded messages take about two to three times
-// that); 0 keeps none. A Store keeps the transcript of each thread it
+// [DefaultCacheBytes]; the decoded messages take more than their JSON);
+// 0 keeps none. A Store keeps the transcript of each thread it
 // last loaded or saved, so that its next load of the same version reads
 // the thread's row alone and its next save over it encodes, hashes and
 // sends only the new messages: a loop turn's cost on the replica that ran
