@@ -52,7 +52,22 @@ func usePostgres(ctx context.Context, cfg *config, url string) (func() error, er
 		return fail(err)
 	}
 	cfg.loopOptions = append(cfg.loopOptions, loop.WithCheckpoints(store))
-	cfg.runLog = func(route string) (resume.Log, error) { return pglog.New(pool, pglog.WithRoute(route)) }
+	// The routes' logs, each holding a listening connection once a
+	// follower waited, are closed with the pool.
+	var logs []*pglog.Log
+	cfg.runLog = func(route string) (resume.Log, error) {
+		lg, err := pglog.New(pool, pglog.WithRoute(route))
+		if err == nil {
+			logs = append(logs, lg)
+		}
+		return lg, err
+	}
 	cfg.logger.Info("loop checkpoints and run logs in PostgreSQL", "host", pc.ConnConfig.Host, "database", pc.ConnConfig.Database)
-	return func() error { pool.Close(); return nil }, nil
+	return func() error {
+		for _, lg := range logs {
+			_ = lg.Close()
+		}
+		pool.Close()
+		return nil
+	}, nil
 }

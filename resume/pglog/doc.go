@@ -39,18 +39,25 @@
 // A reader waiting for new events subscribes, looks, and sleeps until a
 // notification for its run or [WithFollowWait]; each append notifies in
 // its transaction, so the notification arrives once the entries are
-// visible. One connection per [Log], taken out of the pool, listens while
-// anyone waits, however many readers do, and goes back (closed) when the
-// last stops waiting. A lost notification (the listening connection
-// dropped) costs a reader at most the follow wait. Measured on one
-// loopback PostgreSQL 15 on a shared 2-core machine (load average about
-// 6; BenchmarkFollowWake, BenchmarkAppend, BenchmarkPoll): an append takes
-// 1.2 ms, and a follower has its event 1.4 ms after the append began, so
-// the wake-up adds about 0.2 ms. Polling instead would cost each
-// follower one 0.27 ms query per interval and add half the interval to
-// the latency on average (25 ms at a 50 ms interval, for 20 queries a
-// second per follower): the notification is both faster and cheaper
-// with more than a handful of followers.
+// visible. One connection per [Log], taken out of the pool at the first
+// wait, listens for all its readers, however many, until [Log.Close]
+// (starting one for each wait would cost a connection at every event of
+// a lone follower). A lost notification (the listening connection
+// dropped; the next wait starts another) costs a reader at most the
+// follow wait.
+//
+// An append is one call of a function the schema defines
+// (agui_run_log_append, migration 2): the lease check, the entries, the
+// run's progress and the notification in one round trip. Measured on one
+// loopback PostgreSQL 15 on the shared 2-core machine, load average
+// 13-14 (go test -run '^$' -bench . -benchtime 2s -count 3
+// ./resume/pglog): an append takes 0.5-1.0 ms (BenchmarkAppend), and a
+// waiting follower has its event 1.2-1.8 ms after the append began
+// (BenchmarkFollowWake). Polling instead would cost each follower one
+// look (0.27 ms and more, BenchmarkPoll) per interval and add half the
+// interval to the latency on average (25 ms at a 50 ms interval, for 20
+// queries a second per follower): the notification is both faster and
+// cheaper with more than a handful of followers.
 //
 // Retention: a running run lives [WithIdleTTL] past its last append or
 // renewal, a sealed one [WithRetention] past its end; an expired run is

@@ -21,6 +21,10 @@ func ExampleNew() {
 	}
 	defer pool.Close()
 	lg, err := pglog.New(pool, pglog.WithRoute("chat"), pglog.WithRetention(10*time.Minute))
+	if err != nil {
+		panic(err)
+	}
+	defer lg.Close() // its listening connection, once a reader waited
 	fmt.Println(lg != nil, err)
 	// Output: true <nil>
 }

@@ -37,11 +37,13 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 // over; leases and expiry are times of the database's clock.
 //
 // A reader waiting for events (Read with a wait) is woken by NOTIFY,
-// which an append sends in its transaction: one connection per Log
-// listens while anyone waits, and each waiter also gives up after
-// [WithFollowWait], so a lost notification costs at most that.
+// which an append sends in its transaction: one connection per Log,
+// taken out of the pool at the first wait, listens until [Log.Close],
+// and each waiter also gives up after [WithFollowWait], so a lost
+// notification costs at most that.
 //
-// A Log is safe for concurrent use; it does not own its pool.
+// A Log is safe for concurrent use; it does not own its pool, and Close
+// releases what it holds.
 type Log struct {
 	pool *pgxpool.Pool
 	cfg  config
@@ -114,6 +116,14 @@ func New(pool *pgxpool.Pool, opts ...Option) (*Log, error) {
 
 var _ resume.Log = (*Log)(nil)
 
+// Close ends the Log's listening connection, if a wait started one, and
+// waits for its goroutine. Readers waiting then, or after, wait their
+// follow wait out. It returns nil.
+func (l *Log) Close() error {
+	l.note.stop()
+	return nil
+}
+
 func ms(d time.Duration) int64 { return d.Milliseconds() }
 
 // statusColumns are a run's status, then the database's clock.
@@ -179,74 +189,42 @@ func (l *Log) Begin(ctx context.Context, m resume.RunMeta, ttl time.Duration) (r
 	return resume.Lease{RunID: m.RunID, Owner: m.Owner, Gen: st.Gen}, st, nil
 }
 
-// errRefused carries a refusal out of a transaction.
-type errRefused struct{ err error }
-
-func (e errRefused) Error() string { return e.err.Error() }
-
-func refuse(code agui.Code, msg string) error { return errRefused{agui.NewError(code, msg)} }
-
-// Append implements [resume.Log]: one transaction that locks the run's
-// row, checks the lease, inserts the entries not stored yet and notifies
-// the run's waiting readers.
+// Append implements [resume.Log]: one call of the function
+// agui_run_log_append (the schema's second migration), which locks the
+// run's row, checks the lease, inserts the entries not stored yet and
+// notifies the run's waiting readers, in one round trip.
 func (l *Log) Append(ctx context.Context, lease resume.Lease, entries []resume.Entry) error {
 	if len(entries) == 0 {
 		return nil
 	}
+	data := make([][]byte, len(entries))
+	term := make([]bool, len(entries))
 	for i, e := range entries {
 		if e.Seq != entries[0].Seq+uint64(i) || (e.Terminal && i != len(entries)-1) {
 			return agui.NewError(resume.CodeSeqConflict, "entries must be contiguous and end at a terminal entry")
 		}
+		data[i], term[i] = e.Data, e.Terminal
 	}
-	err := pgx.BeginFunc(ctx, l.pool, func(tx pgx.Tx) error {
-		var gen, last int64
-		var sealed bool
-		err := tx.QueryRow(ctx, `SELECT gen, last, sealed FROM agui_run_log_runs
-			WHERE route = $1 AND run_id = $2 AND `+live+` FOR UPDATE`, l.cfg.route, lease.RunID).Scan(&gen, &last, &sealed)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-			return refuse(resume.CodeRunNotFound, "no run "+lease.RunID)
-		case err != nil:
-			return err
-		case uint64(gen) != lease.Gen || sealed:
-			return refuse(resume.CodeFenced, "the lease is no longer valid")
-		}
-		first, n := entries[0].Seq, uint64(len(entries))
-		skip := uint64(0)
-		if first <= uint64(last) {
-			skip = uint64(last) - first + 1
-		}
-		if skip >= n {
-			return nil // a retried batch, already stored
-		}
-		if first+skip != uint64(last)+1 {
-			return refuse(resume.CodeSeqConflict, "entries must follow the last entry")
-		}
-		if uint64(last)+n-skip > uint64(l.cfg.maxEvents) && !(entries[n-1].Terminal && n-skip == 1) {
-			return refuse(resume.CodeLogFull, "the run has too many events")
-		}
-		rest := entries[skip:]
-		seqs := make([]int64, len(rest))
-		data := make([][]byte, len(rest))
-		term := make([]bool, len(rest))
-		for i, e := range rest {
-			seqs[i], data[i], term[i] = int64(e.Seq), e.Data, e.Terminal
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO agui_run_log_entries (route, run_id, seq, data, terminal)
-			SELECT $1, $2, s, d, t FROM unnest($3::bigint[], $4::bytea[], $5::boolean[]) AS e(s, d, t)`,
-			l.cfg.route, lease.RunID, seqs, data, term); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `UPDATE agui_run_log_runs SET last = $3, expires_at = clock_timestamp() + $4 * interval '1 millisecond'
-			WHERE route = $1 AND run_id = $2`, l.cfg.route, lease.RunID, int64(first+n-1), ms(l.cfg.idle)); err != nil {
-			return err
-		}
-		// Delivered when the transaction commits, never before the
-		// entries are visible.
-		_, err = tx.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, l.note.key(l.cfg.route, lease.RunID))
-		return err
-	})
-	return l.err(err)
+	var res string
+	err := l.pool.QueryRow(ctx, `SELECT agui_run_log_append($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		l.cfg.route, lease.RunID, int64(lease.Gen), int64(entries[0].Seq), data, term,
+		ms(l.cfg.idle), int64(l.cfg.maxEvents), l.note.key(l.cfg.route, lease.RunID)).Scan(&res)
+	if err != nil {
+		return l.err(err)
+	}
+	switch res {
+	case "OK":
+		return nil
+	case "NOTFOUND":
+		return agui.NewError(resume.CodeRunNotFound, "no run "+lease.RunID)
+	case "FENCED":
+		return agui.NewError(resume.CodeFenced, "the lease is no longer valid")
+	case "SEQCONFLICT":
+		return agui.NewError(resume.CodeSeqConflict, "entries must follow the last entry")
+	case "LOGFULL":
+		return agui.NewError(resume.CodeLogFull, "the run has too many events")
+	}
+	return agui.NewError(resume.CodeStoreUnavailable, "pglog: append answered "+res)
 }
 
 // leased runs a conditional update of a run under lease, returning its
@@ -328,15 +306,21 @@ func (l *Log) Read(ctx context.Context, run string, after uint64, max int, wait 
 	}
 	timer := time.NewTimer(min(wait, l.cfg.followWait))
 	defer timer.Stop()
-	select {
-	case <-sub.wake:
-	case <-timer.C:
-		return nil, st, nil
-	case <-ctx.Done():
-		return nil, st, nil
+	for {
+		select {
+		case <-sub.wake:
+		case <-timer.C:
+			return nil, st, nil
+		case <-ctx.Done():
+			return nil, st, nil
+		}
+		// A notification of an append this reader had already seen
+		// (sent before it subscribed, delivered after) finds nothing:
+		// wait on.
+		if es, err = l.entries(ctx, run, after, max); err != nil || len(es) > 0 {
+			return es, st, err
+		}
 	}
-	es, err = l.entries(ctx, run, after, max)
-	return es, st, err
 }
 
 // entries reads up to max entries of run past after.
@@ -416,13 +400,10 @@ func (l *Log) ActiveRun(ctx context.Context, threadID, principal string) (string
 // err passes a refusal on and makes anything else a failure to reach the
 // store.
 func (l *Log) err(err error) error {
-	var r errRefused
 	var ae *agui.Error
 	switch {
 	case err == nil:
 		return nil
-	case errors.As(err, &r):
-		return r.err
 	case errors.As(err, &ae):
 		return err
 	}

@@ -33,6 +33,7 @@ func newLog(t testing.TB, pool *pgxpool.Pool, opts ...pglog.Option) *pglog.Log {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = lg.Close() })
 	return lg
 }
 
@@ -97,7 +98,8 @@ func TestLogExpiry(t *testing.T) {
 }
 
 // Many readers waiting on one run are all woken by its append, through
-// the one listening connection, which goes away with the last of them.
+// the one listening connection, which is not the pool's: the readers
+// hold none of its connections.
 func TestLogManyFollowers(t *testing.T) {
 	pool := newPool(t)
 	lg := newLog(t, pool, pglog.WithFollowWait(time.Minute))

@@ -14,19 +14,20 @@ import (
 const channel = "agui_run_log"
 
 // notifier wakes a Log's waiting readers when their run's appends
-// commit. It holds one connection, listening, while at least one reader
-// waits, and none otherwise: the first subscriber starts the listener,
-// the last one stops it and waits for it to end. A listener that fails
-// (its connection dropped) is replaced by the next subscriber; the
-// readers waiting meanwhile fall back on their bounded wait. A notifier
-// is safe for concurrent use.
+// commit. The first subscriber starts its listener, which holds one
+// connection, listening, until stop: starting it for every wait would
+// cost a connection for each, and a lone follower waits at every event.
+// A listener that fails (its connection dropped) is replaced by the next
+// subscriber; the readers waiting meanwhile fall back on their bounded
+// wait, as do those of a stopped notifier. A notifier is safe for
+// concurrent use.
 type notifier struct {
 	pool *pgxpool.Pool
 
 	mu      sync.Mutex
 	waiters map[string]map[*subscription]struct{}
-	n       int
 	ln      *listener // nil: none running
+	stopped bool
 }
 
 // listener is one listening connection's goroutine.
@@ -71,13 +72,16 @@ func (nt *notifier) subscribe(ctx context.Context, key string) *subscription {
 		nt.waiters[key] = m
 	}
 	m[s] = struct{}{}
-	nt.n++
+	if nt.stopped {
+		nt.mu.Unlock()
+		return s
+	}
 	ln := nt.ln
 	if ln == nil {
 		lctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		ln = &listener{cancel: cancel, ready: make(chan struct{}), done: make(chan struct{})}
 		nt.ln = ln
-		go nt.listen(lctx, ln) // joined by the last subscription's close
+		go nt.listen(lctx, ln) // joined by stop, or ends by itself when its connection fails
 	}
 	nt.mu.Unlock()
 	select {
@@ -87,25 +91,27 @@ func (nt *notifier) subscribe(ctx context.Context, key string) *subscription {
 	return s
 }
 
-// close ends the subscription; the last one stops the listener and waits
-// for it.
+// close ends the subscription.
 func (s *subscription) close() {
 	nt := s.nt
 	nt.mu.Lock()
+	defer nt.mu.Unlock()
 	m := nt.waiters[s.key]
 	delete(m, s)
 	if len(m) == 0 {
 		delete(nt.waiters, s.key)
 	}
-	nt.n--
-	var stop *listener
-	if nt.n == 0 && nt.ln != nil {
-		stop, nt.ln = nt.ln, nil
-	}
+}
+
+// stop ends the listener, if one runs, and waits for it; no other starts.
+func (nt *notifier) stop() {
+	nt.mu.Lock()
+	ln := nt.ln
+	nt.ln, nt.stopped = nil, true
 	nt.mu.Unlock()
-	if stop != nil {
-		stop.cancel()
-		<-stop.done
+	if ln != nil {
+		ln.cancel()
+		<-ln.done
 	}
 }
 
