@@ -59,9 +59,10 @@
 // queries a second per follower): the notification is both faster and
 // cheaper with more than a handful of followers.
 //
-// Retention: a running run lives [WithIdleTTL] past its last append or
-// renewal, a sealed one [WithRetention] past its end; an expired run is
-// gone for every call, and each Begin deletes up to 100 expired runs (and
+// Retention: a running run lives [WithIdleTTL] past its last renewal,
+// and at least half of it past its last append, a sealed one
+// [WithRetention] past its end; an expired run is gone for every call,
+// and each Begin deletes up to 100 expired runs (and
 // their events, by a cascading foreign key), so the tables hold the runs
 // of the last retention time and the running ones without a job of
 // their own. Size the database for about 1.2 × (runs per retention time)

@@ -74,8 +74,9 @@ const (
 // per route.
 func WithRoute(name string) Option { return func(c *config) { c.route = name } }
 
-// WithIdleTTL sets how long a running run lives without an append or a
-// renewal (default 10 minutes, [DefaultIdleTTL]).
+// WithIdleTTL sets how long a running run lives without a renewal, and
+// at least half of it without an append (default 10 minutes,
+// [DefaultIdleTTL]).
 func WithIdleTTL(d time.Duration) Option { return func(c *config) { c.idle = d } }
 
 // WithRetention sets how long a sealed run stays readable (default 10

@@ -14,9 +14,10 @@ CREATE TABLE agui_run_log_runs (
     lease_until timestamptz NOT NULL,
     read_at     timestamptz,
     began_at    timestamptz NOT NULL,
-    -- A running run lives the idle time past its last append or renewal,
-    -- a sealed one the retention time past its end; past it the run is
-    -- gone for every call, and swept.
+    -- A running run lives the idle time past its last renewal (and at
+    -- least half of it past its last append), a sealed one the retention
+    -- time past its end; past it the run is gone for every call, and
+    -- swept.
     expires_at  timestamptz NOT NULL,
     PRIMARY KEY (route, run_id)
 );

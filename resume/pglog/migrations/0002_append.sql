@@ -35,8 +35,13 @@ BEGIN
     SELECT p_route, p_run, p_first + i - 1, p_data[i], p_terminal[i]
     FROM generate_subscripts(p_data, 1) AS i
     WHERE i > skip;
+    -- The expiry moves on only once half the idle time is used up, so
+    -- that most appends change no indexed column and update the row in
+    -- place (a HOT update), not the expiry index too.
     UPDATE agui_run_log_runs
-    SET last = p_first + n - 1, expires_at = clock_timestamp() + p_idle_ms * interval '1 millisecond'
+    SET last = p_first + n - 1,
+        expires_at = CASE WHEN expires_at < clock_timestamp() + p_idle_ms * interval '0.5 millisecond'
+            THEN clock_timestamp() + p_idle_ms * interval '1 millisecond' ELSE expires_at END
     WHERE route = p_route AND run_id = p_run;
     -- Delivered when the transaction commits, never before the entries
     -- are visible.
