@@ -164,6 +164,9 @@ func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 	)
 	err := host(ctx, in.ThreadID, in.RunID, a.cfg.logger, in.OnEvent, func(ctx context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
 		res, runErr = a.execute(ctx, in, sink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, nil)
+		if runErr == nil {
+			a.nameThread(ctx, sink{rc.Emitter}, in.ThreadID, &res)
+		}
 		o, err := settle(ctx, rc, &res, runErr)
 		runErr, settled = err, true
 		return o, err
@@ -194,6 +197,9 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (agu
 func hosted[S any](ctx context.Context, a *Agent, rc *core.RunContext[S], st stateAccess) (agui.Outcome, error) {
 	in := rc.Input()
 	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, RunID: in.RunID, Messages: in.Messages, Resume: in.Resume, Tools: in.Tools, Context: in.Context}, sink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, st)
+	if err == nil {
+		a.nameThread(ctx, sink{rc.Emitter}, in.ThreadID, &res)
+	}
 	return settle(ctx, rc, &res, err)
 }
 

@@ -110,7 +110,8 @@
 // page) starts with MESSAGES_SNAPSHOT; [ThreadsHandler] serves the thread
 // API: a principal's threads by pages (a [ThreadStore], which MemoryStore
 // and loop/redisstore are), rename, archive, delete, a thread's messages
-// and state as JSON. Reads are bounded by the event limit
+// and state as JSON; [WithTitles] names a thread after its first
+// exchange. Reads are bounded by the event limit
 // ([agui.MaxEventSize]): a longer thread gets its newest messages that
 // fit, and still runs. A thread the store has never seen adopts the
 // client's history ([WithAdoptHistory]), never running its calls.

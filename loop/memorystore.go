@@ -98,9 +98,9 @@ type MemoryStore struct {
 	bytes int64
 	// awaiting holds, per owner, its threads waiting for an approval.
 	awaiting map[string]*ownerAwaiting
-	// owned holds, per owner, its threads: the index [MemoryStore.Threads]
-	// reads.
-	owned     map[string]map[string]*memoryEntry
+	// owned holds, per owner, its threads most recently saved first: the
+	// index [MemoryStore.Threads] reads.
+	owned     map[string]*list.List
 	seq       int64 // the last version handed out
 	nextSweep time.Time
 }
@@ -119,6 +119,8 @@ type memoryEntry struct {
 	// await is the entry's place in awaiting[cp.Owner] while cp waits
 	// for an approval, nil otherwise.
 	await *list.Element
+	// owned is the entry's place in owned[cp.Owner].
+	owned *list.Element
 }
 
 // ownerAwaiting is one owner's threads waiting for an approval, most
@@ -135,7 +137,7 @@ func NewMemoryStore(opts ...MemoryOption) *MemoryStore {
 		o(&cfg)
 	}
 	return &MemoryStore{cfg: cfg, entries: map[string]*memoryEntry{}, awaiting: map[string]*ownerAwaiting{},
-		owned: map[string]map[string]*memoryEntry{}}
+		owned: map[string]*list.List{}}
 }
 
 // Len returns the number of threads kept and their estimated size in
@@ -244,10 +246,10 @@ func (s *MemoryStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (i
 	e.size = size
 	o := s.owned[e.cp.Owner]
 	if o == nil {
-		o = map[string]*memoryEntry{}
+		o = list.New()
 		s.owned[e.cp.Owner] = o
 	}
-	o[cp.ThreadID] = e
+	e.owned = o.PushFront(e)
 	if e.cp.Status == StatusAwaitingApproval {
 		o := s.awaiting[e.cp.Owner]
 		if o == nil {
@@ -298,8 +300,9 @@ func (s *MemoryStore) remove(threadID string, e *memoryEntry) {
 // disown takes e out of its owner's threads.
 func (s *MemoryStore) disown(e *memoryEntry) {
 	o := s.owned[e.cp.Owner]
-	delete(o, e.cp.ThreadID)
-	if len(o) == 0 {
+	o.Remove(e.owned)
+	e.owned = nil
+	if o.Len() == 0 {
 		delete(s.owned, e.cp.Owner)
 	}
 }

@@ -1,18 +1,19 @@
 package loop
 
 import (
-	"cmp"
 	"context"
 	"encoding/base64"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Threads implements [ThreadStore]: it sorts the owner's threads, which
-// the store indexes by owner, so a call costs the owner's thread count,
-// never the store's.
+// Threads implements [ThreadStore]: the store keeps each owner's threads
+// in the order of their last save (a save moves its thread to the head),
+// so a page walks the owner's newest threads, skipping the ones before
+// the cursor and those of the other archived state: a first page costs
+// its own threads, a later one the threads before it too, and never
+// another owner's.
 func (s *MemoryStore) Threads(ctx context.Context, owner string, q ThreadQuery) (ThreadPage, error) {
 	if err := ctx.Err(); err != nil {
 		return ThreadPage{}, err
@@ -24,29 +25,23 @@ func (s *MemoryStore) Threads(ctx context.Context, owner string, q ThreadQuery) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
-	var found []*memoryEntry
-	for id, e := range s.owned[owner] {
-		if s.live(id, now) == nil || e.archived != q.Archived {
-			continue
-		}
-		if after != nil && !memoryBefore(e, after) {
-			continue
-		}
-		found = append(found, e)
-	}
-	slices.SortFunc(found, func(a, b *memoryEntry) int {
-		// By the wall clock, as cursors compare them.
-		if c := cmp.Compare(b.saved.UnixNano(), a.saved.UnixNano()); c != 0 {
-			return c
-		}
-		return cmp.Compare(b.cp.ThreadID, a.cp.ThreadID)
-	})
-	var page ThreadPage
 	n := q.PageSize()
+	// The page's entries and one more, which says there is a next page.
+	var found []*memoryEntry
+	if o := s.owned[owner]; o != nil {
+		for el := o.Front(); el != nil && len(found) <= n; {
+			e := el.Value.(*memoryEntry)
+			el = el.Next() // before live may remove e
+			if (after > 0 && e.version >= after) || e.archived != q.Archived || s.live(e.cp.ThreadID, now) == nil {
+				continue
+			}
+			found = append(found, e)
+		}
+	}
+	var page ThreadPage
 	if len(found) > n {
 		found = found[:n]
-		last := found[n-1]
-		page.Next = encodeMemoryCursor(last.saved, last.cp.ThreadID)
+		page.Next = encodeMemoryCursor(found[n-1].version)
 	}
 	page.Threads = make([]ThreadSummary, len(found))
 	for i, e := range found {
@@ -82,38 +77,25 @@ func (e *memoryEntry) summary(now time.Time) ThreadSummary {
 	return sum
 }
 
-// memoryCursor is the last entry of a page: the next page holds the
-// entries after it in list order.
-type memoryCursor struct {
-	saved time.Time
-	id    string
+// A memory cursor is the version of a page's last entry: versions grow
+// with every save of the store, so the entries after it in an owner's
+// list are those with lesser versions.
+func encodeMemoryCursor(version int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte("v" + strconv.FormatInt(version, 10)))
 }
 
-// memoryBefore reports whether e comes after c in list order (older
-// activity first, then lesser id).
-func memoryBefore(e *memoryEntry, c *memoryCursor) bool {
-	if n, m := e.saved.UnixNano(), c.saved.UnixNano(); n != m {
-		return n < m
-	}
-	return e.cp.ThreadID < c.id
-}
-
-func encodeMemoryCursor(saved time.Time, id string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(saved.UnixNano(), 10) + "." + id))
-}
-
-func decodeMemoryCursor(c string) (*memoryCursor, error) {
+func decodeMemoryCursor(c string) (int64, error) {
 	if c == "" {
-		return nil, nil
+		return 0, nil
 	}
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil {
-		return nil, ErrBadCursor
+		return 0, ErrBadCursor
 	}
-	ns, id, ok := strings.Cut(string(b), ".")
-	n, err := strconv.ParseInt(ns, 10, 64)
-	if !ok || err != nil {
-		return nil, ErrBadCursor
+	vs, ok := strings.CutPrefix(string(b), "v")
+	v, err := strconv.ParseInt(vs, 10, 64)
+	if !ok || err != nil || v <= 0 {
+		return 0, ErrBadCursor
 	}
-	return &memoryCursor{saved: time.Unix(0, n), id: id}, nil
+	return v, nil
 }

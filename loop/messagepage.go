@@ -30,7 +30,7 @@ type messageQuery struct {
 // messages and, like a [History], at most [agui.MaxEventSize] less 64 KiB
 // of them (at least one, though). Page back with before = the first
 // message's id while HasMoreBefore, forward with after = the last one's
-// while HasMoreAfter.
+// while HasMoreAfter. A plain value.
 type MessagePage struct {
 	ThreadID      string          `json:"threadId"`
 	Messages      json.RawMessage `json:"messages"`

@@ -59,6 +59,8 @@ type config struct {
 	maxTranscript int
 	// toolTimeout bounds each tool call (see [WithToolTimeout]).
 	toolTimeout time.Duration
+	// titleTimeout, when positive, names threads (see [WithTitles]).
+	titleTimeout time.Duration
 	// logger receives the full text of tool errors (see WithLogger).
 	logger *slog.Logger
 	// busy is what a run does when another run holds its thread, and

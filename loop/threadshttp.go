@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -34,7 +33,8 @@ const DefaultThreadPage = 20
 // maxPatchBytes bounds a PATCH body: a title and a flag.
 const maxPatchBytes = 4 << 10
 
-// ThreadsOption configures a [ThreadsHandler].
+// ThreadsOption configures a [ThreadsHandler]; options are applied once,
+// when the handler is made.
 type ThreadsOption func(*threadsConfig)
 
 type threadsConfig struct {
@@ -43,7 +43,8 @@ type threadsConfig struct {
 
 // ThreadCleanup deletes what else an application keeps of a thread
 // (a resumable route's run logs, say: resume.Log's DeleteThread), for
-// the principal deleting it.
+// the principal deleting it. It is called by concurrent requests, so it
+// must be safe for concurrent use.
 type ThreadCleanup func(ctx context.Context, threadID, principal string) error
 
 // WithThreadCleanup adds f to what DELETE …/threads/{id} deletes (default:
@@ -209,11 +210,7 @@ func (th *threadsRequest) load(id string) (*Checkpoint, bool) {
 
 // storeFailed answers a store failure without its cause, which is logged.
 func (th *threadsRequest) storeFailed(err error) {
-	logger := th.a.cfg.logger
-	if logger == nil {
-		logger = slog.Default()
-	}
-	logger.WarnContext(th.r.Context(), "loop: thread API: store failed", "error", err)
+	th.a.logger().WarnContext(th.r.Context(), "loop: thread API: store failed", "error", err)
 	th.refuse(http.StatusServiceUnavailable, CodeCheckpoint, "the thread store failed", "")
 }
 

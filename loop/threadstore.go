@@ -21,18 +21,22 @@ import (
 // part of the checkpoint: changing them never changes the checkpoint's
 // version, so a rename does not take a thread from the run holding it.
 // [Store.Delete] removes the thread from every list along with its
-// checkpoint, and a thread the store expires leaves its lists too.
+// checkpoint, and a thread the store expires leaves its lists too; one
+// created again under its id starts untitled, unarchived and newly
+// created. An unowned thread a principal's run claims moves to that
+// principal's list.
 type ThreadStore interface {
 	// Threads returns a page of owner's threads ([Checkpoint.Owner]),
-	// most recent activity first (ties by thread id, descending). An
-	// unknown or malformed cursor is [ErrBadCursor].
+	// most recent activity first (ties by thread id, descending). A
+	// malformed cursor is [ErrBadCursor].
 	Threads(ctx context.Context, owner string, q ThreadQuery) (ThreadPage, error)
 	// UpdateThread applies u to the thread and returns its summary, or
 	// [ErrNotFound]. It leaves the checkpoint and its version as they are.
 	UpdateThread(ctx context.Context, threadID string, u ThreadUpdate) (ThreadSummary, error)
 }
 
-// ErrBadCursor: a [ThreadQuery]'s Cursor is not one the store handed out.
+// ErrBadCursor: a [ThreadQuery]'s Cursor is not of the form the store
+// hands out.
 var ErrBadCursor = errors.New("loop: bad thread list cursor")
 
 // ThreadQuery selects a page of a [ThreadStore]'s list; a plain value.

@@ -17,5 +17,6 @@ npm_install test/nodeserver
 cd examples/gin-app/web
 node --test test/bundle.test.mjs
 node --test test/page.test.mjs
+node --test test/threads.test.mjs
 node --test test/resume.test.mjs
 node --test test/remote.test.mjs

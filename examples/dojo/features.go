@@ -33,6 +33,10 @@ func features() []feature {
 		{"agentic_chat_reasoning", chat("You are a helpful assistant. Think the question through before answering.")},
 		{"agentic_chat_multimodal", chat("You are a helpful assistant. Describe and analyze the images and documents the user shares.")},
 		{"interrupt", registerMeeting},
+		{"a2ui_fixed_schema", registerFixedSchema},
+		{"a2ui_dynamic_schema", generative(generativeInstructions)},
+		{"a2ui_advanced", generative(generativeInstructions)},
+		{"a2ui_recovery", generative(generativeInstructions)},
 	}
 }
 

@@ -44,6 +44,7 @@ func main() {
 	postgresURL := flag.String("postgres", os.Getenv("DATABASE_URL"), "PostgreSQL URL for the loop route's checkpoints and the resumable routes' run logs, instead of -redis (default $DATABASE_URL; none: in memory)")
 	lease := flag.Duration("lease", 5*time.Minute, "how long a dead replica's run keeps its loop thread")
 	bookDelay := flag.Duration("book-delay", 0, "how long the loop route's book_trip tool takes")
+	titles := flag.Bool("titles", false, "name the loop route's threads after their first exchange (loop.WithTitles; default off)")
 	busy := loop.BusyRefuse
 	flag.TextVar(&busy, "busy", loop.BusyRefuse, "what the loop route does with a run on a thread another run holds: refuse, enqueue, interrupt or steer")
 	var f flags
@@ -67,6 +68,9 @@ func main() {
 	cfg.loop.bookDelay = *bookDelay
 	cfg.loop.model = m
 	cfg.loopOptions = append(cfg.loopOptions, loop.WithLease(*lease), loop.WithBusy(busy))
+	if *titles {
+		cfg.loopOptions = append(cfg.loopOptions, loop.WithTitles(10*time.Second))
+	}
 	closeStore, err := useStores(&cfg, *redisURL, *postgresURL)
 	if err == nil {
 		err = run(*addr, cfg)

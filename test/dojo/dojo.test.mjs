@@ -298,3 +298,108 @@ test("gin-app: OPENAI_BASE_URL puts its loop route on the model, and the officia
     await app.stop();
   }
 });
+
+// The A2UI pages paint a surface from any TOOL_CALL_RESULT whose content
+// is {"a2ui_operations":[…]}, and show the failed state for one whose
+// code is a2ui_recovery_exhausted (the runtime's A2UI middleware).
+const resultOf = (events, name) => {
+  const start = events.find((e) => e.type === "TOOL_CALL_START" && e.toolCallName === name);
+  assert.ok(start, `no ${name} call: ${types(events).join(" ")}`);
+  const result = events.find((e) => e.type === "TOOL_CALL_RESULT" && e.toolCallId === start.toolCallId);
+  assert.ok(result, `no result for ${name}`);
+  return JSON.parse(result.content);
+};
+
+// surfaceOf checks an envelope is createSurface, updateComponents and
+// updateDataModel of one v0.9 surface, every child reference resolving,
+// and returns the surface's id, catalog and data.
+function surfaceOf(envelope) {
+  const ops = envelope.a2ui_operations;
+  assert.ok(Array.isArray(ops), JSON.stringify(envelope));
+  assert.ok(ops.every((op) => op.version === "v0.9"));
+  const [create, update, data] = ops;
+  assert.ok(create.createSurface && update.updateComponents && data.updateDataModel, JSON.stringify(ops));
+  const ids = new Set(update.updateComponents.components.map((c) => c.id));
+  assert.ok(ids.has("root"));
+  for (const c of update.updateComponents.components) {
+    const refs = Array.isArray(c.children) ? c.children : c.children ? [c.children.componentId] : [];
+    for (const r of refs) assert.ok(ids.has(r), `${c.id} refers to missing ${r}`);
+  }
+  assert.equal(data.updateDataModel.path, "/");
+  return { id: create.createSurface.surfaceId, catalog: create.createSurface.catalogId, components: update.updateComponents.components, data: data.updateDataModel.value };
+}
+
+test("a2ui_fixed_schema: search_flights and search_hotels paint the fixed catalog's cards, both in one chat", async () => {
+  const agent = agentFor("a2ui_fixed_schema", { initialMessages: [user("Find flights from SFO to JFK for next Tuesday.")] });
+  const first = surfaceOf(resultOf(await run(agent), "search_flights"));
+  assert.equal(first.id, "flight-search-results");
+  assert.equal(first.catalog, "https://a2ui.org/demos/dojo/fixed_catalog.json");
+  assert.deepEqual(first.components.map((c) => c.component), ["Row", "FlightCard"]);
+  assert.deepEqual(first.data.flights.map((f) => [f.flightNumber, f.price]), [["UA 123", "$289"], ["DL 456", "$315"]]);
+  assert.equal(lastText(agent), done);
+
+  agent.addMessage(user("Find hotels in downtown Manhattan for next weekend."));
+  const second = surfaceOf(resultOf(await run(agent), "search_hotels"));
+  assert.equal(second.id, "hotel-search-results");
+  assert.deepEqual(second.data.hotels.map((h) => h.name), ["The Manhattan Grand", "Downtown Boutique Hotel"]);
+  assert.deepEqual(second.components[1].pricePerNight, { path: "price" });
+  assert.equal(lastText(agent), done);
+
+  // A click on a card's button: the A2UI middleware sends the action in
+  // forwardedProps and adds it to the messages as a log_a2ui_event call
+  // and its result; the model is told of it and answers, without
+  // searching again.
+  const action = { name: "book_hotel", surfaceId: "hotel-search-results", sourceComponentId: "hotel-card", context: { name: "The Manhattan Grand", price: "$350" } };
+  agent.addMessage({ id: "click-1", role: "assistant", content: "", toolCalls: [{ id: "click-call-1", type: "function", function: { name: "log_a2ui_event", arguments: JSON.stringify(action) } }] });
+  agent.addMessage(toolResult("click-call-1", `User performed action "book_hotel" on surface "hotel-search-results" (component: hotel-card). Context: ${JSON.stringify(action.context)}`));
+  const clicked = await run(agent, { forwardedProps: { a2uiAction: { userAction: action } } });
+  assert.ok(!types(clicked).includes("TOOL_CALL_START"), types(clicked).join(" "));
+  const told = mock.getLastRequest().body.messages.at(-1);
+  assert.equal(told.role, "user");
+  assert.equal(told.content, `User performed action "book_hotel" on surface "hotel-search-results" (component: hotel-card). Context: ${JSON.stringify(action.context)}`);
+  assert.equal(lastText(agent), "I understand. How can I help you with that?");
+});
+
+test("a2ui_dynamic_schema and a2ui_advanced: generate_a2ui's sub-agent designs the surface", async () => {
+  for (const [feature, prompt, id, first] of [
+    ["a2ui_dynamic_schema", "Use the generate_a2ui tool to create a comparison of 3 hotels with prices and ratings.", "hotel-comparison", "The Ritz"],
+    ["a2ui_dynamic_schema", "Use the generate_a2ui tool to create a product comparison of 3 headphones.", "product-comparison", "Sony WH-1000XM5"],
+    ["a2ui_dynamic_schema", "Use the generate_a2ui tool to create a team roster with 4 people.", "team-roster", "Alice Chen"],
+    ["a2ui_advanced", "Create a comparison of 3 hotels with prices and ratings.", "hotel-comparison", "The Ritz"],
+    ["a2ui_advanced", "Create a team directory with 4 people.", "team-roster", "Alice Chen"],
+  ]) {
+    const agent = agentFor(feature, { initialMessages: [user(prompt)] });
+    const s = surfaceOf(resultOf(await run(agent), "generate_a2ui"));
+    assert.equal(s.id, id, prompt);
+    assert.equal(s.catalog, "https://a2ui.org/demos/dojo/dynamic_catalog.json");
+    assert.equal(s.data.items[0].name, first);
+    assert.equal(lastText(agent), done);
+    // The sub-agent was forced onto render_a2ui, the only tool it saw.
+    const sub = mock.getRequests().map((r) => r.body).findLast((b) => b.tools?.some((t) => t.function.name === "render_a2ui"));
+    assert.deepEqual(sub.tools.map((t) => t.function.name), ["render_a2ui"]);
+    assert.deepEqual(sub.tool_choice, { type: "function", function: { name: "render_a2ui" } });
+  }
+});
+
+test("a2ui_recovery: an invalid surface is retried with what was wrong; one that stays invalid fails cleanly", async () => {
+  const luxury = agentFor("a2ui_recovery", { initialMessages: [user("Compare 3 luxury hotels with ratings and prices.")] });
+  const s = surfaceOf(resultOf(await run(luxury), "generate_a2ui"));
+  assert.equal(s.id, "hotel-comparison");
+  assert.equal(s.catalog, "https://a2ui.org/demos/dojo/dynamic_catalog.json", "the server's catalog for a surface that names none");
+  assert.equal(lastText(luxury), done);
+  // The retry's system prompt said what was invalid.
+  const retry = mock.getRequests().map((r) => r.body).findLast((b) => b.tools?.some((t) => t.function.name === "render_a2ui"));
+  assert.match(retry.messages[0].content, /## Previous attempt was invalid — fix these and regenerate:\n- \[A2UI_UNRESOLVED_CHILD\] components\[0\]\.children\.componentId: "card"/);
+
+  const broken = agentFor("a2ui_recovery", { initialMessages: [user("Compare 3 broken hotels with ratings and prices.")] });
+  for (const turn of [null, "Thanks anyway."]) {
+    if (turn) broken.addMessage(user(turn));
+    const failure = resultOf(await run(broken), "generate_a2ui");
+    assert.equal(failure.code, "a2ui_recovery_exhausted");
+    assert.equal(failure.error, "Failed to generate valid A2UI after 3 attempt(s)");
+    assert.deepEqual(failure.attempts.map((a) => [a.attempt, a.ok]), [[1, false], [2, false], [3, false]]);
+    assert.equal(failure.attempts[0].errors[0].code, "A2UI_UNRESOLVED_CHILD");
+    assert.ok(!("a2ui_operations" in failure), "an invalid surface is never painted");
+    assert.equal(lastText(broken), done);
+  }
+});

@@ -51,6 +51,7 @@ var layout = []row{
 	{pkgs: []string{"loop/httptool", "loop/mcptool"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"loop/redisstore", "loop/storetest"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"loop/pgstore"}, mayImport: []string{"", "core", "internal/pgmigrate", "loop"}},
+	{pkgs: []string{"loop/a2ui"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"aguiotel"}, mayImport: []string{"", "core", "loop"}},
 	{pkgs: []string{"remote"}, mayImport: []string{"", "client", "core", "loop"}},
 	{pkgs: []string{"examples/internal/model"}, mayImport: []string{"loop", "loop/openai", "loop/anthropic"}},

@@ -16,7 +16,14 @@ const ui = {
   status: $("status"),
   interrupt: $("interrupt"),
   interruptText: $("interrupt-text"),
+  threadsPanel: $("threads-panel"),
+  threads: $("threads"),
+  newThread: $("new-thread"),
 };
+
+// The routes that serve the loop's thread API (loop.ThreadsHandler): the
+// panel lists their threads; other routes have none to list.
+const threadRoutes = new Set(["/agents/loop", "/agents/frontend", "/agents/mcp"]);
 
 let agent;
 // route is the agent route of the conversation shown.
@@ -219,6 +226,14 @@ function selectAgent(to, threadId) {
     onSubagentStartedEvent: ({ event }) => {
       subagents.set(event.subagentRunId, { name: event.name, parent: event.parentSubagentRunId });
     },
+    onCustomEvent: ({ event }) => {
+      // A loop route with titles on names its thread after the first
+      // exchange (loop.WithTitles).
+      if (event.name === "thread.title" && typeof event.value?.title === "string") {
+        document.title = `${event.value.title} · agui-go example`;
+        refreshThreads();
+      }
+    },
     onRunErrorEvent: ({ event }) => {
       setStatus(`error: ${event.message}${event.code ? ` (${event.code})` : ""}`, "error");
     },
@@ -228,6 +243,87 @@ function selectAgent(to, threadId) {
   renderInterrupts();
   setRunning(false);
   setStatus("ready");
+  document.title = "agui-go example";
+  refreshThreads();
+}
+
+// refreshThreads lists the caller's threads of the route, newest activity
+// first, from GET <route>/threads.
+async function refreshThreads() {
+  const shown = route;
+  if (!threadRoutes.has(shown)) {
+    ui.threadsPanel.hidden = true;
+    return;
+  }
+  let page;
+  try {
+    const res = await fetch(`${shown}/threads?limit=50`, { headers: { Accept: "application/json" } });
+    if (!res.ok) throw new Error(`${res.status}`);
+    page = await res.json();
+  } catch {
+    page = { threads: [] };
+  }
+  if (shown !== route) return;
+  ui.threadsPanel.hidden = false;
+  ui.threads.replaceChildren(...page.threads.map(threadItem));
+}
+
+// threadItem is one thread of the panel: open it, rename it, delete it.
+function threadItem(t) {
+  const li = document.createElement("li");
+  li.dataset.threadId = t.id;
+  if (t.id === agent.threadId) li.className = "current";
+  const open = document.createElement("button");
+  open.type = "button";
+  open.className = "open";
+  open.textContent = t.title || t.id;
+  open.title = `${t.messageCount} messages, last active ${new Date(t.updatedAt).toLocaleString()}`;
+  open.addEventListener("click", () => openThread(t.id));
+  const rename = document.createElement("button");
+  rename.type = "button";
+  rename.className = "rename";
+  rename.textContent = "Rename";
+  rename.addEventListener("click", async () => {
+    const title = prompt("Rename the thread", t.title || "");
+    if (title === null) return;
+    await threadRequest("PATCH", t.id, { title: title.trim() });
+    refreshThreads();
+  });
+  const del = document.createElement("button");
+  del.type = "button";
+  del.className = "delete";
+  del.textContent = "Delete";
+  del.addEventListener("click", async () => {
+    if (agent.isRunning) return;
+    await threadRequest("DELETE", t.id);
+    if (t.id === agent.threadId) {
+      selectAgent(route);
+      remember();
+    } else {
+      refreshThreads();
+    }
+  });
+  li.append(open, rename, del);
+  return li;
+}
+
+async function threadRequest(method, threadId, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(`${route}/threads/${encodeURIComponent(threadId)}`, init);
+  if (!res.ok) setStatus(`${method.toLowerCase()} failed: ${res.status}`, "error");
+}
+
+// openThread switches the conversation to another thread of the route.
+async function openThread(threadId) {
+  if (agent.isRunning) return;
+  selectAgent(route, threadId);
+  remember();
+  await loadThread(threadId);
+  refreshThreads();
 }
 
 // run starts one run and reports how it ended. A RUN_ERROR has already set
@@ -253,6 +349,7 @@ async function run(params) {
   } finally {
     renderInterrupts();
     setRunning(false);
+    refreshThreads();
     if (!ui.input.disabled) ui.input.focus();
   }
 }
@@ -290,6 +387,12 @@ for (const [id, approved] of [["approve", true], ["reject", false]]) {
     run({ resume });
   });
 }
+
+ui.newThread.addEventListener("click", () => {
+  if (agent.isRunning) return;
+  selectAgent(route);
+  remember();
+});
 
 ui.picker.addEventListener("change", () => {
   selectAgent(ui.picker.value);
