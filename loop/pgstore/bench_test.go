@@ -16,6 +16,7 @@ import (
 	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/loop/pgstore"
 	"github.com/agui-go/agui/loop/redisstore"
+	"github.com/agui-go/agui/loop/storetest"
 )
 
 // reportPercentiles reports the p50 and p99 of ds in microseconds.
@@ -179,4 +180,11 @@ func BenchmarkLoopTurn(b *testing.B) {
 		reportPercentiles(b, times[name+"-new"], name+"-new")
 		reportPercentiles(b, times[name+"-long"], name+"-long")
 	}
+}
+
+// BenchmarkThreads is storetest.BenchThreads, the measurement every
+// ThreadStore's list takes, on a database of its own.
+func BenchmarkThreads(b *testing.B) {
+	s, _ := newStore(b)
+	storetest.BenchThreads(b, s)
 }
