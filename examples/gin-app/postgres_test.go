@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -82,19 +81,7 @@ func TestThreadAPIOnPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = closeStore() })
-	srv := httptest.NewUnstartedServer(nil)
-	cfg.self = "http://" + srv.Listener.Addr().String()
-	r, err := newRouter(cfg)
-	if err != nil {
-		srv.Listener.Close()
-		t.Fatal(err)
-	}
-	srv.Config.Handler = r
-	srv.Start()
-	t.Cleanup(func() {
-		srv.Close()
-		http.DefaultClient.CloseIdleConnections()
-	})
+	srv := newTestServerWith(t, cfg)
 	alice := []string{"Authorization", "Bearer alice-token"}
 	bob := []string{"Authorization", "Bearer bob-token"}
 	base := srv.URL + "/agents/loop/threads"
