@@ -2,7 +2,6 @@ package pgstore
 
 import (
 	"testing"
-
 )
 
 // The cache keeps at most its bound in bytes, forgetting others to make
