@@ -2,6 +2,7 @@ package redisstore_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/loop"
+	"github.com/agui-go/agui/loop/redisstore"
 	"github.com/agui-go/agui/loop/storetest"
 )
 
@@ -121,5 +123,61 @@ func TestEarlierLayout(t *testing.T) {
 	}
 	if n, err := c.HExists(ctx, s.Key("old"), "cp").Result(); err != nil || n {
 		t.Fatalf("the earlier layout's field is still there: %v %v", n, err)
+	}
+}
+
+// The same with no transcript cache: every load reads the messages.
+func TestConformanceNoCache(t *testing.T) {
+	c := client(t, redistest.Start(t))
+	var n atomic.Int64
+	storetest.Run(t, func(t *testing.T) loop.Store {
+		return newStore(t, c, redisstore.WithKeyPrefix(fmt.Sprintf("nocache%d:", n.Add(1))), redisstore.WithCacheBytes(0))
+	})
+}
+
+// A load of the version the Store last saved or loaded reads the hash
+// without its messages: a message changed behind the Store's back (which
+// no save does) is not read again until the version changes.
+func TestLoadOfAKnownVersionReadsNoMessage(t *testing.T) {
+	c := client(t, redistest.Start(t))
+	s, other := newStore(t, c), newStore(t, c)
+	ctx := t.Context()
+	cp := &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle, Messages: []agui.Message{loop.UserText("a"), loop.UserText("b")}}
+	v, err := s.Save(ctx, cp, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := json.Marshal(&agui.UserMessage{ID: "forged", Content: agui.TextContent("forged")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.HSet(ctx, s.Key("t"), "m0", forged).Err(); err != nil {
+		t.Fatal(err)
+	}
+	first := func(st loop.Store) string {
+		got, gv, err := st.Load(ctx, "t")
+		if err != nil || gv != v {
+			t.Fatalf("load: version %d (want %d), %v", gv, v, err)
+		}
+		return got.Messages[0].MessageID()
+	}
+	if id := first(s); id != cp.Messages[0].MessageID() {
+		t.Fatalf("the saving store read message 0 again: %q", id)
+	}
+	if id := first(other); id != "forged" {
+		t.Fatalf("another store read message 0 as %q, want the stored one", id)
+	}
+	// A save by the other store makes a new version: the first store
+	// reads the messages again.
+	got, _, err := other.Load(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Steps = 1
+	if v, err = other.Save(ctx, got, v, len(got.Messages)); err != nil {
+		t.Fatal(err)
+	}
+	if id := first(s); id != "forged" {
+		t.Fatalf("after another store's save, message 0 is %q, want the stored one", id)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/internal/transcripts"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -34,6 +35,7 @@ var ErrUnavailable = errors.New("redisstore: redis unavailable")
 type Store struct {
 	client redis.UniversalClient
 	cfg    config
+	cache  *transcripts.Cache
 }
 
 // New returns a [Store] on client: a [*redis.Client], [*redis.ClusterClient],
@@ -54,7 +56,7 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 			return nil, err
 		}
 	}
-	return &Store{client: client, cfg: cfg}, nil
+	return &Store{client: client, cfg: cfg, cache: transcripts.New(cfg.cacheBytes)}, nil
 }
 
 // Key returns the Redis key of a thread's checkpoint: the prefix, then
@@ -157,18 +159,24 @@ return {v, now, archived, owner}
 `)
 
 // loadScript reads the thread's hash KEYS[1]: false when there is none,
-// else {version, checkpoint without messages, message 0, message 1, …},
-// or {version, false, whole checkpoint} for a hash of the earlier layout.
+// else {version, mode, checkpoint, message count, messages…}. Mode "m":
+// the checkpoint without its messages, then messages 0, 1, …; "k": the
+// same without the messages, the version being ARGV[1], the one the
+// caller holds decoded; "o": a hash of the earlier layout, the whole
+// checkpoint in one field.
 var loadScript = redis.NewScript(`
 local h = redis.call('HMGET', KEYS[1], 'v', 'd', 'n', 'cp')
 if not h[1] then
   return false
 end
 if not h[2] then
-  return {h[1], false, h[4]}
+  return {h[1], 'o', h[4], '0'}
 end
-local out = {h[1], h[2]}
 local n = tonumber(h[3] or '0')
+if h[1] == ARGV[1] then
+  return {h[1], 'k', h[2], h[3] or '0'}
+end
+local out = {h[1], 'm', h[2], h[3] or '0'}
 for i = 0, n - 1, 1000 do
   local f = {}
   for j = i, math.min(i + 999, n - 1) do
@@ -183,52 +191,76 @@ return out
 `)
 
 // Load implements [loop.Store]: one script reads the checkpoint and its
-// messages.
+// messages, or the checkpoint alone when the Store holds the stored
+// version's transcript ([WithCacheBytes]).
 func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, int64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	vals, err := loadScript.Run(ctx, s.client, []string{s.Key(threadID)}).Slice()
+	t := s.cache.Get(threadID)
+	have := "0"
+	if t != nil {
+		have = strconv.FormatInt(t.Version, 10)
+	}
+	vals, err := loadScript.Run(ctx, s.client, []string{s.Key(threadID)}, have).Slice()
 	switch {
 	case errors.Is(err, redis.Nil):
+		s.cache.Drop(threadID)
 		return nil, 0, loop.ErrNotFound
 	case err != nil:
 		return nil, 0, s.fail(ctx, "load", err)
 	}
 	bad := func(what string) error {
+		s.cache.Drop(threadID)
 		return fmt.Errorf("%w: thread hash holds no valid %s", loop.ErrCheckpointFormat, what)
 	}
-	vs, _ := vals[0].(string)
-	v, err := strconv.ParseInt(vs, 10, 64)
-	if err != nil || len(vals) < 2 {
+	if len(vals) < 4 {
+		return nil, 0, bad("checkpoint")
+	}
+	str := func(i int) string { x, _ := vals[i].(string); return x }
+	v, err := strconv.ParseInt(str(0), 10, 64)
+	if err != nil {
 		return nil, 0, bad("version")
 	}
-	if vals[1] == nil {
-		// The earlier layout: the whole checkpoint in one field.
-		data, ok := vals[2].(string)
-		if !ok {
-			return nil, 0, bad("checkpoint")
-		}
-		cp, err := loop.UnmarshalCheckpoint([]byte(data))
-		return cp, v, err
-	}
-	doc, _ := vals[1].(string)
-	cp, err := loop.UnmarshalCheckpoint([]byte(doc))
+	n, err := strconv.Atoi(str(3))
 	if err != nil {
+		return nil, 0, bad("message count")
+	}
+	cp, err := loop.UnmarshalCheckpoint([]byte(str(2)))
+	if err != nil {
+		s.cache.Drop(threadID)
 		return nil, 0, err
 	}
-	if msgs := vals[2:]; len(msgs) > 0 {
-		cp.Messages = make([]agui.Message, len(msgs))
-		for i, raw := range msgs {
-			data, ok := raw.(string)
-			if !ok {
-				return nil, 0, bad(fmt.Sprintf("message %d", i))
-			}
-			if cp.Messages[i], err = agui.DecodeMessage([]byte(data)); err != nil {
-				return nil, 0, fmt.Errorf("%w: message %d: %w", loop.ErrCheckpointFormat, i, err)
-			}
+	switch str(1) {
+	case "o": // the earlier layout: the whole checkpoint in one field
+		return cp, v, nil
+	case "k":
+		if t == nil || t.Version != v || len(t.Msgs) != n {
+			return nil, 0, bad("transcript for the cached version")
 		}
+		cp.Messages = t.Messages()
+		return cp, v, nil
 	}
+	msgs := vals[4:]
+	if len(msgs) != n {
+		return nil, 0, bad("transcript")
+	}
+	var size int64
+	if n > 0 {
+		cp.Messages = make([]agui.Message, n)
+	}
+	for i, raw := range msgs {
+		data, ok := raw.(string)
+		if !ok {
+			return nil, 0, bad(fmt.Sprintf("message %d", i))
+		}
+		if cp.Messages[i], err = agui.DecodeMessage([]byte(data)); err != nil {
+			s.cache.Drop(threadID)
+			return nil, 0, fmt.Errorf("%w: message %d: %w", loop.ErrCheckpointFormat, i, err)
+		}
+		size += int64(len(data))
+	}
+	s.cache.Put(threadID, &transcripts.Transcript{Version: v, Msgs: slices.Clip(slices.Clone(cp.Messages)), Size: size})
 	return cp, v, nil
 }
 
@@ -257,8 +289,10 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64, kep
 		lease = cp.LeaseUntil.UnixMilli()
 	}
 	args := []any{expect, doc, s.expiry(cp).Milliseconds(), lease, cp.Owner, len(cp.Messages), string(cp.Status)}
+	var sent int64 // the bytes of the messages sent
 	run := func(kept int) ([]any, error) {
 		a := append(slices.Clip(args), kept)
+		sent = 0
 		for i, m := range cp.Messages[kept:] {
 			if m == nil {
 				return nil, fmt.Errorf("redisstore: message %d is nil", kept+i)
@@ -268,6 +302,7 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64, kep
 				return nil, fmt.Errorf("redisstore: message %d: %w", kept+i, err)
 			}
 			a = append(a, b)
+			sent += int64(len(b))
 		}
 		res, err := saveScript.Run(ctx, s.client, []string{s.Key(cp.ThreadID)}, a...).Slice()
 		if err != nil {
@@ -278,17 +313,32 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64, kep
 	res, err := run(kept)
 	if err == nil && kept > 0 && len(res) == 1 && res[0] == int64(-2) {
 		// Redis holds fewer messages than kept: send them all.
+		kept = 0
 		res, err = run(0)
 	}
 	if err != nil {
+		s.cache.Drop(cp.ThreadID)
 		return 0, err
 	}
 	v, _ := res[0].(int64)
 	if v == -1 {
+		s.cache.Drop(cp.ThreadID)
 		return 0, loop.ErrConflict
 	}
 	if len(res) != 4 {
+		s.cache.Drop(cp.ThreadID)
 		return 0, s.fail(ctx, "save", fmt.Errorf("save script answered %d values", len(res)))
+	}
+	// The Store knows the new version's transcript when it knew the
+	// messages kept (as stored, whatever cp holds) or sent them all.
+	switch t := s.cache.Get(cp.ThreadID); {
+	case kept == 0:
+		s.cache.Put(cp.ThreadID, &transcripts.Transcript{Version: v, Msgs: slices.Clip(slices.Clone(cp.Messages)), Size: sent})
+	case t != nil && t.Version == expect && len(t.Msgs) == kept:
+		msgs := slices.Clip(append(slices.Clip(t.Msgs), cp.Messages[kept:]...))
+		s.cache.Put(cp.ThreadID, &transcripts.Transcript{Version: v, Msgs: msgs, Size: t.Size + sent})
+	default:
+		s.cache.Drop(cp.ThreadID)
 	}
 	u, _ := res[1].(int64)
 	archived, _ := res[2].(int64)
@@ -348,6 +398,7 @@ func (s *Store) Delete(ctx context.Context, threadID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	s.cache.Drop(threadID)
 	owner, err := deleteScript.Run(ctx, s.client, []string{s.Key(threadID)}).Text()
 	switch {
 	case errors.Is(err, redis.Nil):
