@@ -90,6 +90,9 @@ func diffHistory(transcript, in []agui.Message, awaiting []string) historyDiff {
 	}
 	if len(seen) > 0 {
 		for _, m := range transcript {
+			if _, ok := m.(*agui.ActivityMessage); ok {
+				continue // clients never send activity messages back
+			}
 			if id := m.MessageID(); id != "" && !seen[id] {
 				d.note(&d.omitted, id)
 			}
