@@ -201,6 +201,7 @@ function greetingItem() {
   if (suggestions.length > 0) {
     const row = document.createElement("div");
     row.className = "suggestions";
+    row.setAttribute("role", "group");
     row.setAttribute("aria-label", "Suggestions");
     for (const s of suggestions) {
       const b = document.createElement("button");

@@ -151,13 +151,20 @@ test("plan: the progress list follows the state's snapshot and deltas to done", 
   assert.deepEqual(await steps.allTextContents(), ["Check the weather", "Compare trains and flights", "Pick a hotel", "Write the itinerary"]);
   assert.deepEqual(await steps.evaluateAll((els) => els.map((e) => e.dataset.status)), Array(4).fill("completed"));
   assert.equal(await page.locator(".progress-head").textContent(), "Plan done: 4 of 4 steps");
-  assert.deepEqual(await page.evaluate(() => window.seen), [
-    "pending,pending,pending,pending",
-    "completed,pending,pending,pending",
-    "completed,completed,pending,pending",
-    "completed,completed,completed,pending",
-    "completed,completed,completed,completed",
-  ]);
+  // The list went from all pending to all completed, ticking steps off in
+  // order, and was seen part done. (Each step takes 400 ms on the server;
+  // a browser that stalled longer may paint two deltas at once, so the
+  // test does not ask for every intermediate list.)
+  const seen = await page.evaluate(() => window.seen);
+  assert.equal(seen[0], "pending,pending,pending,pending");
+  assert.equal(seen.at(-1), "completed,completed,completed,completed");
+  for (const [i, s] of seen.entries()) {
+    const done = s.split(",");
+    const n = done.filter((x) => x === "completed").length;
+    assert.ok(done.slice(0, n).every((x) => x === "completed"), `steps completed out of order: ${s}`);
+    if (i > 0) assert.ok(n >= seen[i - 1].split(",").filter((x) => x === "completed").length, `progress went back: ${seen}`);
+  }
+  assert.ok(seen.length >= 3, `no list part done among ${JSON.stringify(seen)}`);
   await page.screenshot({ path: join(artifactsDir, "web-plan.png"), fullPage: true });
   assert.deepEqual(errors, [], "the page logged errors");
   await page.close();
