@@ -11,8 +11,9 @@
 //
 // With -openai-base-url http://127.0.0.1:11434/v1 -model llama3.2 (any
 // OpenAI-compatible server; or OPENAI_BASE_URL), or -model-provider
-// anthropic, the loop-backed routes (/agents/loop, /agents/frontend) run on
-// that model instead of their scripted ones.
+// anthropic, the loop-backed routes (/agents/loop, /agents/frontend,
+// /agents/a2ui, /agents/plan) run on that model instead of their scripted
+// ones.
 //
 // See docs/example-app.md in the repository for the routes and a
 // curl line for each.
