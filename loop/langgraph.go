@@ -34,7 +34,8 @@ const MaxCommandResume = 64 << 10
 // AG-UI resume would carry, checked the same way; one that is not JSON,
 // is over [MaxCommandResume], or comes when nothing is pending fails the
 // run with [CodeBadResume] before anything runs. RunAgentInput.resume,
-// when the input has one, wins.
+// when the input has one, wins; [Agent.Execute], which has no
+// forwardedProps, is resumed by [Input].Resume as ever.
 func WithLangGraphInterrupts() Option {
 	return func(c *config) error { c.langGraph = true; return nil }
 }
