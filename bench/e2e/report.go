@@ -135,3 +135,36 @@ func thousands(v float64) string {
 	}
 	return s
 }
+
+// WriteThreads writes the thread-length sweep (Compare rows of PathThread
+// with Messages) as markdown: server CPU per request, per round, and each
+// peer's CPU per request over ours (above 1: ours is cheaper).
+func WriteThreads(w io.Writer, rows []Row) {
+	fmt.Fprintln(w, "| messages | server | requests | failures | server CPU/request | per round | ÷ gin | ÷ nethttp |")
+	fmt.Fprintln(w, "|---:|---|---:|---:|---:|---|---:|---:|")
+	find := func(n int, name string) (Row, bool) {
+		i := slices.IndexFunc(rows, func(r Row) bool { return r.Messages == n && r.Server == name })
+		if i < 0 {
+			return Row{}, false
+		}
+		return rows[i], true
+	}
+	for _, r := range rows {
+		rounds := ""
+		for i, c := range r.RoundCPU {
+			if i > 0 {
+				rounds += " / "
+			}
+			rounds += us(c * ThreadEvents)
+		}
+		cells := [2]string{"–", "–"}
+		for j, ours := range []string{ServerGin, ServerNetHTTP} {
+			if o, ok := find(r.Messages, ours); ok {
+				cells[j] = ratio(float64(r.CPUPerStream()), float64(o.CPUPerStream()))
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %s | %s | %s |\n", thousands(float64(r.Messages)), r.Server,
+			r.Streams, r.Failures, us(r.CPUPerStream()), rounds, cells[0], cells[1])
+	}
+	fmt.Fprintln(w)
+}

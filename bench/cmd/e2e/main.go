@@ -41,6 +41,7 @@ func run() int {
 	servers := flag.String("servers", strings.Join(e2e.Servers(), ","), "servers to compare")
 	idle := flag.Int("idle", 4000, "idle open streams per server for the memory figure (0: skip)")
 	deltas := flag.Int("deltas", 1_000_000, "one-byte deltas in the single Gin stream (0: skip)")
+	threads := flag.String("threads", "10,100,1000,5000", "thread lengths of the sweep, in messages (empty: skip)")
 	hangups := flag.Int("hangups", 1000, "hang-ups timed for disconnect to cancel (0: skip)")
 	nodeDir := flag.String("node-dir", e2e.NodeDir(), "directory of the Node server (server.mjs)")
 	flag.Parse()
@@ -79,6 +80,22 @@ func run() int {
 		if err != nil {
 			fail("comparison", err)
 		}
+	}
+	if lengths, err := ints(*threads); err != nil {
+		fail("threads", err)
+	} else if len(lengths) > 0 && *duration > 0 {
+		var rows []e2e.Row
+		for _, n := range lengths {
+			got, err := e2e.Compare{Servers: names, Concurrency: []int{1}, Rounds: *rounds, Duration: *duration,
+				Warmup: *warmup, Launch: launch, Stderr: os.Stderr, Progress: os.Stderr,
+				Path: e2e.PathThread, Events: e2e.ThreadEvents, Messages: n}.Run(ctx)
+			rows = append(rows, got...)
+			if err != nil {
+				fail("thread sweep", err)
+				break
+			}
+		}
+		e2e.WriteThreads(out, rows)
 	}
 	if *idle > 0 {
 		var res []e2e.NamedIdle
@@ -130,7 +147,7 @@ func ints(s string) ([]int, error) {
 		}
 		n, err := strconv.Atoi(f)
 		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("bad concurrency %q", f)
+			return nil, fmt.Errorf("bad count %q", f)
 		}
 		out = append(out, n)
 	}

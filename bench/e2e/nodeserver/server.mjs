@@ -6,7 +6,8 @@
 // is behind).
 //
 // Routes (POST, a RunAgentInput body): /fixture streams the standard
-// fixture (1,018 events), /idle streams RUN_STARTED and holds the stream
+// fixture (1,018 events), /thread answers a thread (of any length: the
+// input is checked whole) with 7 events, /idle streams RUN_STARTED and holds the stream
 // until the client leaves. The server listens on 127.0.0.1 with a free
 // port, prints "listening <host:port>" on stdout, and exits when stdin
 // closes.
@@ -32,6 +33,8 @@ const DELTAS = Array.from({ length: 1000 }, (_, i) =>
 const ARGS = Array.from({ length: 10 }, (_, i) =>
   TOOL_ARGS.slice(Math.floor((i * TOOL_ARGS.length) / 10), Math.floor(((i + 1) * TOOL_ARGS.length) / 10)),
 );
+
+const THREAD_DELTAS = ["Here is ", "the answer ", "you asked for."];
 
 // fixtureState is a new copy of the 2,104-byte snapshot state.
 function fixtureState() {
@@ -87,6 +90,19 @@ function* fixture(input) {
   yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: "success" }, timestamp: now() };
 }
 
+// thread yields the answer to a thread: a text message of three deltas.
+function* thread(input) {
+  const { threadId, runId } = input;
+  const now = () => Date.now();
+  yield { type: EventType.RUN_STARTED, threadId, runId, timestamp: now() };
+  yield { type: EventType.TEXT_MESSAGE_START, messageId: MESSAGE_ID, role: "assistant", timestamp: now() };
+  for (const delta of THREAD_DELTAS) {
+    yield { type: EventType.TEXT_MESSAGE_CONTENT, messageId: MESSAGE_ID, delta, timestamp: now() };
+  }
+  yield { type: EventType.TEXT_MESSAGE_END, messageId: MESSAGE_ID, timestamp: now() };
+  yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: "success" }, timestamp: now() };
+}
+
 // readInput reads and checks the request's RunAgentInput.
 async function readInput(req) {
   const chunks = [];
@@ -104,7 +120,7 @@ function writable(res) {
 
 async function handle(req, res) {
   const route = req.method === "POST" ? req.url : "";
-  if (route !== "/fixture" && route !== "/idle") {
+  if (route !== "/fixture" && route !== "/idle" && route !== "/thread") {
     res.writeHead(404).end();
     return;
   }
@@ -121,7 +137,8 @@ async function handle(req, res) {
     res.write(encoder.encode({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId, timestamp: Date.now() }));
     return; // the response stays open until the client leaves
   }
-  for (const event of fixture(input)) {
+  const events = route === "/thread" ? thread(input) : fixture(input);
+  for (const event of events) {
     if (res.destroyed) return;
     if (!res.write(encoder.encode(event))) await writable(res);
   }
