@@ -54,7 +54,7 @@ type Row struct {
 	// Messages is the number of messages of each request's thread (0:
 	// one user message).
 	Messages int
-	Sample      // all rounds together; TTFE sorted
+	Sample   // all rounds together; TTFE sorted
 	// CPU is the server process's user plus system time during the rounds.
 	CPU time.Duration
 	// RoundCPU is the server's CPU time per delivered event in each round.
