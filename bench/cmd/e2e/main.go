@@ -40,6 +40,7 @@ func run() int {
 	warmup := flag.Duration("warmup", time.Second, "each fresh server's warm-up at the same concurrency")
 	servers := flag.String("servers", strings.Join(e2e.Servers(), ","), "servers to compare")
 	idle := flag.Int("idle", 4000, "idle open streams per server for the memory figure (0: skip)")
+	idleH2 := flag.Int("idle-h2", 4000, "idle open streams per server over cleartext HTTP/2 (0: skip)")
 	deltas := flag.Int("deltas", 1_000_000, "one-byte deltas in the single Gin stream (0: skip)")
 	threads := flag.String("threads", "10,100,1000,5000", "thread lengths of the sweep, in messages (empty: skip)")
 	hangups := flag.Int("hangups", 1000, "hang-ups timed for disconnect to cancel (0: skip)")
@@ -104,6 +105,17 @@ func run() int {
 			res = append(res, e2e.NamedIdle{Server: name, IdleResult: r})
 			if err != nil {
 				fail("idle streams of "+name, err)
+			}
+		}
+		e2e.WriteIdle(out, res)
+	}
+	if *idleH2 > 0 {
+		var res []e2e.NamedIdle
+		for _, name := range names {
+			r, err := e2e.IdleServerHTTP2(ctx, launch, name, *idleH2, os.Stderr)
+			res = append(res, e2e.NamedIdle{Server: name + " (HTTP/2)", IdleResult: r})
+			if err != nil {
+				fail("HTTP/2 idle streams of "+name, err)
 			}
 		}
 		e2e.WriteIdle(out, res)

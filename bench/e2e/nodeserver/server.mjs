@@ -7,11 +7,12 @@
 //
 // Routes (POST, a RunAgentInput body): /fixture streams the standard
 // fixture (1,018 events), /thread answers a thread (of any length: the
-// input is checked whole) with 7 events, /idle streams RUN_STARTED and holds the stream
-// until the client leaves. The server listens on 127.0.0.1 with a free
-// port, prints "listening <host:port>" on stdout, and exits when stdin
-// closes.
+// input is checked whole) with 7 events, /idle streams RUN_STARTED and
+// holds the stream until the client leaves. The server listens on
+// 127.0.0.1 with a free port (on node:http2, cleartext, with --h2), prints
+// "listening <host:port>" on stdout, and exits when stdin closes.
 import http from "node:http";
+import http2 from "node:http2";
 import { EventType } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { EventEncoder } from "@ag-ui/encoder";
@@ -145,9 +146,13 @@ async function handle(req, res) {
   res.end();
 }
 
-const server = http.createServer((req, res) => {
+// --h2: cleartext HTTP/2 on node:http2's compatibility API, many streams
+// per connection.
+const h2 = process.argv.includes("--h2");
+const onRequest = (req, res) => {
   handle(req, res).catch(() => res.destroy());
-});
+};
+const server = h2 ? http2.createServer(onRequest) : http.createServer(onRequest);
 server.listen(0, "127.0.0.1", () => {
   const { address, port } = server.address();
   process.stdout.write(`listening ${address}:${port}\n`);
