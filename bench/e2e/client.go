@@ -81,6 +81,9 @@ func (l Load) Run(ctx context.Context) (Sample, error) {
 
 	start := time.Now()
 	stopAt := start.Add(l.Duration)
+	// Run ids (and thread ids) unique across loads, as a loop agent keeps
+	// every thread it ran.
+	prefix := "run-" + strconv.FormatInt(start.UnixNano(), 36) + "-"
 	per := make([]Sample, l.Concurrency)
 	var wg sync.WaitGroup
 	for w := range l.Concurrency {
@@ -89,7 +92,7 @@ func (l Load) Run(ctx context.Context) (Sample, error) {
 			body := make([]byte, 0, 512+len(l.Messages))
 			// Each client opens at least one stream.
 			for i := 0; i == 0 || (time.Now().Before(stopAt) && ctx.Err() == nil); i++ {
-				body = requestBody(body[:0], "run-"+strconv.Itoa(w)+"-"+strconv.Itoa(i), l.Messages)
+				body = requestBody(body[:0], prefix+strconv.Itoa(w)+"-"+strconv.Itoa(i), l.Messages)
 				n, ttfe, err := l.stream(ctx, client, body)
 				s.Streams++
 				if ttfe > 0 {

@@ -168,3 +168,21 @@ func WriteThreads(w io.Writer, rows []Row) {
 	}
 	fmt.Fprintln(w)
 }
+
+// WriteTokens writes the token path's figures as markdown: server CPU per
+// delivered model token beside the plain route's CPU per event, in the
+// same server process, and their ratio.
+func WriteTokens(w io.Writer, res []TokenResult) {
+	fmt.Fprintln(w, "| server | tokens/run | tokens/write | runs | failures | tokens/s | server CPU/token | plain CPU/event | token ÷ event |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range res {
+		rate := 0.0
+		if r.Runs.Elapsed > 0 {
+			rate = float64(r.Runs.Streams-r.Runs.Failures) * float64(r.Tokens) / r.Runs.Elapsed.Seconds()
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %s | %s | %s | %s |\n", r.Server, r.Tokens, r.Flush, r.Runs.Streams,
+			r.Runs.Failures+r.Plain.Failures, thousands(rate), ns(r.CPUPerToken()), ns(r.CPUPerEvent()),
+			ratio(float64(r.CPUPerToken()), float64(r.CPUPerEvent())))
+	}
+	fmt.Fprintln(w)
+}

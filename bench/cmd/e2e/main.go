@@ -7,8 +7,11 @@
 // node); the load client is this process. Besides the comparison of
 // servers streaming the standard fixture, it measures the resident memory
 // per idle open stream (-idle), one stream of one-byte deltas through Gin
-// (-deltas) and the time from a client's hang-up to its run's
-// cancellation (-hangups); 0 skips a part.
+// (-deltas), the cost of a request's thread by its length (-threads),
+// idle streams over HTTP/2 (-idle-h2), a model's token through loop/openai
+// and loop/anthropic from a model server in this process (-tokens) and
+// the time from a client's hang-up to its run's cancellation (-hangups);
+// 0 or an empty list skips a part.
 package main
 
 import (
@@ -43,6 +46,8 @@ func run() int {
 	idleH2 := flag.Int("idle-h2", 4000, "idle open streams per server over cleartext HTTP/2 (0: skip)")
 	deltas := flag.Int("deltas", 1_000_000, "one-byte deltas in the single Gin stream (0: skip)")
 	threads := flag.String("threads", "10,100,1000,5000", "thread lengths of the sweep, in messages (empty: skip)")
+	tokens := flag.Int("tokens", 1000, "model tokens per loop run on the token path (0: skip)")
+	tokenFlush := flag.String("token-flush", "1,64", "tokens per write of the model server, one token path per value")
 	hangups := flag.Int("hangups", 1000, "hang-ups timed for disconnect to cancel (0: skip)")
 	nodeDir := flag.String("node-dir", e2e.NodeDir(), "directory of the Node server (server.mjs)")
 	flag.Parse()
@@ -131,6 +136,23 @@ func run() int {
 			res = append(res, r)
 		}
 		e2e.WriteDeltas(out, res)
+	}
+	if flushes, err := ints(*tokenFlush); err != nil {
+		fail("token-flush", err)
+	} else if *tokens > 0 && *duration > 0 {
+		var res []e2e.TokenResult
+		tokenLaunch := func(name, modelURL string) (*exec.Cmd, error) { return self("-serve", name, "-model", modelURL), nil }
+		for _, server := range []string{e2e.ServerLoopOpenAI, e2e.ServerLoopAnthropic} {
+			for _, f := range flushes {
+				r, err := e2e.TokenPath{Server: server, Tokens: *tokens, Flush: f, Rounds: *rounds, Duration: *duration,
+					Launch: tokenLaunch, Stderr: os.Stderr}.Run(ctx)
+				res = append(res, r)
+				if err != nil {
+					fail("token path of "+server, err)
+				}
+			}
+		}
+		e2e.WriteTokens(out, res)
 	}
 	if *hangups > 0 {
 		var res []e2e.NamedDisconnect
