@@ -141,16 +141,29 @@ const maxInitialBody = 64 << 10
 // readBody reads rd to its end as io.ReadAll does, into a buffer sized
 // from the request's Content-Length when it is known (length < 0 when it
 // is not) up to [maxInitialBody], so a small body costs a small buffer and
-// a large one only what has arrived (at most twice that, as append grows).
+// a large one only what has arrived (at most twice that). A full buffer
+// doubles, up to the declared length when it is known: append's growth of
+// a large slice (about 1.25 times) allocated some 1.1 MB and copied most
+// of it for a 300 KB thread of 1,000 messages, the largest allocation site
+// of a long thread's request in the profile (issue 26).
 func readBody(rd io.Reader, length, maxBytes int64) ([]byte, error) {
 	size := 512
-	if length >= 0 && length < maxBytes {
+	known := length >= 0 && length < maxBytes
+	if known {
 		size = int(min(length, maxInitialBody)) + 1 // room for the read that returns io.EOF
 	}
 	buf := make([]byte, 0, size)
 	for {
 		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+			grow := cap(buf)
+			if known && int64(len(buf)) <= length {
+				grow = int(min(int64(grow), length+1-int64(len(buf))))
+			}
+			// make and copy, not append, which rounds a large slice's
+			// growth up by a quarter.
+			nb := make([]byte, len(buf), len(buf)+max(grow, 512))
+			copy(nb, buf)
+			buf = nb
 		}
 		n, err := rd.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
