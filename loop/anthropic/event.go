@@ -1,15 +1,14 @@
 package anthropic
 
-import (
-	"encoding/json"
-	"errors"
-)
-
 // event is what the provider reads of a streamed Messages API event:
 // plain fields that encoding/json fills without reflection-driven
 // metadata. The SDK's MessageStreamEventUnion records every field's raw
 // JSON and presence as well, which cost several times the rest of a
-// token's path (the token path of BENCHMARKS.md; issue 26).
+// token's path (the token path of BENCHMARKS.md; issue 26). Members it
+// does not read are skipped whatever their type; one it reads holding the
+// wrong type fails the stream, as a malformed event does. No
+// UnmarshalJSON of its own: encoding/json would then check each event's
+// syntax twice.
 type event struct {
 	Type    string `json:"type"`
 	Index   int64  `json:"index"`
@@ -45,15 +44,4 @@ type usage struct {
 	OutputTokensDetails      struct {
 		ThinkingTokens int64 `json:"thinking_tokens"`
 	} `json:"output_tokens_details"`
-}
-
-// UnmarshalJSON decodes an event leniently, as the SDK does: a member of
-// an unexpected type is left zero instead of failing the stream.
-func (e *event) UnmarshalJSON(data []byte) error {
-	type plain event
-	err := json.Unmarshal(data, (*plain)(e))
-	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
-		return nil
-	}
-	return err
 }

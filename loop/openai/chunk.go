@@ -1,15 +1,16 @@
 package openai
 
-import (
-	"encoding/json"
-	"errors"
-)
+import "encoding/json"
 
 // chunk is what the provider reads of a streamed chat completion chunk:
 // plain fields that encoding/json fills without reflection-driven
 // metadata. openai-go's ChatCompletionChunk records every field's raw
 // JSON and presence as well, which cost about ten times the rest of a
-// token's path (the token path of BENCHMARKS.md; issue 26).
+// token's path (the token path of BENCHMARKS.md; issue 26). Members it
+// does not read are skipped whatever their type, as openai-go skips them;
+// one it reads holding the wrong type fails the stream, as a malformed
+// chunk does. No UnmarshalJSON of its own: encoding/json would then check
+// each chunk's syntax twice.
 type chunk struct {
 	Choices []struct {
 		Index int64 `json:"index"`
@@ -43,17 +44,6 @@ type chunk struct {
 			ReasoningTokens int64 `json:"reasoning_tokens"`
 		} `json:"completion_tokens_details"`
 	} `json:"usage"`
-}
-
-// UnmarshalJSON decodes a chunk leniently, as openai-go does: a member of
-// an unexpected type is left zero instead of failing the stream.
-func (c *chunk) UnmarshalJSON(data []byte) error {
-	type plain chunk
-	err := json.Unmarshal(data, (*plain)(c))
-	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
-		return nil
-	}
-	return err
 }
 
 // reasoning returns the delta's reasoning text, "" when there is none or

@@ -26,9 +26,9 @@ func TestStreamSendsTheAPIKey(t *testing.T) {
 	}
 }
 
-// A member of an unexpected type reads as absent, as openai-go reads it,
-// and the rest of the chunk still counts: a compatible server's oddity
-// does not end the stream. Reasoning other than a string is ignored.
+// Members the provider does not read are skipped whatever their type, as
+// openai-go skips them: a compatible server's oddity there does not end
+// the stream. Reasoning other than a string is ignored.
 func TestChunkIsLenient(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
