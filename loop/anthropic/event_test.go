@@ -46,3 +46,42 @@ func TestEventSkipsWhatItDoesNotRead(t *testing.T) {
 		t.Fatalf("%+v", e)
 	}
 }
+
+// The direct read of a text delta agrees with encoding/json's, and
+// anything it does not recognise goes to encoding/json.
+func TestEventTextDeltaReadsAsEncodingJSON(t *testing.T) {
+	for _, data := range []string{
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"It is"}}`,
+		`{"type":"content_block_delta","index":12,"delta":{"type":"text_delta","text":"caf\u00e9 \"quoted\"\n"}}`,
+		` {"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":""}}` + "\n",
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","extra":1}}`,
+		`{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"a"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\"}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"a\""}}`,
+		`{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":9}}`,
+	} {
+		var got, want event
+		gotErr := json.Unmarshal([]byte(data), &got)
+		type plain event
+		wantErr := json.Unmarshal([]byte(data), (*plain)(&want))
+		if (gotErr == nil) != (wantErr == nil) || got != want {
+			t.Errorf("%s:\n got %+v, %v\nwant %+v, %v", data, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+func FuzzEventTextDelta(f *testing.F) {
+	f.Add(`It is`)
+	f.Add(`caf\u00e9 \"x\"`)
+	f.Add(`\ud83d\ude00\\`)
+	f.Fuzz(func(t *testing.T, text string) {
+		data := []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"` + text + `"}}`)
+		var got, want event
+		gotErr := json.Unmarshal(data, &got)
+		type plain event
+		wantErr := json.Unmarshal(data, (*plain)(&want))
+		if (gotErr == nil) != (wantErr == nil) || (gotErr == nil && got != want) {
+			t.Fatalf("%q: got %+v, %v; want %+v, %v", data, got, gotErr, want, wantErr)
+		}
+	})
+}

@@ -1,7 +1,9 @@
 package openai
 
 import (
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"testing"
 
 	"github.com/agui-go/agui"
@@ -61,4 +63,43 @@ func TestStreamErrorEvent(t *testing.T) {
 	if _, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("hi")}}); err == nil {
 		t.Fatal("no error")
 	}
+}
+
+// The direct read of a content delta agrees with encoding/json's, and
+// anything it does not recognise goes to encoding/json.
+func TestChunkContentReadsAsEncodingJSON(t *testing.T) {
+	for _, data := range []string{
+		`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"Oslo is"},"finish_reason":null}]}`,
+		`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o-mini","service_tier":"default","system_fingerprint":"fp_1","choices":[{"index":0,"delta":{"content":"caf\u00e9 \"q\"\n"},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"x"}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":"length"}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"a","reasoning_content":"r"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}],"usage":{"prompt_tokens":3}}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"a\"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`,
+	} {
+		var got, want chunk
+		gotErr := json.Unmarshal([]byte(data), &got)
+		type plain chunk
+		wantErr := json.Unmarshal([]byte(data), (*plain)(&want))
+		if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %+v, %v\nwant %+v, %v", data, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+func FuzzChunkContent(f *testing.F) {
+	f.Add(`Oslo is`)
+	f.Add(`caf\u00e9 \"x\"`)
+	f.Add(`\ud83d\ude00\\`)
+	f.Fuzz(func(t *testing.T, text string) {
+		data := []byte(`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"` + text + `"},"finish_reason":null}]}`)
+		var got, want chunk
+		gotErr := json.Unmarshal(data, &got)
+		type plain chunk
+		wantErr := json.Unmarshal(data, (*plain)(&want))
+		if (gotErr == nil) != (wantErr == nil) || (gotErr == nil && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("%q: got %+v, %v; want %+v, %v", data, got, gotErr, want, wantErr)
+		}
+	})
 }
