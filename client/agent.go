@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/agui-go/agui"
@@ -92,7 +93,7 @@ func (a *Agent) Events(ctx context.Context, in *agui.RunAgentInput, view *View) 
 
 // post sends the run request and returns a 2xx response.
 func (a *Agent) post(ctx context.Context, in *agui.RunAgentInput) (*http.Response, error) {
-	body, err := json.Marshal(a.cfg.request(in))
+	body, err := json.Marshal(a.cfg.request(withoutActivities(in)))
 	if err != nil {
 		return nil, err
 	}
@@ -152,4 +153,17 @@ func (a *Agent) header(req *http.Request) {
 	for k, vs := range a.cfg.header {
 		req.Header[k] = vs
 	}
+}
+
+// withoutActivities is in without its activity messages: they are the
+// client's view of a run's progress, never input to the agent, and
+// @ag-ui/client leaves them out of every request in the same way.
+func withoutActivities(in *agui.RunAgentInput) *agui.RunAgentInput {
+	isActivity := func(m agui.Message) bool { _, ok := m.(*agui.ActivityMessage); return ok }
+	if !slices.ContainsFunc(in.Messages, isActivity) {
+		return in
+	}
+	out := *in
+	out.Messages = slices.DeleteFunc(slices.Clone(in.Messages), isActivity)
+	return &out
 }

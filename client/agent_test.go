@@ -1,9 +1,11 @@
 package client_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -186,5 +188,47 @@ func TestWarningsDefaultToSlog(t *testing.T) {
 	}
 	if !strings.Contains(buf.String(), "Failed to apply state patch") {
 		t.Fatalf("log %q, want the patch warning", buf.String())
+	}
+}
+
+// Activity messages are the client's view of progress, not input: the
+// request leaves them out, as @ag-ui/client's does, and the view keeps
+// them.
+func TestRunLeavesActivitiesOutOfTheRequest(t *testing.T) {
+	h, err := core.NewHandler(hello, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent []agui.Message
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		in, err := agui.DecodeInput(body)
+		if err != nil {
+			t.Error(err)
+		} else {
+			sent = in.Messages
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	agent, err := client.New(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := agui.NewInput("t1", "r1")
+	in.Messages = []agui.Message{
+		&agui.UserMessage{ID: "u1", Content: agui.TextContent("hi")},
+		&agui.ActivityMessage{ID: "a1", ActivityType: "progress", Content: map[string]any{"done": 1}},
+	}
+	view, err := agent.Run(t.Context(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sent) != 1 || sent[0].MessageID() != "u1" {
+		t.Errorf("the request carried %d messages, want only u1", len(sent))
+	}
+	if len(view.Messages) != 3 || view.Messages[1].MessageID() != "a1" {
+		t.Errorf("the view has %d messages, want u1, a1 and the answer", len(view.Messages))
 	}
 }

@@ -177,7 +177,7 @@ func (r *run) runBatch(ctx context.Context, msg *agui.AssistantMessage, first in
 			break
 		}
 		running++
-		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, delegated: &r.delegated, call: r.callInfo(call), st: r.st, answer: r.answers[call.ID]})
+		tctx := withScope(ctx, scope{sink: r.sink, line: r.line, toolCallID: call.ID, messageID: msg.ID, thread: r.thread, store: r.a.cfg.store, delegated: &r.delegated, call: r.callInfo(call), st: r.st, answer: r.answers[call.ID]})
 		go func() {
 			tctx, stop := r.toolDeadline(tctx)
 			out, err := tool.call(tctx, call.Args)

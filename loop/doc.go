@@ -106,6 +106,14 @@
 // attempt); [Progress] and [ProgressPatch] report progress as ACTIVITY_*
 // events.
 //
+// Background work: [NewBackgroundTool] makes a tool whose call answers at
+// once while its work goes on, detached from the turn, on a [Background]
+// that bounds, times out and shuts down its tasks; the task is an
+// activity while the run lasts, and its result reaches the thread's next
+// run through the store. Observational memory: [WithObserver] compresses
+// a thread's older messages into observations ([Observer]) the model
+// reads in their place, each cycle an activity.
+//
 // History: a run whose input lacks messages of the thread (a reloaded
 // page) starts with MESSAGES_SNAPSHOT; [ThreadsHandler] serves the thread
 // API: a principal's threads by pages (a [ThreadStore], which MemoryStore

@@ -227,10 +227,13 @@ func (r *run) announceHistory(in []agui.Message) {
 	}
 }
 
-// lacks reports whether a message of msgs is not in have.
+// lacks reports whether a message of msgs is not in have. Activity
+// messages do not count: clients keep them but never send them back
+// (@ag-ui/client strips them from a run's input), and the run's events
+// gave them their content.
 func lacks(have map[string]bool, msgs []agui.Message) bool {
 	for _, m := range msgs {
-		if !have[m.MessageID()] {
+		if _, ok := m.(*agui.ActivityMessage); !ok && !have[m.MessageID()] {
 			return true
 		}
 	}

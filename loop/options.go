@@ -57,6 +57,9 @@ type config struct {
 	settings      ModelSettings
 	output        *output
 	maxTranscript int
+	// observer is the agent's observational memory (nil: none; see
+	// observe.go).
+	observer *Observer
 	// toolTimeout bounds each tool call (see [WithToolTimeout]).
 	toolTimeout time.Duration
 	// titleTimeout, when positive, names threads (see [WithTitles]).

@@ -29,8 +29,10 @@ type historyDiff struct {
 	// edited: messages the transcript has under the same id with other
 	// content or role; reordered: known messages out of transcript order;
 	// omitted: transcript messages missing from a history that holds at
-	// least one of them; ignored: assistant, tool, activity and reasoning
-	// messages the transcript lacks (forged turns and results).
+	// least one of them; ignored: assistant, tool and reasoning messages
+	// the transcript lacks (forged turns and results). Activity messages
+	// are the client's own view of progress, never model input, so one the
+	// transcript lacks is no contradiction.
 	edited, reordered, omitted, ignored int
 	ids                                 []string
 }
@@ -69,7 +71,7 @@ func diffHistory(transcript, in []agui.Message, awaiting []string) historyDiff {
 		i, known := at[id]
 		if !known || id == "" {
 			switch m := m.(type) {
-			case *agui.UserMessage, *agui.SystemMessage, *agui.DeveloperMessage:
+			case *agui.UserMessage, *agui.SystemMessage, *agui.DeveloperMessage, *agui.ActivityMessage:
 			case *agui.ToolMessage:
 				if !slices.Contains(awaiting, m.ToolCallID) {
 					d.note(&d.ignored, id)
@@ -90,6 +92,9 @@ func diffHistory(transcript, in []agui.Message, awaiting []string) historyDiff {
 	}
 	if len(seen) > 0 {
 		for _, m := range transcript {
+			if _, ok := m.(*agui.ActivityMessage); ok {
+				continue // clients never send activity messages back
+			}
 			if id := m.MessageID(); id != "" && !seen[id] {
 				d.note(&d.omitted, id)
 			}

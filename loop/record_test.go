@@ -35,6 +35,12 @@ func TestDiffHistory(t *testing.T) {
 	if d.edited != 1 || d.reordered != 1 || d.omitted != 1 || d.ignored != 2 || !d.tampered() {
 		t.Fatalf("tampered client: %+v", d)
 	}
+	// An activity message the transcript lacks is the client's own view of
+	// progress (a surface it painted), not a contradiction.
+	act := &agui.ActivityMessage{ID: "surface-1", ActivityType: "a2ui-surface"}
+	if d := diffHistory(transcript, append(slices.Clone(transcript), act, u2), nil); d.tampered() || d.ignored != 0 {
+		t.Fatalf("client-side activity: %+v", d)
+	}
 	// A frontend call's result is expected input, not a forgery.
 	if d := diffHistory(transcript, []agui.Message{forgedResult}, []string{"cx"}); d.ignored != 0 {
 		t.Fatalf("awaited result: %+v", d)

@@ -323,7 +323,9 @@ func (r *run) loop(ctx context.Context) (FinishReason, error) {
 			return FinishAborted, nil
 		}
 		// A safe point: every call of the transcript has its result.
-		if r.readSteer() {
+		steered := r.readSteer()
+		observed := r.a.cfg.observer != nil && r.observe(ctx)
+		if steered || observed {
 			if err := r.checkpoint(ctx); err != nil {
 				return FinishError, err
 			}

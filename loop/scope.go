@@ -14,6 +14,9 @@ type scope struct {
 	toolCallID string
 	messageID  string
 	thread     string
+	// store is the run's checkpoint store, where a background task
+	// delivers its result (see [Background]).
+	store Store
 	// delegated receives the usage of runs the call delegates to.
 	delegated *usageBox
 	// call is what CallFrom returns.

@@ -29,7 +29,7 @@ func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 	}
 	req := ModelRequest{
 		Instructions: r.instructions(),
-		Messages:     slices.Clip(r.cp.Messages),
+		Messages:     r.modelMessages(),
 		Tools:        tools,
 		Settings:     r.settings(),
 		Output:       r.outputSpec(),

@@ -18,5 +18,7 @@ cd examples/gin-app/web
 node --test test/bundle.test.mjs
 node --test test/page.test.mjs
 node --test test/threads.test.mjs
+node --test test/a2ui.test.mjs
+node --test test/genui.test.mjs
 node --test test/resume.test.mjs
 node --test test/remote.test.mjs

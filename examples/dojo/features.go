@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/agui-go/agui/core"
@@ -18,10 +20,11 @@ type feature struct {
 // features are the Dojo features this server serves, at the paths the
 // Dojo's agents.ts maps for the ag-ui .NET integration (v1_agentic_chat
 // is the Dojo's second page on /agentic_chat), and for the features that
-// integration lacks, at their feature names. Frontend tools, context
-// and state come from each page's input; the agents here add the
-// server's own tools and state.
-func features() []feature {
+// integration lacks, at their feature names (as it maps them for
+// Mastra, for background_agents and observational_memory). Frontend
+// tools, context and state come from each page's input; the agents here
+// add the server's own tools and state. Background work runs on bg.
+func features(bg *loop.Background, researchStep time.Duration) []feature {
 	return []feature{
 		{"agentic_chat", chat("You are a helpful assistant. Use the page's tools when the user asks for what they do.")},
 		{"backend_tool_rendering", registerWeather},
@@ -37,15 +40,18 @@ func features() []feature {
 		{"a2ui_dynamic_schema", generative(generativeInstructions)},
 		{"a2ui_advanced", generative(generativeInstructions)},
 		{"a2ui_recovery", generative(generativeInstructions)},
+		{"background_agents", registerResearch(bg, researchStep)},
+		{"observational_memory", registerMemory(memoryTokens)},
 	}
 }
 
-// newRouter mounts every feature under base.
-func newRouter(base string, provider loop.Provider, opts ...core.HandlerOption) (*gin.Engine, error) {
+// newRouter mounts every feature under base; their background work runs
+// on bg, which the caller shuts down after the server.
+func newRouter(base string, provider loop.Provider, bg *loop.Background, researchStep time.Duration, opts ...core.HandlerOption) (*gin.Engine, error) {
 	r := gin.New()
 	r.Use(gin.Recovery())
 	g := r.Group(base)
-	for _, f := range features() {
+	for _, f := range features(bg, researchStep) {
 		if err := f.register(g, "/"+f.name, provider, append(opts[:len(opts):len(opts)], core.WithAgentName(f.name))); err != nil {
 			return nil, err
 		}

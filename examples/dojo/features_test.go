@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -14,13 +15,30 @@ import (
 // serve starts the Dojo's router on provider and returns its base URL.
 func serve(t *testing.T, provider loop.Provider) string {
 	t.Helper()
-	r, err := newRouter("/dojo", provider)
+	base, _ := serveBackground(t, provider)
+	return base
+}
+
+// serveBackground is serve, and returns the Background the router's
+// background work runs on too; its research steps take no time.
+func serveBackground(t *testing.T, provider loop.Provider) (string, *loop.Background) {
+	t.Helper()
+	bg, err := loop.NewBackground(loop.WithTaskActivityType(taskActivity))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRouter("/dojo", provider, bg, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(r)
-	t.Cleanup(srv.Close)
-	return srv.URL + "/dojo"
+	t.Cleanup(func() {
+		srv.Close()
+		if err := bg.Shutdown(context.Background()); err != nil {
+			t.Error(err)
+		}
+	})
+	return srv.URL + "/dojo", bg
 }
 
 // runFeature runs feature once with the Go client: the user's text, with the
@@ -66,7 +84,7 @@ func lastAssistant(t *testing.T, view *client.View) *agui.AssistantMessage {
 // the features served besides at their names.
 func TestFeaturesAtTheDojoPaths(t *testing.T) {
 	var got []string
-	for _, f := range features() {
+	for _, f := range features(nil, 0) {
 		got = append(got, f.name)
 	}
 	want := []string{
@@ -74,6 +92,7 @@ func TestFeaturesAtTheDojoPaths(t *testing.T) {
 		"shared_state", "predictive_state_updates", "tool_based_generative_ui",
 		"agentic_chat_reasoning", "agentic_chat_multimodal", "interrupt",
 		"a2ui_fixed_schema", "a2ui_dynamic_schema", "a2ui_advanced", "a2ui_recovery",
+		"background_agents", "observational_memory",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("features %v, want %v", got, want)
@@ -84,7 +103,7 @@ func TestFeaturesAtTheDojoPaths(t *testing.T) {
 // its capabilities.
 func TestEveryFeatureAnswers(t *testing.T) {
 	base := serve(t, loop.ProviderFunc(offline))
-	for _, f := range features() {
+	for _, f := range features(nil, 0) {
 		view := runFeature(t, base, f.name, input("Hi"))
 		if got := lastAssistant(t, view).Content; got != offlineText {
 			t.Errorf("%s answered %q", f.name, got)

@@ -34,28 +34,34 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8023", "address to listen on (port 0: any free port, logged)")
 	base := flag.String("base", "/dojo", "the base path every feature is served under")
+	researchStep := flag.Duration("research-step", 800*time.Millisecond, "how long each of background_agents' five research steps takes")
 	var m model.Flags
 	m.Register(flag.CommandLine)
 	flag.Parse()
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	if err := run(*addr, *base, m, logger); err != nil {
+	if err := run(*addr, *base, *researchStep, m, logger); err != nil {
 		logger.Error("dojo", slog.Any("error", err))
 		os.Exit(1)
 	}
 }
 
-// run serves until SIGINT or SIGTERM, then ends every run within ten
-// seconds (see core.Shutdown).
-func run(addr, base string, m model.Flags, logger *slog.Logger) error {
+// run serves until SIGINT or SIGTERM, then ends every run, and then the
+// background work, within ten seconds (see core.Shutdown and
+// loop.Background.Shutdown).
+func run(addr, base string, researchStep time.Duration, m model.Flags, logger *slog.Logger) error {
 	provider, err := m.New(loop.ProviderFunc(offline))
+	if err != nil {
+		return err
+	}
+	bg, err := loop.NewBackground(loop.WithTaskActivityType(taskActivity))
 	if err != nil {
 		return err
 	}
 	gin.SetMode(gin.ReleaseMode)
 	gate := new(core.Gate)
-	router, err := newRouter(base, provider, core.WithGate(gate), core.WithHandlerLogger(logger))
+	router, err := newRouter(base, provider, bg, researchStep, core.WithGate(gate), core.WithHandlerLogger(logger))
 	if err != nil {
-		return err
+		return errors.Join(err, bg.Shutdown(context.Background()))
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -75,7 +81,7 @@ func run(addr, base string, m model.Flags, logger *slog.Logger) error {
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err = core.Shutdown(shutdownCtx, srv, gate)
+	err = errors.Join(core.Shutdown(shutdownCtx, srv, gate), bg.Shutdown(shutdownCtx))
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(err, serveErr)
 	}

@@ -51,16 +51,19 @@ func registerDetached(agents gin.IRouter, cfg config, opts []core.HandlerOption)
 	for _, route := range []struct {
 		group gin.IRouter
 		name  string
+		path  string
 		extra []core.HandlerOption
 	}{
-		{agents, "detached", nil},
-		{agents.Group("/users", users()), "users-detached", []core.HandlerOption{core.WithPrincipal(principal)}},
+		{agents, "detached", "/agents/detached", nil},
+		{agents.Group("/users", users()), "users-detached", "/agents/users/detached", []core.HandlerOption{core.WithPrincipal(principal)}},
 	} {
 		lg, err := cfg.runLog(route.name)
 		if err != nil {
 			return err
 		}
-		h, err := core.NewHandler(slowAgent(cfg.slowInterval, cfg.slowTotal), append(slices.Clip(opts), route.extra...)...)
+		// The route's capabilities describe it to the chat page (about.go).
+		described := append(slices.Clip(opts), describe[core.NoState](route.path))
+		h, err := core.NewHandler(slowAgent(cfg.slowInterval, cfg.slowTotal), append(described, route.extra...)...)
 		if err != nil {
 			return err
 		}

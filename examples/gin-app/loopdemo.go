@@ -10,11 +10,13 @@ import (
 
 // loopDemo is what the loop route's tools do besides their result: log
 // each start (so that tests and operators can count executions) and take
-// bookDelay to book; and the model the loop-backed routes run on (-model-provider
+// bookDelay to book; how long each step of the plan route takes
+// (stepDelay); and the model the loop-backed routes run on (-model-provider
 // and friends; the zero value keeps each route's scripted model). A plain value.
 type loopDemo struct {
 	logger    *slog.Logger
 	bookDelay time.Duration
+	stepDelay time.Duration
 	model     model.Flags
 }
 

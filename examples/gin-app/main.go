@@ -5,12 +5,15 @@
 // With -redis redis://host:6379/0 (or AGUI_REDIS_URL) the loop route keeps
 // its threads in Redis and the resumable routes (/agents/detached) their
 // run logs, so several replicas share them and any replica serves a
-// rejoin; without it they live in memory.
+// rejoin; without it they live in memory. -postgres postgres://host/db (or
+// DATABASE_URL) does the same with PostgreSQL, creating its tables at
+// start; give one of the two.
 //
 // With -openai-base-url http://127.0.0.1:11434/v1 -model llama3.2 (any
 // OpenAI-compatible server; or OPENAI_BASE_URL), or -model-provider
-// anthropic, the loop-backed routes (/agents/loop, /agents/frontend) run on
-// that model instead of their scripted ones.
+// anthropic, the loop-backed routes (/agents/loop, /agents/frontend,
+// /agents/a2ui, /agents/plan) run on that model instead of their scripted
+// ones.
 //
 // See docs/example-app.md in the repository for the routes and a
 // curl line for each.
@@ -39,6 +42,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	otelExport := flag.String("otel", "", `export the loop route's OpenTelemetry spans: "stdout" prints them as JSON`)
 	redisURL := flag.String("redis", os.Getenv("AGUI_REDIS_URL"), "Redis URL for the loop route's checkpoints and the resumable routes' run logs (default $AGUI_REDIS_URL; none: in memory)")
+	postgresURL := flag.String("postgres", os.Getenv("DATABASE_URL"), "PostgreSQL URL for the loop route's checkpoints and the resumable routes' run logs, instead of -redis (default $DATABASE_URL; none: in memory)")
 	lease := flag.Duration("lease", 5*time.Minute, "how long a dead replica's run keeps its loop thread")
 	bookDelay := flag.Duration("book-delay", 0, "how long the loop route's book_trip tool takes")
 	titles := flag.Bool("titles", false, "name the loop route's threads after their first exchange (loop.WithTitles; default off)")
@@ -68,7 +72,7 @@ func main() {
 	if *titles {
 		cfg.loopOptions = append(cfg.loopOptions, loop.WithTitles(10*time.Second))
 	}
-	closeStore, err := useRedis(&cfg, *redisURL)
+	closeStore, err := useStores(&cfg, *redisURL, *postgresURL)
 	if err == nil {
 		err = run(*addr, cfg)
 		err = errors.Join(err, closeStore())
@@ -157,4 +161,18 @@ func serve(ln net.Listener, srv *http.Server, gate *core.Gate, sigs <-chan os.Si
 		err = errors.Join(err, serveErr)
 	}
 	return err
+}
+
+// useStores puts the loop's threads and the run logs in Redis or in
+// PostgreSQL, whichever URL is given; both is an error.
+func useStores(cfg *config, redisURL, postgresURL string) (func() error, error) {
+	if redisURL != "" && postgresURL != "" {
+		return nil, errors.New("-redis and -postgres (or AGUI_REDIS_URL and DATABASE_URL): give one")
+	}
+	if postgresURL != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		return usePostgres(ctx, cfg, postgresURL)
+	}
+	return useRedis(cfg, redisURL)
 }

@@ -50,11 +50,12 @@ func registerPage(r *gin.Engine, routes []string) {
 }
 
 // agentRoutes lists the POST routes under /agents that r serves, sorted:
-// every agent registered so far, whichever helper added it.
+// every agent registered so far, whichever helper added it, but not the
+// thread API beside a loop route (<route>/threads…), which is no agent.
 func agentRoutes(r *gin.Engine) []string {
 	var routes []string
 	for _, ri := range r.Routes() {
-		if ri.Method == http.MethodPost && strings.HasPrefix(ri.Path, "/agents/") {
+		if ri.Method == http.MethodPost && strings.HasPrefix(ri.Path, "/agents/") && !strings.Contains(ri.Path, "/threads") {
 			routes = append(routes, ri.Path)
 		}
 	}

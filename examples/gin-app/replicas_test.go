@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui/aguitest"
+	"github.com/agui-go/agui/internal/pgtest"
 	"github.com/agui-go/agui/internal/redistest"
 )
 
@@ -23,13 +24,28 @@ import (
 // is killed, a client rejoining on the other gets a terminal event within
 // the lease plus one read window.
 func TestReplicasOnOneRedis(t *testing.T) {
-	srv := redistest.Start(t)
+	replicasOn(t, "-redis", redistest.Start(t).URL())
+}
+
+// TestReplicasOnOnePostgres: the same with the run logs in one
+// PostgreSQL (-postgres).
+func TestReplicasOnOnePostgres(t *testing.T) {
+	url, err := pgtest.Start(t).CreateDB(t.Context(), "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replicasOn(t, "-postgres", url)
+}
+
+// replicasOn runs the scenarios on two replicas whose store is given by
+// flag and url.
+func replicasOn(t *testing.T, flag, url string) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "gin-app")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	args := []string{"-redis", srv.URL(), "-run-lease", "1s", "-slow-interval", "5ms", "-slow-total", "1s"}
+	args := []string{flag, url, "-run-lease", "1s", "-slow-interval", "5ms", "-slow-total", "1s"}
 	a, killA := startReplica(t, bin, append(args, "-replica", "a")...)
 	b, _ := startReplica(t, bin, append(args, "-replica", "b")...)
 	ctx := context.Background()

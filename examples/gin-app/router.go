@@ -61,7 +61,7 @@ func defaultConfig(logger *slog.Logger) config {
 		runLog:       memoryRunLogs,
 		detachGrace:  30 * time.Second,
 		resumables:   new(resumables),
-		loop:         loopDemo{logger: logger},
+		loop:         loopDemo{logger: logger, stepDelay: 400 * time.Millisecond},
 		slowMaxRuns:  32,
 	}
 }
@@ -117,23 +117,23 @@ func newRouter(cfg config) (*gin.Engine, error) {
 	tools := agents.Group("", ginagui.Transform(toState, transformers.DenyToolCalls("audit_log")))
 
 	for _, reg := range []func() error{
-		func() error { return ginagui.Register(agents, "/echo", echoAgent(), named("echo")...) },
-		func() error { return ginagui.Register(private, "/echo", echoAgent(), named("echo")...) },
-		func() error { return ginagui.Register(agents, "/editor", editorAgent(), named("editor")...) },
-		func() error { return ginagui.Register(agents, "/flaky", flakyAgent(), named("flaky")...) },
-		func() error { return ginagui.Register(agents, "/approver", approverAgent(), named("approver")...) },
+		func() error { return register(agents, "/echo", echoAgent(), named("echo")...) },
+		func() error { return register(private, "/echo", echoAgent(), named("echo")...) },
+		func() error { return register(agents, "/editor", editorAgent(), named("editor")...) },
+		func() error { return register(agents, "/flaky", flakyAgent(), named("flaky")...) },
+		func() error { return register(agents, "/approver", approverAgent(), named("approver")...) },
 		func() error {
-			return ginagui.Register(agents, "/supervisor", supervisorAgent(), named("supervisor")...)
+			return register(agents, "/supervisor", supervisorAgent(), named("supervisor")...)
 		},
 		func() error {
-			return ginagui.Register(compat, "/supervisor", supervisorAgent(), named("supervisor")...)
+			return register(compat, "/supervisor", supervisorAgent(), named("supervisor")...)
 		},
 		func() error {
-			return ginagui.Register(hidden, "/supervisor", supervisorAgent(), named("supervisor")...)
+			return register(hidden, "/supervisor", supervisorAgent(), named("supervisor")...)
 		},
-		func() error { return ginagui.Register(tools, "/tools", toolsAgent(), named("tools")...) },
+		func() error { return register(tools, "/tools", toolsAgent(), named("tools")...) },
 		func() error {
-			return ginagui.Register(agents, "/slow", slowAgent(cfg.slowInterval, cfg.slowTotal),
+			return register(agents, "/slow", slowAgent(cfg.slowInterval, cfg.slowTotal),
 				// At most slowMaxRuns streams at once; more get a 429
 				// with Retry-After.
 				named("slow", core.WithMaxConcurrentRuns(cfg.slowMaxRuns, time.Second))...)
@@ -149,7 +149,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			if err != nil {
 				return err
 			}
-			return ginagui.Register(agents, "/remote", a, named("remote")...)
+			return register(agents, "/remote", a, named("remote")...)
 		},
 		func() error {
 			// The agent loop with a scripted model: two tools, one of
@@ -165,7 +165,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 			// Traced: a run, its model turns and its tool calls are
 			// spans (exported with -otel; a no-op otherwise).
 			owned := ownedGroup(agents, opts, a)
-			if err := ginagui.Register(owned, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")),
+			if err := register(owned, "/loop", aguiotel.Agent[core.NoState](a, aguiotel.WithAgentName("loop")),
 				// A run gets two minutes, then ends DEADLINE_EXCEEDED.
 				named("loop", core.WithPrincipal(principal), core.WithRunTimeout(2*time.Minute))...); err != nil {
 				return err
@@ -185,11 +185,27 @@ func newRouter(cfg config) (*gin.Engine, error) {
 				return err
 			}
 			owned := ownedGroup(agents, opts, threads)
-			if err := ginagui.Register(owned, "/mcp", agent, append(slices.Clip(opts), core.WithPrincipal(principal))...); err != nil {
+			if err := register(owned, "/mcp", agent, append(slices.Clip(opts), core.WithPrincipal(principal))...); err != nil {
 				return err
 			}
 			mountThreads(owned, "/mcp", loop.ThreadsHandler(threads, principal))
 			return nil
+		},
+		func() error {
+			// Generative UI: an A2UI surface, and a progress list in the
+			// shared state, each owned as the loop route's threads are.
+			a, err := newA2UIAgent(cfg.loop.model)
+			if err != nil {
+				return err
+			}
+			if err := register(ownedGroup(agents, opts, a), "/a2ui", a, named("a2ui", core.WithPrincipal(principal))...); err != nil {
+				return err
+			}
+			p, err := newPlanAgent(cfg.loop.model, cfg.loop.stepDelay)
+			if err != nil {
+				return err
+			}
+			return register(ownedGroup(agents, opts, p.Loop()), "/plan", p, named("plan", core.WithPrincipal(principal))...)
 		},
 		func() error {
 			// The loop on the client's tools (frontend tools), with
@@ -200,7 +216,7 @@ func newRouter(cfg config) (*gin.Engine, error) {
 				return err
 			}
 			owned := ownedGroup(agents, opts, a.Loop())
-			if err := ginagui.Register(owned, "/frontend", a, named("frontend", core.WithPrincipal(principal))...); err != nil {
+			if err := register(owned, "/frontend", a, named("frontend", core.WithPrincipal(principal))...); err != nil {
 				return err
 			}
 			mountThreads(owned, "/frontend", loop.ThreadsHandler(a.Loop(), principal))

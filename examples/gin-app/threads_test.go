@@ -17,6 +17,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/pgtest"
 	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/resume"
@@ -211,11 +212,25 @@ func TestThreadDeleteTakesRunLogs(t *testing.T) {
 // thread list: a thread created on one is listed, renamed and deleted on
 // the other.
 func TestThreadAPIAcrossReplicasOnRedis(t *testing.T) {
-	rdb := redistest.Start(t)
+	threadAPIAcrossReplicas(t, redistest.Start(t).URL(), "")
+}
+
+// TestThreadAPIAcrossReplicasOnPostgres: the same on one PostgreSQL.
+func TestThreadAPIAcrossReplicasOnPostgres(t *testing.T) {
+	url, err := pgtest.Start(t).CreateDB(t.Context(), "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	threadAPIAcrossReplicas(t, "", url)
+}
+
+// threadAPIAcrossReplicas runs two apps on the store of redisURL or
+// postgresURL.
+func threadAPIAcrossReplicas(t *testing.T, redisURL, postgresURL string) {
 	var urls [2]string
 	for i := range urls {
 		cfg := defaultConfig(slog.New(slog.DiscardHandler))
-		closeStore, err := useRedis(&cfg, rdb.URL())
+		closeStore, err := useStores(&cfg, redisURL, postgresURL)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -381,13 +381,17 @@ test("loop: the agent loop with a scripted model, its approval interrupt and res
 });
 
 test("capabilities: every route answers the official 1.0 shape", async () => {
-  const routes = ["echo", "editor", "flaky", "approver", "supervisor", "compat/supervisor", "hidden/supervisor", "tools", "slow", "loop", "frontend", "remote"];
+  const routes = ["echo", "editor", "flaky", "approver", "supervisor", "compat/supervisor", "hidden/supervisor", "tools", "slow", "loop", "frontend", "remote", "a2ui", "plan"];
   for (const r of routes) {
     const caps = await capabilities(app.url, r);
     assert.equal(caps.status, 200, r);
     const parsed = AgentCapabilitiesSchema.safeParse(caps.body);
     assert.ok(parsed.success, `${r}: ${parsed.error?.message}`);
     assert.equal(caps.body.transport?.streaming, true, r);
+    // What the chat page greets a newcomer with: a description, and
+    // suggested prompts in the schema's extension object.
+    assert.equal(typeof parsed.data.identity?.description, "string", r);
+    assert.ok(parsed.data.custom?.suggestions?.length > 0, `${r}: no suggestions`);
   }
   assert.equal((await capabilities(app.url, "editor")).body.state?.deltas, true);
   assert.equal((await capabilities(app.url, "frontend")).body.state?.deltas, true, "the loop over state declares state");

@@ -9,6 +9,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { LLMock } from "@copilotkit/aimock";
 import { a2uiPredicates } from "./a2ui-fixtures.mjs";
+import { backgroundPredicates } from "./background-fixtures.mjs";
 
 // textOf is a message's text, whether its content is a string or parts.
 export function textOf(content) {
@@ -83,6 +84,7 @@ export async function startAimock(dir) {
   mock.addFixture({ match: { predicate: lastIsTool }, response: { content: "Done! I've completed that for you." } });
   mock.addFixtures(predicates());
   mock.addFixtures(a2uiPredicates());
+  mock.addFixtures(backgroundPredicates());
   // human-in-the-loop first: it shares a substring with agentic-gen-ui,
   // and the first match wins.
   const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort((a, b) => (a === "human-in-the-loop.json" ? -1 : b === "human-in-the-loop.json" ? 1 : a.localeCompare(b)));

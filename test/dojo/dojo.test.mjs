@@ -403,3 +403,82 @@ test("a2ui_recovery: an invalid surface is retried with what was wrong; one that
     assert.equal(lastText(broken), done);
   }
 });
+
+test("background_agents: run_deep_research runs in the background, its card running while the turn lasts and completed on the next", async () => {
+  const agent = agentFor("background_agents", { initialMessages: [user("Research the Solana ecosystem for me.")] });
+  const first = await run(agent);
+  const snap = first.find((e) => e.type === "ACTIVITY_SNAPSHOT");
+  assert.ok(snap, `no activity: ${types(first).join(" ")}`);
+  assert.equal(snap.activityType, "mastra-background-task");
+  assert.equal(snap.messageId, snap.content.taskId, "the task id is the activity's message id");
+  assert.equal(snap.content.toolName, "run_deep_research");
+  assert.equal(snap.content.args.topic, "Solana ecosystem", "the card shows the topic");
+  const card = () => agent.messages.find((m) => m.role === "activity" && m.id === snap.messageId);
+  // Completion is out of band: within the turn the card says Running.
+  assert.equal(card()?.content.status, "running");
+  assert.equal(lastText(agent), done);
+
+  // The five research steps take 800 ms each; the server counts the
+  // tasks still running or delivering.
+  for (const deadline = Date.now() + 30000; ; ) {
+    const { tasks } = await (await fetch(`${dojo.base}/background_agents/tasks`)).json();
+    if (tasks === 0) break;
+    assert.ok(Date.now() < deadline, "the research did not finish in 30 s");
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  agent.addMessage(user("What did the research find?"));
+  const second = await run(agent);
+  assert.equal(second[1].type, "MESSAGES_SNAPSHOT", "the next turn starts with the delivered result");
+  const done2 = card();
+  assert.equal(done2?.content.status, "completed");
+  assert.equal(done2.content.result.sources, 7);
+  assert.match(done2.content.result.summary, /Solana ecosystem/);
+  assert.equal(done2.content.outputs.length, 5, "every step's progress");
+  assert.equal(agent.messages.filter((m) => m.role === "activity").length, 1, "one card per task");
+  // The model read the findings.
+  const asked = mock.getRequests().map((r) => r.body).findLast((b) => b.tools?.some((t) => t.function.name === "run_deep_research"));
+  assert.ok(asked.messages.some((m) => m.role === "system" && m.content.includes("deep-research pass")), "no findings in the model's request");
+});
+
+test("observational_memory: as the conversation grows, an observation cycle shows as the memory card, and the model reads the observations", async () => {
+  // The Dojo's page object's turns.
+  const turns = [
+    "I'm planning a detailed two-week trip through Japan in spring and want your help. " +
+      "Here is a lot of context so you can tailor everything to me: I love regional food, " +
+      "quiet temples, scenic local train lines, hot springs, gardens, craft markets, and " +
+      "small mountain towns. I strongly dislike big crowds, long queues, loud nightlife, and " +
+      "touristy chain restaurants. I am vegetarian and I do not drink alcohol, so keep that in " +
+      "mind for every food suggestion. I prefer traditional inns, I wake up early, and I want a " +
+      "relaxed pace with at most one destination change every two or three days. My budget is " +
+      "moderate. Please remember all of these preferences for the rest of our conversation, and " +
+      "start by suggesting a few regions that fit, with a short reason for each.",
+    "Given all of that, walk me through the regional food scene in detail, region by region, " +
+      "with specific vegetarian dishes to seek out and which towns are best for each. Remember: no alcohol, small crowds.",
+    "Now lay out a detailed rough day-by-day itinerary for the whole first week, naming cities, the scenic train legs between them, " +
+      "and a temple or garden for each day, keeping my slow pace and inn preference in mind.",
+  ];
+  const agent = agentFor("observational_memory", { initialMessages: [user(turns[0])] });
+  const first = await run(agent);
+  assert.ok(!first.some((e) => e.type.startsWith("ACTIVITY")), "nothing to observe on the first turn");
+
+  agent.addMessage(user(turns[1]));
+  const second = await run(agent);
+  const snap = second.find((e) => e.type === "ACTIVITY_SNAPSHOT");
+  assert.ok(snap, `no activity: ${types(second).join(" ")}`);
+  assert.equal(snap.activityType, "mastra-observational-memory");
+  assert.equal(snap.messageId, snap.content.cycleId, "the cycle id is the activity's message id");
+  assert.deepEqual([snap.content.operationType, snap.content.phase, snap.content.status], ["observation", "observation", "running"]);
+  assert.ok(second.filter((e) => e.type === "ACTIVITY_DELTA").length >= 2, "the cycle advances");
+  const card = agent.messages.find((m) => m.role === "activity" && m.id === snap.messageId);
+  assert.equal(card.content.status, "activated", "the page's card ends Activated");
+  assert.equal(card.content.phase, "activation");
+  assert.ok(card.content.observations.length > 0);
+  assert.ok(card.content.tokensObserved > 0 && card.content.messagesActivated === 2);
+
+  agent.addMessage(user(turns[2]));
+  const third = await run(agent);
+  assert.ok(!third.some((e) => e.type.startsWith("ACTIVITY")), "the observed part is not observed again");
+  const asked = mock.getRequests().map((r) => r.body).findLast((b) => b.messages.some((m) => m.role === "user" && m.content === turns[2]));
+  assert.ok(asked.messages.some((m) => m.role === "system" && m.content.includes(card.content.observations)), "the model reads the observations");
+  assert.ok(!asked.messages.some((m) => m.content === turns[0]), "in place of the observed messages");
+});

@@ -7,13 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -135,14 +135,20 @@ func userTexts(msgs []agui.Message) []string {
 // TestDoubleTextingTwoReplicas sends a second message for a thread while
 // a run on replica A holds it (its book_trip takes two seconds), to
 // replica B, under each of the loop's busy strategies. Both replicas
-// share one Redis, so every request between them goes through the
-// thread's checkpoint.
+// share one Redis, or one PostgreSQL, so every request between them goes
+// through the thread's checkpoint.
 func TestDoubleTextingTwoReplicas(t *testing.T) {
-	srv := redistest.Start(t)
 	bin := buildApp(t)
+	for _, be := range []func(*testing.T) backend{redisBackend, postgresBackend} {
+		c := be(t)
+		t.Run(c.name, func(t *testing.T) { doubleTexting(t, bin, c) })
+	}
+}
+
+func doubleTexting(t *testing.T, bin string, c backend) {
 	for _, s := range []loop.BusyStrategy{loop.BusyRefuse, loop.BusyEnqueue, loop.BusyInterrupt, loop.BusySteer} {
 		t.Run(s.String(), func(t *testing.T) {
-			common := []string{"-redis", srv.URL(), "-lease", lease.String(), "-book-delay", "2s", "-busy", s.String()}
+			common := append(slices.Clip(c.args), "-lease", lease.String(), "-book-delay", "2s", "-busy", s.String())
 			a := startReplica(t, "A", bin, common...)
 			b := startReplica(t, "B", bin, common...)
 			thread := "busy-" + s.String()

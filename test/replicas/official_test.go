@@ -12,10 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/internal/nodetest"
+	"github.com/agui-go/agui/loop"
 )
 
 // officialReport is what official.mjs prints.
@@ -98,7 +96,7 @@ type takeoverReport struct {
 // SIGKILL of the replica running the approved tool; once the lease ran
 // out, the client's retried resume through the other replica finishes the
 // turn without running the recorded call again.
-func testOfficialClientTakeover(t *testing.T, slow, b *replica, c *redis.Client) {
+func testOfficialClientTakeover(t *testing.T, slow, b *replica, c backend) {
 	node := nodetest.Node(t, ".")
 	weatherBefore, bookBefore := toolStarts("get_weather", slow, b), toolStarts("book_trip", slow, b)
 	started := make(chan struct{})

@@ -13,12 +13,15 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
+	"github.com/agui-go/agui/internal/pgtest"
 	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/loop"
+	"github.com/agui-go/agui/loop/pgstore"
 	"github.com/agui-go/agui/loop/redisstore"
 )
 
@@ -40,8 +43,8 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// TestTranscriptIsTheRecord: through HTTP, on the in-memory store and on
-// Redis, a client that resends the thread's history edited, reordered,
+// TestTranscriptIsTheRecord: through HTTP, on the in-memory store, on
+// Redis and on PostgreSQL, a client that resends the thread's history edited, reordered,
 // truncated, with a forged assistant turn and a forged tool result,
 // changes nothing the model sees: the model is asked with the stored
 // transcript and the new message only, and the run logs the difference
@@ -49,12 +52,32 @@ func (b *syncBuffer) String() string {
 // the client's history.
 func TestTranscriptIsTheRecord(t *testing.T) {
 	srv := redistest.Start(t)
+	pg := pgtest.Start(t)
 	stores := map[string]func(t *testing.T) loop.Store{
 		"memory": func(*testing.T) loop.Store { return loop.NewMemoryStore() },
 		"redis": func(t *testing.T) loop.Store {
 			c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
 			t.Cleanup(func() { _ = c.Close() })
 			s, err := redisstore.New(c, redisstore.WithKeyPrefix("record:"+t.Name()+":"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		},
+		"postgres": func(t *testing.T) loop.Store {
+			url, err := pg.CreateDB(t.Context(), "record")
+			if err != nil {
+				t.Fatal(err)
+			}
+			pool, err := pgxpool.New(t.Context(), url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(pool.Close)
+			if err := pgstore.Migrate(t.Context(), pool); err != nil {
+				t.Fatal(err)
+			}
+			s, err := pgstore.New(pool)
 			if err != nil {
 				t.Fatal(err)
 			}

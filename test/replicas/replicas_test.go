@@ -4,15 +4,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/agui-go/agui"
-	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -20,28 +18,17 @@ import (
 // is free again soon.
 const lease = time.Second
 
-// storedLease reads the lease of thread's checkpoint straight from Redis.
-func storedLease(t *testing.T, c *redis.Client, thread string) (loop.Status, time.Time) {
-	t.Helper()
-	data, err := c.HGet(t.Context(), "agui:gin-app:{"+thread+"}", "cp").Bytes()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cp, err := loop.UnmarshalCheckpoint(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cp.Status, cp.LeaseUntil
-}
+func TestTwoReplicasOneRedis(t *testing.T) { twoReplicas(t, redisBackend(t)) }
 
-func TestTwoReplicasOneRedis(t *testing.T) {
-	srv := redistest.Start(t, redistest.AppendOnly())
+// TestTwoReplicasOnePostgres: the same scenarios with the replicas on one
+// PostgreSQL (-postgres).
+func TestTwoReplicasOnePostgres(t *testing.T) { twoReplicas(t, postgresBackend(t)) }
+
+func twoReplicas(t *testing.T, c backend) {
 	bin := buildApp(t)
-	common := []string{"-redis", srv.URL(), "-lease", lease.String()}
+	common := slices.Clip(append(slices.Clip(c.args), "-lease", lease.String()))
 	a := startReplica(t, "A", bin, append(common, "-book-delay", "100ms")...)
 	b := startReplica(t, "B", bin, append(common, "-book-delay", "100ms")...)
-	c := redis.NewClient(&redis.Options{Addr: srv.Addr()})
-	t.Cleanup(func() { _ = c.Close() })
 
 	t.Run("paused on A, resumed on B", func(t *testing.T) {
 		id := pause(t, a, "t1")
@@ -167,26 +154,26 @@ func TestTwoReplicasOneRedis(t *testing.T) {
 		testOfficialClientTakeover(t, slow, b, c)
 	})
 
-	t.Run("Redis down, then back", func(t *testing.T) {
+	t.Run(c.name+" down, then back", func(t *testing.T) {
 		before := toolStarts("get_weather", a, b)
-		srv.Stop()
+		c.stop(t)
 		res := post(t.Context(), a, start("t4", "run-1"))
 		if res.errorCode() != string(loop.CodeCheckpoint) && res.status != 503 {
-			t.Fatalf("run with Redis down: %v, want RUN_ERROR CHECKPOINT_ERROR or 503", res)
+			t.Fatalf("run with %s down: %v, want RUN_ERROR CHECKPOINT_ERROR or 503", c.name, res)
 		}
 		if e, ok := res.last().(*agui.RunError); ok && strings.Contains(e.Message, "127.0.0.1") {
-			t.Fatalf("RUN_ERROR names Redis's address: %q", e.Message)
+			t.Fatalf("RUN_ERROR names the store's address: %q", e.Message)
 		}
 		if got := toolStarts("get_weather", a, b) - before; got != 0 {
-			t.Fatalf("a tool ran %d times with Redis down", got)
+			t.Fatalf("a tool ran %d times with %s down", got, c.name)
 		}
-		srv.Restart()
-		// Acknowledged writes survived (appendonly yes, appendfsync always).
+		c.restart(t)
+		// Acknowledged writes survived (Redis: appendonly yes, appendfsync always).
 		if status, _ := storedLease(t, c, "t1"); status != loop.StatusIdle {
-			t.Fatalf("thread t1 after the Redis restart: %s", status)
+			t.Fatalf("thread t1 after the %s restart: %s", c.name, status)
 		}
 		if res := post(t.Context(), a, start("t4", "run-2")); !res.finished(agui.OutcomeInterrupt) {
-			t.Fatalf("run with Redis back: %v", res)
+			t.Fatalf("run with %s back: %v", c.name, res)
 		}
 	})
 }

@@ -3,6 +3,7 @@
 // Rebuild dist/app.js with `npm run build` after editing this file.
 import { HttpAgent, randomUUID } from "@ag-ui/client";
 import { resumableFetch } from "./resumable-fetch.js";
+import { renderSurface, surfacesFrom } from "./a2ui.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -31,6 +32,11 @@ let route;
 // Subagents by subagentRunId ({name, parent}); messages carry only the id.
 let subagents = new Map();
 let stopping = false;
+// The selected route's greeting (from its capabilities), the shared state
+// shown, and the button pressed on each A2UI surface (by surface id).
+let greeting;
+let shownState = {};
+let pressed = new Map();
 
 function setStatus(text, kind = "") {
   ui.status.textContent = text;
@@ -60,20 +66,45 @@ function bubble(m) {
   li.dataset.id = m.id;
   let text = textOf(m.content);
   for (const call of m.toolCalls ?? []) {
-    text += `${text ? "\n" : ""}→ ${call.function.name}(${call.function.arguments})`;
+    text += `${text ? "\n" : ""}→ ${call.function.name}(${callArgs(call.function.arguments)})`;
   }
   if (m.role === "tool") text = `← ${text}`;
   li.textContent = text;
   return li;
 }
 
+// callArgs shows a tool call's arguments: a whole A2UI surface (which the
+// conversation paints) by its id and size, other long ones cut short.
+function callArgs(args, max = 160) {
+  if (args.length <= max) return args;
+  try {
+    const a = JSON.parse(args);
+    if (typeof a?.surfaceId === "string" && Array.isArray(a.components)) {
+      return `surface "${a.surfaceId}", ${a.components.length} components`;
+    }
+  } catch {
+    // Still streaming: not JSON yet.
+  }
+  return `${args.slice(0, max)}…`;
+}
+
 // renderMessages rebuilds the list, putting consecutive messages of one
-// subagent invocation into a group labelled with the subagent's name.
+// subagent invocation into a group labelled with the subagent's name. A2UI
+// surfaces show where they first appear (an a2ui-surface activity, or a
+// tool result carrying a2ui_operations); a plan in the shared state shows
+// as a progress list below the conversation, where the user's eyes are;
+// an empty conversation shows the route's greeting.
 function renderMessages(messages) {
   const items = [];
   let group;
+  const { surfaces, firstShown } = surfacesFrom(messages);
   for (const m of messages) {
-    if (m.role === "activity") continue;
+    if (m.role === "activity" || (m.role === "tool" && firstShown.has(m.id))) {
+      const id = firstShown.get(m.id);
+      if (id && surfaces.has(id)) items.push(surfaceItem(surfaces.get(id)));
+      continue;
+    }
+    if (m.role === "tool" && surfaces.size > 0 && isSurfaceResult(m)) continue;
     if (!m.subagentRunId) {
       group = undefined;
       items.push(bubble(m));
@@ -91,8 +122,117 @@ function renderMessages(messages) {
     }
     group.lastChild.append(bubble(m));
   }
+  const progress = progressItem(shownState);
+  if (progress) items.push(progress);
+  if (!messages.some((m) => m.role !== "activity")) items.push(greetingItem());
   ui.messages.replaceChildren(...items);
   ui.messages.lastElementChild?.scrollIntoView({ block: "end" });
+}
+
+// isSurfaceResult reports whether a tool message carries A2UI operations
+// (its surface shows where it first appeared).
+function isSurfaceResult(m) {
+  return typeof m.content === "string" && m.content.startsWith('{"a2ui_operations"');
+}
+
+// surfaceItem is an A2UI surface in the conversation. A button press runs
+// the agent again with the user action in forwardedProps, as the AG-UI
+// Dojo's A2UI pages send it ({"a2uiAction": {"userAction": ...}}).
+function surfaceItem(surface) {
+  const li = document.createElement("li");
+  li.className = "surface";
+  li.append(
+    renderSurface(surface, (userAction) => {
+      if (agent.isRunning) return;
+      pressed.set(surface.id, userAction.sourceComponentId);
+      renderMessages(agent.messages);
+      run({ forwardedProps: { a2uiAction: { userAction } } });
+    }),
+  );
+  // Once pressed, a surface's buttons are spent: the pressed one stays
+  // marked.
+  const chosen = pressed.get(surface.id);
+  if (chosen !== undefined) {
+    for (const b of li.querySelectorAll("button")) {
+      b.disabled = true;
+      if (b.dataset.componentId === chosen) b.dataset.pressed = "true";
+    }
+  }
+  return li;
+}
+
+// progressItem is the progress list of a plan in the shared state
+// ({"steps": [{"description", "status"}]}, the shape of the AG-UI Dojo's
+// agentic generative UI), or undefined when the state holds none.
+function progressItem(state) {
+  const steps = Array.isArray(state?.steps) ? state.steps.filter((s) => typeof s?.description === "string") : [];
+  if (steps.length === 0) return undefined;
+  const li = document.createElement("li");
+  li.className = "progress";
+  const done = steps.filter((s) => s.status === "completed").length;
+  const head = document.createElement("div");
+  head.className = "progress-head";
+  head.textContent = done === steps.length ? `Plan done: ${done} of ${steps.length} steps` : `Working: ${done} of ${steps.length} steps done`;
+  const list = document.createElement("ol");
+  list.setAttribute("aria-label", "Progress");
+  for (const s of steps) {
+    const item = document.createElement("li");
+    item.dataset.status = s.status === "completed" ? "completed" : "pending";
+    item.textContent = s.description;
+    list.append(item);
+  }
+  li.append(head, list);
+  return li;
+}
+
+// greetingItem greets a first-time user with the route's description and
+// the prompts its capabilities suggest (custom.suggestions: AG-UI's
+// capabilities have no field for them, so the example app serves them in
+// the schema's extension object); a click sends one.
+function greetingItem() {
+  const li = document.createElement("li");
+  li.className = "greeting";
+  const title = document.createElement("h2");
+  title.textContent = greeting?.name ?? route.replace(/^\/agents\//, "");
+  const about = document.createElement("p");
+  about.textContent = greeting?.description ?? "Type a message below to start.";
+  li.append(title, about);
+  const suggestions = greeting?.suggestions ?? [];
+  if (suggestions.length > 0) {
+    const row = document.createElement("div");
+    row.className = "suggestions";
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", "Suggestions");
+    for (const s of suggestions) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = s.title;
+      b.title = s.message;
+      b.addEventListener("click", () => send(s.message));
+      row.append(b);
+    }
+    li.append(row);
+  }
+  return li;
+}
+
+// loadGreeting reads the route's description and suggested prompts from
+// GET <route>/capabilities.
+async function loadGreeting(shown) {
+  let caps;
+  try {
+    const res = await fetch(`${shown}/capabilities`, { headers: { Accept: "application/json" } });
+    if (!res.ok) return;
+    caps = await res.json();
+  } catch {
+    return; // no greeting beyond the default
+  }
+  if (shown !== route) return;
+  const suggestions = (Array.isArray(caps.custom?.suggestions) ? caps.custom.suggestions : []).filter(
+    (s) => typeof s?.title === "string" && typeof s?.message === "string",
+  );
+  greeting = { name: caps.identity?.name, description: caps.identity?.description, suggestions };
+  renderMessages(agent.messages);
 }
 
 // subagentPath names an invocation with its ancestors: "planner › estimator".
@@ -107,8 +247,10 @@ function subagentPath(id) {
 // renderState shows the shared state; a theme in it (the frontend agent
 // predicts one while the model streams its call) colours the page.
 function renderState(state) {
-  ui.state.textContent = JSON.stringify(state ?? {}, null, 2);
+  shownState = state ?? {};
+  ui.state.textContent = JSON.stringify(shownState, null, 2);
   if (typeof state?.theme === "string") applyTheme(state.theme);
+  renderMessages(agent.messages);
 }
 
 function applyTheme(color) {
@@ -211,6 +353,9 @@ function selectAgent(to, threadId) {
   // when the network drops mid-answer; other routes pass through it.
   agent = new HttpAgent({ url: route, fetch: resumableFetch(), ...(threadId ? { threadId } : {}) });
   subagents = new Map();
+  greeting = undefined;
+  shownState = {};
+  pressed = new Map();
   // Tool calls already ended; their arguments are final. A resumed run
   // announces the call it resumes again (START, ARGS, END), so that its
   // result names a call of its own run; the client would append those ARGS
@@ -238,13 +383,13 @@ function selectAgent(to, threadId) {
       setStatus(`error: ${event.message}${event.code ? ` (${event.code})` : ""}`, "error");
     },
   });
-  renderMessages([]);
   renderState({});
   renderInterrupts();
   setRunning(false);
   setStatus("ready");
   document.title = "agui-go example";
   refreshThreads();
+  loadGreeting(route);
 }
 
 // refreshThreads lists the caller's threads of the route, newest activity
@@ -354,13 +499,19 @@ async function run(params) {
   }
 }
 
+// send adds a user message and runs the agent.
+function send(content) {
+  if (!content || agent.isRunning || agent.pendingInterrupts.length > 0) return;
+  agent.addMessage({ id: randomUUID(), role: "user", content });
+  run();
+}
+
 ui.form.addEventListener("submit", (e) => {
   e.preventDefault();
   const content = ui.input.value.trim();
   if (!content || agent.isRunning) return;
   ui.input.value = "";
-  agent.addMessage({ id: randomUUID(), role: "user", content });
-  run();
+  send(content);
 });
 
 ui.stop.addEventListener("click", () => {

@@ -1,0 +1,2 @@
+CREATE TABLE pgmigrate_t (n integer NOT NULL);
+INSERT INTO pgmigrate_t VALUES (1);

@@ -1,0 +1,1 @@
+INSERT INTO pgmigrate_t VALUES (2);
