@@ -1,13 +1,12 @@
 // Package e2e compares AG-UI servers end to end, over real loopback
 // sockets: ours on Gin (ginagui.Register) and on plain net/http
 // (core.NewHandler), the Go community SDK on net/http, and Node.js with the
-// official @ag-ui/encoder and @ag-ui/core 1.0.0 on node:http. (The Python
+// official @ag-ui/encoder and @ag-ui/core 1.0.0 on node:http (the Python
 // SDK is not among them: its package registry is out of this project's
-// reach.) Every server
-// streams the standard fixture (1,018 events, package aguitest) per POST,
-// building the events per request, and runs in a process of its own, so
-// that its CPU time (utime+stime from /proc) and peak resident memory are
-// its own alone.
+// reach). Every server streams the standard fixture (1,018 events, package
+// aguitest) per POST, building the events per request, and runs in a
+// process of its own, so that its CPU time (utime+stime from /proc) and
+// peak resident memory are its own alone.
 //
 // Quick start: the command ./cmd/e2e runs everything and prints markdown:
 //
