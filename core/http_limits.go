@@ -14,10 +14,10 @@ const (
 	// DefaultMaxMessages lets a long agentic thread through whole: every
 	// request carries its history, and a thread of tool calls reaches
 	// thousands of messages. 16,384 messages of about 300 bytes are 4.9 MB,
-	// within [DefaultMaxBodyBytes], so the body limit binds first for such
-	// threads; reading one costs about 2 µs of CPU per message
-	// (BENCHMARKS.md, the thread-length sweep: a 10,000-message thread is
-	// some 20 ms), which bounds what one request can ask for.
+	// within [DefaultMaxBodyBytes], so a thread of such messages meets
+	// neither limit below 16,384. Taking one costs about 2.3 µs of server
+	// CPU per message (BENCHMARKS.md, the thread-length sweep: 11.6 ms
+	// for 5,000 messages), so the limit bounds one request at about 40 ms.
 	DefaultMaxMessages = 16384
 	DefaultMaxTools    = 256
 	DefaultMaxResume   = 64
