@@ -146,6 +146,7 @@ func tokenHandler(name, modelURL string) (http.Handler, error) {
 // loop agent at PathTokens and the plain route at PathFixture; in each of
 // Rounds rounds both get a Duration of load at Concurrency 1, in turn
 // (the first alternating), and the server's CPU is split between them.
+// It is a plain value.
 type TokenPath struct {
 	// Server is ServerLoopOpenAI or ServerLoopAnthropic.
 	Server string
