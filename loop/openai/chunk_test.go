@@ -2,12 +2,15 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
 // The provider sends the request as openai-go's streaming call does: the
@@ -54,14 +57,18 @@ func TestChunkIsLenient(t *testing.T) {
 	}
 }
 
-// An error the server sends inside the stream fails it.
+// An error the server sends inside the stream fails it, as openai-go's
+// stream does, after the deltas before it.
 func TestStreamErrorEvent(t *testing.T) {
 	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		w.Write([]byte(`data: {"error":{"message":"overloaded"}}` + "\n\n"))
+		w.Write([]byte(`data: {"choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}` + "\n\n" +
+			`data: {"error":{"message":"overloaded"}}` + "\n\n"))
 	})
-	if _, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("hi")}}); err == nil {
-		t.Fatal("no error")
+	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("hi")}})
+	var se *ssestream.StreamError
+	if !errors.As(err, &se) || !strings.Contains(se.Message, "overloaded") || len(ds) != 1 || ds[0].Text != "a" {
+		t.Fatalf("%+v, %v", ds, err)
 	}
 }
 
@@ -78,10 +85,9 @@ func TestChunkContentReadsAsEncodingJSON(t *testing.T) {
 		`{"id":"c","choices":[{"index":0,"delta":{"content":"a\"},"finish_reason":null}]}`,
 		`{"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`,
 	} {
-		var got, want chunk
-		gotErr := json.Unmarshal([]byte(data), &got)
-		type plain chunk
-		wantErr := json.Unmarshal([]byte(data), (*plain)(&want))
+		got, gotErr := decodeChunk(ssestream.Event{Data: []byte(data)})
+		var want chunk
+		wantErr := json.Unmarshal([]byte(data), &want)
 		if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %+v, %v\nwant %+v, %v", data, got, gotErr, want, wantErr)
 		}
@@ -94,10 +100,9 @@ func FuzzChunkContent(f *testing.F) {
 	f.Add(`\ud83d\ude00\\`)
 	f.Fuzz(func(t *testing.T, text string) {
 		data := []byte(`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"` + text + `"},"finish_reason":null}]}`)
-		var got, want chunk
-		gotErr := json.Unmarshal(data, &got)
-		type plain chunk
-		wantErr := json.Unmarshal(data, (*plain)(&want))
+		got, gotErr := decodeChunk(ssestream.Event{Data: data})
+		var want chunk
+		wantErr := json.Unmarshal(data, &want)
 		if (gotErr == nil) != (wantErr == nil) || (gotErr == nil && !reflect.DeepEqual(got, want)) {
 			t.Fatalf("%q: got %+v, %v; want %+v, %v", data, got, gotErr, want, wantErr)
 		}

@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -68,18 +69,35 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 			yield(loop.Delta{}, err)
 			return
 		}
-		// The request as Chat.Completions.NewStreaming sends it, its
-		// events decoded into chunk rather than ChatCompletionChunk.
+		// The request as Chat.Completions.NewStreaming sends it; its
+		// events are read as ssestream.Stream reads them (the end at
+		// [DONE], an error member failing the stream), each decoded by
+		// decodeChunk.
 		var raw *http.Response
-		err = p.client.Post(ctx, "chat/completions", params, &raw, option.WithJSONSet("stream", true))
-		s := ssestream.NewStream[chunk](ssestream.NewDecoder(raw), err)
-		defer s.Close()
-		for s.Next() {
-			if !forward(s.Current(), yield) {
+		if err := p.client.Post(ctx, "chat/completions", params, &raw, option.WithJSONSet("stream", true)); err != nil {
+			yield(loop.Delta{}, wrap(err))
+			return
+		}
+		dec := ssestream.NewDecoder(raw)
+		if dec == nil {
+			return
+		}
+		defer dec.Close()
+		for dec.Next() {
+			ev := dec.Event()
+			if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
+				return
+			}
+			c, err := decodeChunk(ev)
+			if err != nil {
+				yield(loop.Delta{}, err)
+				return
+			}
+			if !forward(c, yield) {
 				return
 			}
 		}
-		if err := s.Err(); err != nil {
+		if err := dec.Err(); err != nil {
 			yield(loop.Delta{}, wrap(err))
 		}
 	}
