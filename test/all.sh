@@ -128,7 +128,7 @@ step "agui and core with the verifier compiled out, and with the debug dump"
 go test -count=1 -tags agui_noverify . ./core/...
 go test -count=1 -tags agui_debug . ./core/...
 
-step "fuzzing: every fuzz target but the heaviest for 10,000 inputs (FUZZTIME=60s bash test/fuzz.sh is the long mode)"
+step "fuzzing: the wire decoders, the verifier and the JSON machinery under them for 10,000 inputs each (FUZZTIME=60s bash test/fuzz.sh fuzzes every target)"
 # Fuzzing instruments every package for coverage, a build of its own,
 # which the race detector would only slow down.
 GOFLAGS= FUZZBRIEF=1 FUZZTIME="${FUZZTIME:-10000x}" bash test/fuzz.sh
