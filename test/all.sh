@@ -138,6 +138,11 @@ step "bench module: fixture shape, one pass of every benchmark, the end-to-end s
 (cd bench && go vet -mod=mod ./... && go test -mod=mod -count=1 -run . -bench . -benchtime 1x ./...)
 
 step "the example app's chat page in headless Chromium (installs Debian's chromium when missing)"
+# One race-enabled build of the app for the page tests and the CopilotKit
+# test (each would otherwise link its own).
+tools="${tools:-$(mktemp -d)}"
+go build -buildvcs=false -o "$tools/gin-app" ./examples/gin-app
+export AGUI_APP_BIN="$tools/gin-app"
 bash test/browser.sh
 
 if [ "${AGUI_SHORT:-}" = "1" ]; then
