@@ -2,6 +2,7 @@ package loop
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -96,6 +97,9 @@ type Input struct {
 	Messages []agui.Message
 	// Resume answers the thread's pending approval.
 	Resume []agui.ResumeEntry
+	// commandResume is forwardedProps.command.resume, read for an agent
+	// [WithLangGraphInterrupts] (nil: none).
+	commandResume json.RawMessage
 	// RunID names the run for its tools (see [CallFrom]); "" mints one.
 	RunID string
 	// Tools are the client's frontend tools, offered to the model beside
@@ -167,7 +171,7 @@ func (a *Agent) Execute(ctx context.Context, in Input) (Result, error) {
 		if runErr == nil {
 			a.nameThread(ctx, sink{rc.Emitter}, in.ThreadID, &res)
 		}
-		o, err := settle(ctx, rc, &res, runErr)
+		o, err := settle(ctx, rc, &res, runErr, a.cfg.langGraph)
 		runErr, settled = err, true
 		return o, err
 	})
@@ -196,19 +200,28 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[core.NoState]) (agu
 // hosted runs a on a core run, with st as its shared state (nil for none).
 func hosted[S any](ctx context.Context, a *Agent, rc *core.RunContext[S], st stateAccess) (agui.Outcome, error) {
 	in := rc.Input()
-	res, err := a.execute(ctx, Input{ThreadID: in.ThreadID, RunID: in.RunID, Messages: in.Messages, Resume: in.Resume, Tools: in.Tools, Context: in.Context}, sink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, st)
+	input := Input{ThreadID: in.ThreadID, RunID: in.RunID, Messages: in.Messages, Resume: in.Resume, Tools: in.Tools, Context: in.Context}
+	if a.cfg.langGraph {
+		resume, err := commandResume(in.ForwardedProps)
+		if err != nil {
+			return agui.Outcome{}, err
+		}
+		input.commandResume = resume
+	}
+	res, err := a.execute(ctx, input, sink{rc.Emitter}, lineage{maxDepth: a.cfg.maxDepth}, st)
 	if err == nil {
 		a.nameThread(ctx, sink{rc.Emitter}, in.ThreadID, &res)
 	}
-	return settle(ctx, rc, &res, err)
+	return settle(ctx, rc, &res, err, a.cfg.langGraph)
 }
 
 // settle ends a loop run on its core run: it puts the usage on rc and
 // returns the outcome, or the error that fails the run. An event the
 // emitter refused while ctx was live (the verifier rejected it) is no
 // abort from outside but a failure: res becomes [FinishError] and the
-// refusal is the error.
-func settle[S any](ctx context.Context, rc *core.RunContext[S], res *Result, err error) (agui.Outcome, error) {
+// refusal is the error. Under langGraph a pause ends as
+// [WithLangGraphInterrupts] says.
+func settle[S any](ctx context.Context, rc *core.RunContext[S], res *Result, err error, langGraph bool) (agui.Outcome, error) {
 	if !res.Usage.IsZero() {
 		rc.AddUsage(res.Usage.Token())
 	}
@@ -218,10 +231,19 @@ func settle[S any](ctx context.Context, rc *core.RunContext[S], res *Result, err
 	if err != nil {
 		return agui.Outcome{}, err
 	}
-	switch res.FinishReason {
-	case FinishAwaitingApproval:
+	switch {
+	case res.FinishReason == FinishAwaitingApproval && langGraph:
+		ev, err := onInterrupt(res.Interrupt)
+		if err == nil {
+			err = rc.Emit(ev)
+		}
+		if err != nil {
+			res.FinishReason = FinishError
+			return agui.Outcome{}, err
+		}
+	case res.FinishReason == FinishAwaitingApproval:
 		return agui.Interrupted(*res.Interrupt), nil
-	case FinishAborted:
+	case res.FinishReason == FinishAborted:
 		return agui.Cancelled(), nil
 	}
 	result := map[string]any{"finishReason": string(res.FinishReason), "steps": res.Steps}

@@ -80,7 +80,10 @@
 // [WithApprovalTimeout] gives approvals a deadline (APPROVAL_EXPIRED).
 // [NewQuestion] makes a tool that asks the user first: its call pauses
 // the run as an approval does, and the resume's payload is the answer the
-// tool runs with. [WithToolSets]
+// tool runs with; [Prompt] adds what the user chooses from.
+// [WithLangGraphInterrupts] pauses in the dialect of clients built on
+// CopilotKit's useLangGraphInterrupt instead (CUSTOM on_interrupt,
+// resumed from forwardedProps.command.resume). [WithToolSets]
 // adds tools that change while the agent lives, such as an MCP server's
 // (package loop/mcptool); loop/httptool is a built-in HTTP tool.
 //

@@ -48,6 +48,9 @@ type config struct {
 	// noAdopt turns off taking a client's history as the transcript of
 	// an unknown thread (see [WithAdoptHistory]).
 	noAdopt bool
+	// langGraph pauses in LangGraph's dialect (see
+	// [WithLangGraphInterrupts]).
+	langGraph bool
 	// renderState renders the shared state and the client's context
 	// for the model (see [WithRenderContext]).
 	renderState func(state json.RawMessage, items []agui.ContextItem) string

@@ -22,6 +22,9 @@ const ReasonUserInput = "user_input"
 type question struct {
 	schema   json.RawMessage
 	resolved *jsonschema.Resolved
+	// prompt computes what the user chooses from (see [Prompt]); nil
+	// for none.
+	prompt func(ctx context.Context, args json.RawMessage) (any, bool)
 }
 
 // NewQuestion returns a tool that asks the user before it runs, such as a
@@ -74,7 +77,7 @@ func NewQuestion[In, Answer, Out any](name, description string, fn func(ctx cont
 }
 
 // questionInterrupt is the AG-UI interrupt for a pending question.
-func questionInterrupt(p *PendingApproval, call agui.ToolCall, q *question) agui.Interrupt {
+func questionInterrupt(ctx context.Context, p *PendingApproval, call agui.ToolCall, q *question) agui.Interrupt {
 	in := agui.NewInterrupt(p.InterruptID, ReasonUserInput)
 	in.ToolCallID = p.ToolCallID
 	in.Message = fmt.Sprintf("Answer the call to %s.", call.Function.Name)
@@ -82,6 +85,11 @@ func questionInterrupt(p *PendingApproval, call agui.ToolCall, q *question) agui
 	_ = json.Unmarshal(q.schema, &schema) // a schema we marshalled
 	in.ResponseSchema = schema
 	in.Metadata = map[string]any{"toolName": call.Function.Name, "arguments": call.Function.Arguments}
+	if q.prompt != nil {
+		if v, ok := q.prompt(ctx, json.RawMessage(call.Function.Arguments)); ok {
+			in.Metadata["prompt"] = v
+		}
+	}
 	if !p.ExpiresAt.IsZero() {
 		in.ExpiresAt = p.ExpiresAt.UTC().Format(time.RFC3339Nano)
 	}
@@ -119,11 +127,11 @@ func (q *question) checkAnswer(callID string, answer json.RawMessage) error {
 
 // interrupt is the AG-UI interrupt of the thread's pending approval or
 // question.
-func (r *run) interrupt(p *PendingApproval) agui.Interrupt {
+func (r *run) interrupt(ctx context.Context, p *PendingApproval) agui.Interrupt {
 	call := r.callByID(p.ToolCallID)
 	if p.Question {
 		if t, ok := r.lookupTool(call.Function.Name); ok && t.question != nil {
-			return questionInterrupt(p, call, t.question)
+			return questionInterrupt(ctx, p, call, t.question)
 		}
 	}
 	return approvalInterrupt(p, call)

@@ -157,7 +157,7 @@ func (a *Agent) execute(ctx context.Context, in Input, s sink, line lineage, st 
 	switch reason {
 	case FinishAwaitingApproval:
 		p := r.cp.Pending
-		in := r.interrupt(p)
+		in := r.interrupt(context.WithoutCancel(ctx), p)
 		res.Interrupt = &in
 	case FinishAborted:
 		res.Cause = context.Cause(ctx)
@@ -212,6 +212,14 @@ func (r *run) claimOnce(ctx context.Context, in Input) error {
 			return err
 		}
 		return errBusy
+	}
+	if len(in.Resume) == 0 && in.commandResume != nil {
+		// A client of [WithLangGraphInterrupts] answers in its dialect.
+		resume, err := resumeFromCommand(cp, in.commandResume)
+		if err != nil {
+			return err
+		}
+		in.Resume = resume
 	}
 	switch {
 	case cp.Status == StatusAwaitingApproval:

@@ -21,7 +21,8 @@ type feature struct {
 // Dojo's agents.ts maps for the ag-ui .NET integration (v1_agentic_chat
 // is the Dojo's second page on /agentic_chat), and for the features that
 // integration lacks, at their feature names (as it maps them for
-// Mastra, for background_agents and observational_memory). Frontend
+// Mastra, for background_agents and observational_memory, and for
+// LangGraph, for subgraphs). Frontend
 // tools, context and state come from each page's input; the agents here
 // add the server's own tools and state. Background work runs on bg.
 func features(bg *loop.Background, researchStep time.Duration) []feature {
@@ -36,6 +37,7 @@ func features(bg *loop.Background, researchStep time.Duration) []feature {
 		{"agentic_chat_reasoning", chat("You are a helpful assistant. Think the question through before answering.")},
 		{"agentic_chat_multimodal", chat("You are a helpful assistant. Describe and analyze the images and documents the user shares.")},
 		{"interrupt", registerMeeting},
+		{"subgraphs", registerTravel},
 		{"a2ui_fixed_schema", registerFixedSchema},
 		{"a2ui_dynamic_schema", generative(generativeInstructions)},
 		{"a2ui_advanced", generative(generativeInstructions)},

@@ -90,7 +90,7 @@ func TestFeaturesAtTheDojoPaths(t *testing.T) {
 	want := []string{
 		"agentic_chat", "backend_tool_rendering", "human_in_the_loop", "agentic_generative_ui",
 		"shared_state", "predictive_state_updates", "tool_based_generative_ui",
-		"agentic_chat_reasoning", "agentic_chat_multimodal", "interrupt",
+		"agentic_chat_reasoning", "agentic_chat_multimodal", "interrupt", "subgraphs",
 		"a2ui_fixed_schema", "a2ui_dynamic_schema", "a2ui_advanced", "a2ui_recovery",
 		"background_agents", "observational_memory",
 	}

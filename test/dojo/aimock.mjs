@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { LLMock } from "@copilotkit/aimock";
 import { a2uiPredicates } from "./a2ui-fixtures.mjs";
 import { backgroundPredicates } from "./background-fixtures.mjs";
+import { subgraphsPredicates } from "./subgraphs-fixtures.mjs";
 
 // textOf is a message's text, whether its content is a string or parts.
 export function textOf(content) {
@@ -79,6 +80,9 @@ function predicates() {
 // url is the server's base, without /v1.
 export async function startAimock(dir) {
   const mock = new LLMock({ port: 0, host: "127.0.0.1", logLevel: "silent" });
+  // subgraphs' supervisor is answered by its status after a tool result
+  // too (subgraphs-fixtures.mjs says why).
+  mock.addFixtures(subgraphsPredicates());
   // After a tool result the Dojo's mock answers with a fixed text, before
   // any other fixture is considered.
   mock.addFixture({ match: { predicate: lastIsTool }, response: { content: "Done! I've completed that for you." } });

@@ -11,6 +11,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { startAimock } from "./aimock.mjs";
+import { experiencesText, planText } from "./subgraphs-fixtures.mjs";
 import { startServer, TapAgent, run, types, user, toolResult, lastCall, lastText } from "./harness.mjs";
 
 const done = "Done! I've completed that for you.";
@@ -285,6 +286,82 @@ test("interrupt: schedule_meeting pauses the run for the picker, and the picked 
     assert.match(result?.content ?? "", booked);
     assert.equal(lastText(agent), done);
   }
+});
+
+// askedOf is the choice a run paused on, as useLangGraphInterrupt reads
+// it: the value of the CUSTOM on_interrupt event just before RUN_FINISHED,
+// a JSON string.
+function askedOf(events) {
+  const t = types(events);
+  assert.equal(t.at(-2), "CUSTOM", t.join(" "));
+  const ev = events.at(-2);
+  assert.equal(ev.name, "on_interrupt");
+  assert.equal(typeof ev.value, "string");
+  assert.equal(events.at(-1).outcome?.type ?? "success", "success", "the hook stops on an interrupt outcome");
+  return JSON.parse(ev.value);
+}
+
+test("subgraphs: the supervisor hands the trip to the flights and hotels agents, which pause for the pick in useLangGraphInterrupt's dialect, then to the experiences subagent", async () => {
+  for (const [airline, hotelName, prompt] of [
+    ["KLM", "Hotel Zoe", "Help me plan a trip to San Francisco"],
+    ["United", "The Ritz-Carlton", "I want to visit San Francisco from Amsterdam"],
+  ]) {
+    // The page's INITIAL_STATE, set on mount.
+    const initialState = { itinerary: {}, experiences: [], flights: [], hotels: [], planning_step: "start", active_agent: "supervisor" };
+    const agent = agentFor("subgraphs", { initialMessages: [user(prompt)], initialState });
+    // resolve(JSON.stringify(option)) sends the pick with the next run.
+    const pick = (option) => run(agent, { forwardedProps: { command: { resume: JSON.stringify(option) } } });
+
+    const flights = askedOf(await run(agent));
+    assert.equal(flights.agent, "flights");
+    assert.deepEqual(flights.options.map((f) => `${f.airline} ${f.price} ${f.duration}`), ["KLM $650 11h 30m", "United $720 12h 15m"]);
+    assert.equal(flights.recommendation.airline, "KLM");
+    assert.ok(flights.message.includes("Amsterdam") && flights.message.includes("San Francisco"), flights.message);
+    assert.equal(agent.state.itinerary.flight, undefined, "nothing is chosen before the pick");
+
+    const hotels = askedOf(await pick(flights.options.find((f) => f.airline === airline)));
+    assert.equal(agent.state.itinerary.flight.airline, airline, "the selected-flight strip");
+    assert.equal(agent.state.flights.length, 2);
+    assert.equal(hotels.agent, "hotels");
+    assert.deepEqual(hotels.options.map((h) => `${h.name} ${h.location} ${h.price_per_night}`),
+      ["Hotel Zephyr Fisherman's Wharf $280/night", "The Ritz-Carlton Nob Hill $550/night", "Hotel Zoe Union Square $320/night"]);
+    assert.equal(hotels.recommendation.name, "Hotel Zoe");
+
+    const last = await pick(hotels.options.find((h) => h.name === hotelName));
+    assert.ok(!types(last).includes("CUSTOM"), "no third pause");
+    assert.equal(agent.state.itinerary.flight.airline, airline, "the flight stays chosen");
+    assert.equal(agent.state.itinerary.hotel.name, hotelName, "the selected-hotel strip");
+    assert.deepEqual(agent.state.experiences.map((e) => e.name), ["Pier 39", "Golden Gate Bridge", "Swan Oyster Depot", "Tartine Bakery"]);
+    assert.equal(agent.state.active_agent, "experiences");
+    // The experiences agent is a subagent: its answer is attributed to it.
+    const sub = last.find((e) => e.type === "TEXT_MESSAGE_CONTENT" && e.delta && experiencesText.startsWith(e.delta));
+    assert.ok(sub?.subagentRunId, `the experiences agent's text carries its subagentRunId: ${JSON.stringify(sub)}`);
+    const result = agent.messages.find((m) => m.role === "tool" && m.content === experiencesText);
+    assert.ok(result, "the subagent's answer is the experiences_agent call's result");
+    assert.equal(lastText(agent), planText);
+
+    // The supervisor saw each specialist's part done in its status.
+    const sys = mock.getLastRequest().body.messages[0].content;
+    assert.match(sys, /Flights found: true[\s\S]*Hotels found: true[\s\S]*Experiences found: true/);
+  }
+});
+
+test("subgraphs: a pick that does not fit the choice fails the run with BAD_RESUME, and the choice stays open", async () => {
+  const agent = agentFor("subgraphs", { initialMessages: [user("Find me flights to Tokyo.")] });
+  const flights = askedOf(await run(agent));
+  const from = agent.raw.length;
+  const oe = console.error;
+  console.error = () => {}; // the client reports the failed run; the test reads it from the stream
+  try {
+    await agent.runAgent({ forwardedProps: { command: { resume: JSON.stringify({ airline: 7 }) } } }).catch(() => {});
+  } finally {
+    console.error = oe;
+  }
+  const failed = agent.raw.slice(from);
+  assert.deepEqual(types(failed), ["RUN_STARTED", "RUN_ERROR"], "refused before anything runs");
+  assert.equal(failed[1].code, "BAD_RESUME");
+  await run(agent, { forwardedProps: { command: { resume: JSON.stringify(flights.options[0]) } } });
+  assert.equal(agent.state.itinerary.flight.airline, "KLM");
 });
 
 test("gin-app: OPENAI_BASE_URL puts its loop route on the model, and the official client chats with it", async () => {
