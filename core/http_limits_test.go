@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -43,12 +44,56 @@ func TestHandlerInputLimits(t *testing.T) {
 				t.Fatalf("%d %s: status %d, want %d: %s", n, kind, rec.Code, want, rec.Body.String())
 			}
 			if want != http.StatusOK {
-				var e struct{ Code, Field string }
+				var e struct{ Error, Code, Field string }
 				if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil || e.Code != string(CodeInputTooLarge) || e.Field != kind {
 					t.Fatalf("%d %s: body %s", n, kind, rec.Body.String())
 				}
+				// The refusal says which limit to raise.
+				if limit := "InputLimits." + strings.ToUpper(kind[:1]) + kind[1:]; !strings.Contains(e.Error, limit) || !strings.Contains(e.Error, "WithInputLimits") {
+					t.Fatalf("%d %s: %q does not name %s", n, kind, e.Error, limit)
+				}
 			}
 		}
+	}
+}
+
+// A long agentic thread of 10,000 messages of about 300 bytes (user,
+// assistant with a tool call, tool result, answer) is within the default
+// limits: it runs.
+func TestHandlerDefaultsTakeALongThread(t *testing.T) {
+	h, err := NewHandler[NoState](sayHi())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"threadId":"t","runId":"r","messages":[`)
+	text := strings.Repeat("a long thread's message, ", 10)
+	for i := range 10_000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		id, call := strconv.Itoa(i), "call-"+strconv.Itoa(i/4)
+		switch i % 4 {
+		case 0:
+			b.WriteString(`{"id":"m-` + id + `","role":"user","content":"` + text + `"}`)
+		case 1:
+			b.WriteString(`{"id":"m-` + id + `","role":"assistant","toolCalls":[{"id":"` + call + `","type":"function","function":{"name":"search","arguments":"{\"q\":\"` + text + `\"}"}}]}`)
+		case 2:
+			b.WriteString(`{"id":"m-` + id + `","role":"tool","toolCallId":"` + call + `","content":"` + text + `"}`)
+		default:
+			b.WriteString(`{"id":"m-` + id + `","role":"assistant","content":"` + text + `"}`)
+		}
+	}
+	b.WriteString(`]}`)
+	if b.Len() > DefaultMaxBodyBytes || b.Len() < 2_500_000 {
+		t.Fatalf("the thread is %d bytes", b.Len())
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(b.String()))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %.300s", rec.Code, rec.Body.String())
 	}
 }
 

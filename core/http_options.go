@@ -38,6 +38,10 @@ func (c *handlerConfig) runOptions() []RunOption {
 
 // Defaults of the handler options.
 const (
+	// DefaultMaxBodyBytes bounds a request's body at 8 MiB: a thread of
+	// some 27,000 messages of 300 bytes, past [DefaultMaxMessages], and
+	// 60-80 ms of server CPU to take at the thread-length sweep's 2.3-3
+	// µs per message (BENCHMARKS.md).
 	DefaultMaxBodyBytes = 8 << 20
 	DefaultHeartbeat    = 15 * time.Second
 	DefaultWriteTimeout = 30 * time.Second

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"net/http"
+	"sync"
 
 	"github.com/agui-go/agui"
 )
@@ -21,7 +22,17 @@ import (
 // An InputReader holds only its settings: it is safe for concurrent use.
 type InputReader struct {
 	cfg handlerConfig
+	// bodies keeps request body buffers (*[]byte) for the next requests:
+	// DecodeInput copies whatever it keeps, so a body's buffer is free
+	// once decoded. The profile of a 1,000-message thread showed reading
+	// the body as half the bytes a request allocated, and the collector
+	// as a quarter of its CPU (issue 26).
+	bodies sync.Pool
 }
+
+// maxPooledBody bounds the body buffers an [InputReader] keeps: a rare
+// huge body is left to the collector rather than held.
+const maxPooledBody = 4 << 20
 
 // NewInputReader returns the [InputReader] of a route with opts, the same
 // list given to the route's [NewHandler]: run options in it are checked and
@@ -53,7 +64,15 @@ func (ir *InputReader) Read(w http.ResponseWriter, r *http.Request) (*agui.RunAg
 	ir.extendDeadline(w)
 	clear := ir.readDeadline(w)
 	done := ir.cutOnShutdown(w)
-	in, err := readInput(w, r, ir.cfg.maxBodyBytes, ir.cfg.decode...)
+	buf, _ := ir.bodies.Get().(*[]byte)
+	if buf == nil {
+		buf = new([]byte)
+	}
+	in, err := readInput(w, r, ir.cfg.maxBodyBytes, buf, ir.cfg.decode...)
+	if c := cap(*buf); c > 0 && c <= maxPooledBody {
+		*buf = (*buf)[:0]
+		ir.bodies.Put(buf)
+	}
 	done()
 	if err != nil {
 		// The deadline stays: net/http drains an unread body after the

@@ -128,7 +128,7 @@ step "agui and core with the verifier compiled out, and with the debug dump"
 go test -count=1 -tags agui_noverify . ./core/...
 go test -count=1 -tags agui_debug . ./core/...
 
-step "fuzzing: every fuzz target but the heaviest for 10,000 inputs (FUZZTIME=60s bash test/fuzz.sh is the long mode)"
+step "fuzzing: the wire decoders, the verifier and the JSON machinery under them for 10,000 inputs each (FUZZTIME=60s bash test/fuzz.sh fuzzes every target)"
 # Fuzzing instruments every package for coverage, a build of its own,
 # which the race detector would only slow down.
 GOFLAGS= FUZZBRIEF=1 FUZZTIME="${FUZZTIME:-10000x}" bash test/fuzz.sh
@@ -138,6 +138,11 @@ step "bench module: fixture shape, one pass of every benchmark, the end-to-end s
 (cd bench && go vet -mod=mod ./... && go test -mod=mod -count=1 -run . -bench . -benchtime 1x ./...)
 
 step "the example app's chat page in headless Chromium (installs Debian's chromium when missing)"
+# One race-enabled build of the app for the page tests and the CopilotKit
+# test (each would otherwise link its own).
+tools="${tools:-$(mktemp -d)}"
+go build -buildvcs=false -o "$tools/gin-app" ./examples/gin-app
+export AGUI_APP_BIN="$tools/gin-app"
 bash test/browser.sh
 
 if [ "${AGUI_SHORT:-}" = "1" ]; then

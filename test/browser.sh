@@ -14,6 +14,14 @@ ensure_chromium
 npm_install examples/gin-app/web
 # remote.test.mjs serves test/nodeserver's Node agent to the page.
 npm_install test/nodeserver
+# One build of the app for every page test (and the CopilotKit test, when
+# test/all.sh runs it next), not a race-enabled link per test file.
+if [[ -z "${AGUI_APP_BIN:-}" ]]; then
+  appdir="$(mktemp -d)"
+  trap 'rm -rf "$appdir"' EXIT
+  go build -buildvcs=false -o "$appdir/gin-app" ./examples/gin-app
+  export AGUI_APP_BIN="$appdir/gin-app"
+fi
 cd examples/gin-app/web
 node --test test/bundle.test.mjs
 node --test test/page.test.mjs

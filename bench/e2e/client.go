@@ -25,8 +25,11 @@ type Load struct {
 	// Duration is how long new streams are opened (default 1 s).
 	Duration time.Duration
 	// Events is the number of events a complete stream carries (default
-	// FixtureEvents); the last must be RUN_FINISHED.
+	// FixtureEvents; negative: any number); the last must be RUN_FINISHED.
 	Events int
+	// Messages is the JSON array of the input's messages (nil: one user
+	// message), such as ThreadMessages(n).
+	Messages []byte
 	// Timeout bounds each stream (default 60 s).
 	Timeout time.Duration
 }
@@ -63,7 +66,7 @@ func (l Load) Run(ctx context.Context) (Sample, error) {
 	if l.Duration <= 0 {
 		l.Duration = time.Second
 	}
-	if l.Events <= 0 {
+	if l.Events == 0 {
 		l.Events = FixtureEvents
 	}
 	if l.Timeout <= 0 {
@@ -78,15 +81,18 @@ func (l Load) Run(ctx context.Context) (Sample, error) {
 
 	start := time.Now()
 	stopAt := start.Add(l.Duration)
+	// Run ids (and thread ids) unique across loads, as a loop agent keeps
+	// every thread it ran.
+	prefix := "run-" + strconv.FormatInt(start.UnixNano(), 36) + "-"
 	per := make([]Sample, l.Concurrency)
 	var wg sync.WaitGroup
 	for w := range l.Concurrency {
 		wg.Go(func() {
 			s := &per[w]
-			body := make([]byte, 0, 512)
+			body := make([]byte, 0, 512+len(l.Messages))
 			// Each client opens at least one stream.
 			for i := 0; i == 0 || (time.Now().Before(stopAt) && ctx.Err() == nil); i++ {
-				body = requestBody(body[:0], "run-"+strconv.Itoa(w)+"-"+strconv.Itoa(i))
+				body = requestBody(body[:0], prefix+strconv.Itoa(w)+"-"+strconv.Itoa(i), l.Messages)
 				n, ttfe, err := l.stream(ctx, client, body)
 				s.Streams++
 				if ttfe > 0 {
@@ -126,11 +132,20 @@ func (s Sample) merge(t Sample) Sample {
 	return s
 }
 
-// requestBody appends a 1.0 RunAgentInput with one user message.
-func requestBody(b []byte, runID string) []byte {
-	b = append(b, `{"threadId":"thread-bench","runId":"`...)
+// requestBody appends a 1.0 RunAgentInput carrying messages (a JSON
+// array; nil: one user message). Each run has a thread of its own, as a
+// loop agent refuses a second run on a busy thread.
+func requestBody(b []byte, runID string, messages []byte) []byte {
+	if messages == nil {
+		messages = []byte(`[{"id":"u-1","role":"user","content":"stream the fixture"}]`)
+	}
+	b = append(b, `{"threadId":"thread-`...)
 	b = append(b, runID...)
-	return append(b, `","protocolVersion":"1.0","state":{},"messages":[{"id":"u-1","role":"user","content":"stream the fixture"}],"tools":[],"context":[],"forwardedProps":{}}`...)
+	b = append(b, `","runId":"`...)
+	b = append(b, runID...)
+	b = append(b, `","protocolVersion":"1.0","state":{},"messages":`...)
+	b = append(b, messages...)
+	return append(b, `,"tools":[],"context":[],"forwardedProps":{}}`...)
 }
 
 // Patterns of the SSE stream: every event has one data line; JSON never
@@ -206,7 +221,7 @@ func (l Load) stream(ctx context.Context, client *http.Client, body []byte) (eve
 		}
 	}
 	switch {
-	case events != l.Events:
+	case l.Events >= 0 && events != l.Events:
 		return events, ttfe, fmt.Errorf("%d events, want %d", events, l.Events)
 	case last < 0 || !bytes.Contains(window[last:], patFinished):
 		return events, ttfe, errors.New("the last event is not RUN_FINISHED")

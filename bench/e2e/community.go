@@ -31,6 +31,26 @@ func community() http.Handler {
 		sw, ctx := sse.NewSSEWriter(), r.Context()
 		communityFixture(in, texts, args, func(ev events.Event) bool { return sw.WriteEvent(ctx, w, ev) == nil })
 	})
+	mux.HandleFunc("POST "+PathThread, func(w http.ResponseWriter, r *http.Request) {
+		in, ok := communityInput(w, r)
+		if !ok {
+			return
+		}
+		sw, ctx := sse.NewSSEWriter(), r.Context()
+		emit := func(ev events.Event) bool { return sw.WriteEvent(ctx, w, ev) == nil }
+		if !emit(events.NewRunStartedEvent(in.ThreadID, in.RunID)) ||
+			!emit(events.NewTextMessageStartEvent(aguitest.FixtureMessageID, events.WithRole("assistant"))) {
+			return
+		}
+		for _, d := range threadDeltas {
+			if !emit(events.NewTextMessageContentEvent(aguitest.FixtureMessageID, d)) {
+				return
+			}
+		}
+		_ = emit(events.NewTextMessageEndEvent(aguitest.FixtureMessageID)) &&
+			emit(events.NewRunFinishedEventWithOptions(in.ThreadID, in.RunID,
+				events.WithOutcome(events.RunFinishedOutcome{Type: events.RunFinishedOutcomeTypeSuccess})))
+	})
 	mux.HandleFunc("POST "+PathIdle, func(w http.ResponseWriter, r *http.Request) {
 		in, ok := communityInput(w, r)
 		if !ok {

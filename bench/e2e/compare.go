@@ -37,6 +37,13 @@ type Compare struct {
 	Stderr io.Writer
 	// Progress receives one line per turn (nil: none).
 	Progress io.Writer
+	// Path is the route loaded (default PathFixture), Events the number of
+	// events of its complete stream (default FixtureEvents; negative: any)
+	// and Messages the number of messages each request's thread carries
+	// (ThreadMessages; 0: one user message).
+	Path     string
+	Events   int
+	Messages int
 }
 
 // Row is one server at one concurrency, over all its rounds. Values are
@@ -44,7 +51,10 @@ type Compare struct {
 type Row struct {
 	Server      string
 	Concurrency int
-	Sample      // all rounds together; TTFE sorted
+	// Messages is the number of messages of each request's thread (0:
+	// one user message).
+	Messages int
+	Sample   // all rounds together; TTFE sorted
 	// CPU is the server process's user plus system time during the rounds.
 	CPU time.Duration
 	// RoundCPU is the server's CPU time per delivered event in each round.
@@ -60,6 +70,14 @@ func (r Row) CPUPerEvent() time.Duration {
 		return 0
 	}
 	return r.CPU / time.Duration(r.Events)
+}
+
+// CPUPerStream is the server's CPU time per complete stream: per request.
+func (r Row) CPUPerStream() time.Duration {
+	if n := r.Streams - r.Failures; n > 0 {
+		return r.CPU / time.Duration(n)
+	}
+	return 0
 }
 
 // Run runs the comparison and returns one row per server and concurrency,
@@ -84,6 +102,9 @@ func (c Compare) Run(ctx context.Context) ([]Row, error) {
 	}
 	if c.Progress == nil {
 		c.Progress = io.Discard
+	}
+	if c.Path == "" {
+		c.Path = PathFixture
 	}
 	var rows []Row
 	for _, conc := range c.Concurrency {
@@ -111,8 +132,12 @@ func (c Compare) at(ctx context.Context, conc int) (rows []Row, err error) {
 		}
 		procs = append(procs, p)
 	}
+	var messages []byte
+	if c.Messages > 0 {
+		messages = ThreadMessages(c.Messages)
+	}
 	load := func(p *Process, d time.Duration) Load {
-		return Load{URL: "http://" + p.Addr + PathFixture, Concurrency: conc, Duration: d}
+		return Load{URL: "http://" + p.Addr + c.Path, Concurrency: conc, Duration: d, Events: c.Events, Messages: messages}
 	}
 	if c.Warmup > 0 {
 		for _, p := range procs {
@@ -123,7 +148,7 @@ func (c Compare) at(ctx context.Context, conc int) (rows []Row, err error) {
 	}
 	rows = make([]Row, len(procs))
 	for i, p := range procs {
-		rows[i] = Row{Server: p.Name, Concurrency: conc}
+		rows[i] = Row{Server: p.Name, Concurrency: conc, Messages: c.Messages}
 	}
 	for round := range c.Rounds {
 		for k := range procs {
@@ -150,8 +175,8 @@ func (c Compare) at(ctx context.Context, conc int) (rows []Row, err error) {
 				perEvent = (cpu1 - cpu0) / time.Duration(s.Events)
 			}
 			r.RoundCPU = append(r.RoundCPU, perEvent)
-			fmt.Fprintf(c.Progress, "C=%d round %d %-9s streams=%d failures=%d events/s=%.0f ttfe_p99=%s cpu/event=%s\n",
-				conc, round+1, p.Name, s.Streams, s.Failures, s.EventsPerSec(), Percentile(s.TTFE, 99).Round(time.Microsecond), perEvent)
+			fmt.Fprintf(c.Progress, "%s n=%d C=%d round %d %-9s streams=%d failures=%d events/s=%.0f ttfe_p99=%s cpu/event=%s\n",
+				c.Path, c.Messages, conc, round+1, p.Name, s.Streams, s.Failures, s.EventsPerSec(), Percentile(s.TTFE, 99).Round(time.Microsecond), perEvent)
 		}
 	}
 	for i, p := range procs {

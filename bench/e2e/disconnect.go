@@ -75,7 +75,7 @@ func Disconnect(ctx context.Context, useGin bool, n int) (DisconnectResult, erro
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		c, err := openIdle(ctx, ln.Addr().String(), requestBody(nil, "hangup-"+strconv.Itoa(i)))
+		c, err := openIdle(ctx, ln.Addr().String(), requestBody(nil, "hangup-"+strconv.Itoa(i), nil))
 		if err != nil {
 			res.Failures++
 			continue

@@ -59,7 +59,7 @@ func Idle(ctx context.Context, p *Process, n int) (IdleResult, error) {
 		}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			c, err := openIdle(ctx, p.Addr, requestBody(nil, "idle-"+strconv.Itoa(i)))
+			c, err := openIdle(ctx, p.Addr, requestBody(nil, "idle-"+strconv.Itoa(i), nil))
 			conns[i], failed[i] = c, err != nil
 		})
 	}

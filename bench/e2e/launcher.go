@@ -10,8 +10,11 @@ import (
 // from nodeDir with NodeCommand.
 func NewLauncher(self func(args ...string) *exec.Cmd, nodeDir string, deltas int) Launcher {
 	return func(name string) (*exec.Cmd, error) {
-		if name == ServerNode {
+		switch name {
+		case ServerNode:
 			return NodeCommand(nodeDir)
+		case ServerNodeHTTP2:
+			return NodeCommand(nodeDir, "--h2")
 		}
 		if _, err := GoHandler(name, deltas); err != nil {
 			return nil, err

@@ -23,10 +23,11 @@ func NodeDir() string {
 // ErrNoNode is returned by NodeCommand when node is not on PATH.
 var ErrNoNode = errors.New("e2e: node is not on PATH: the Node server needs Node.js 20 or later")
 
-// NodeCommand returns the command that runs the Node server in dir, after
-// installing its pinned packages with npm ci when node_modules is missing
-// or older than package-lock.json.
-func NodeCommand(dir string) (*exec.Cmd, error) {
+// NodeCommand returns the command that runs the Node server in dir with
+// args (--h2: on node:http2, cleartext), after installing its pinned
+// packages with npm ci when node_modules is missing or older than
+// package-lock.json.
+func NodeCommand(dir string, args ...string) (*exec.Cmd, error) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return nil, ErrNoNode
@@ -43,7 +44,7 @@ func NodeCommand(dir string) (*exec.Cmd, error) {
 			return nil, fmt.Errorf("e2e: npm ci in %s: %w\n%s", dir, err, out)
 		}
 	}
-	cmd := exec.Command(node, "server.mjs")
+	cmd := exec.Command(node, append([]string{"server.mjs"}, args...)...)
 	cmd.Dir = dir
 	return cmd, nil
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/agui-go/agui/ginagui"
 )
 
-// oursGin serves the three routes through ginagui.Register on a Gin engine.
+// oursGin serves the routes through ginagui.Register on a Gin engine.
 func oursGin(deltas int) (http.Handler, error) {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
@@ -25,7 +25,7 @@ func oursGin(deltas int) (http.Handler, error) {
 	return r, nil
 }
 
-// oursNetHTTP serves the three routes with core.NewHandler on a ServeMux.
+// oursNetHTTP serves the routes with core.NewHandler on a ServeMux.
 func oursNetHTTP(deltas int) (http.Handler, error) {
 	mux := http.NewServeMux()
 	for path, a := range oursAgents(deltas) {
@@ -47,6 +47,9 @@ func oursAgents(deltas int) map[string]core.Agent[core.NoState] {
 	texts, args := fixtureStrings()
 	return map[string]core.Agent[core.NoState]{
 		PathFixture: oursFixture(texts, args),
+		PathThread: core.AgentFunc[core.NoState](func(_ context.Context, rc *core.RunContext[core.NoState]) (agui.Outcome, error) {
+			return agui.Success(), oursThread(rc)
+		}),
 		PathIdle: core.AgentFunc[core.NoState](func(ctx context.Context, _ *core.RunContext[core.NoState]) (agui.Outcome, error) {
 			<-ctx.Done()
 			return agui.Outcome{}, ctx.Err()
@@ -94,6 +97,21 @@ func oursEmitFixture(rc *core.RunContext[core.NoState], texts, args []string) er
 		return err
 	}
 	return rc.Emit(&agui.StateSnapshot{Snapshot: aguitest.FixtureState()})
+}
+
+// oursThread answers a thread with one message of three deltas; the
+// handler has decoded and checked the whole input before.
+func oursThread(rc *core.RunContext[core.NoState]) error {
+	m, err := rc.Message()
+	if err != nil {
+		return err
+	}
+	for _, d := range threadDeltas {
+		if err := m.Delta(d); err != nil {
+			return err
+		}
+	}
+	return m.End()
 }
 
 // oursDeltas streams one message of n one-byte deltas.

@@ -135,3 +135,54 @@ func thousands(v float64) string {
 	}
 	return s
 }
+
+// WriteThreads writes the thread-length sweep (Compare rows of PathThread
+// with Messages) as markdown: server CPU per request, per round, and each
+// peer's CPU per request over ours (above 1: ours is cheaper).
+func WriteThreads(w io.Writer, rows []Row) {
+	fmt.Fprintln(w, "| messages | server | requests | failures | server CPU/request | per round | ÷ gin | ÷ nethttp |")
+	fmt.Fprintln(w, "|---:|---|---:|---:|---:|---|---:|---:|")
+	find := func(n int, name string) (Row, bool) {
+		i := slices.IndexFunc(rows, func(r Row) bool { return r.Messages == n && r.Server == name })
+		if i < 0 {
+			return Row{}, false
+		}
+		return rows[i], true
+	}
+	for _, r := range rows {
+		rounds := ""
+		for i, c := range r.RoundCPU {
+			if i > 0 {
+				rounds += " / "
+			}
+			rounds += us(c * ThreadEvents)
+		}
+		cells := [2]string{"–", "–"}
+		for j, ours := range []string{ServerGin, ServerNetHTTP} {
+			if o, ok := find(r.Messages, ours); ok {
+				cells[j] = ratio(float64(r.CPUPerStream()), float64(o.CPUPerStream()))
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %s | %s | %s |\n", thousands(float64(r.Messages)), r.Server,
+			r.Streams, r.Failures, us(r.CPUPerStream()), rounds, cells[0], cells[1])
+	}
+	fmt.Fprintln(w)
+}
+
+// WriteTokens writes the token path's figures as markdown: server CPU per
+// delivered model token beside the plain route's CPU per event, in the
+// same server process, and their ratio.
+func WriteTokens(w io.Writer, res []TokenResult) {
+	fmt.Fprintln(w, "| server | tokens/run | tokens/write | runs | failures | tokens/s | server CPU/token | plain CPU/event | token ÷ event |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	for _, r := range res {
+		rate := 0.0
+		if r.Runs.Elapsed > 0 {
+			rate = float64(r.Runs.Streams-r.Runs.Failures) * float64(r.Tokens) / r.Runs.Elapsed.Seconds()
+		}
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %s | %s | %s | %s |\n", r.Server, r.Tokens, r.Flush, r.Runs.Streams,
+			r.Runs.Failures+r.Plain.Failures, thousands(rate), ns(r.CPUPerToken()), ns(r.CPUPerEvent()),
+			ratio(float64(r.CPUPerToken()), float64(r.CPUPerEvent())))
+	}
+	fmt.Fprintln(w)
+}

@@ -75,7 +75,8 @@ func startProfile(name string, stderr io.Writer) (stop func()) {
 }
 
 // ServeMain is the body of a server process: args are its flags (-serve
-// NAME and -deltas N). It listens on 127.0.0.1 with a free port, writes
+// NAME, -deltas N, and -model URL for the token path's servers). It
+// listens on 127.0.0.1 with a free port, writes
 // "listening HOST:PORT\n" to stdout, and serves until stdin reaches its end
 // (the harness closes it, or dies). It returns the process's exit status.
 func ServeMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -83,10 +84,19 @@ func ServeMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	name := fs.String("serve", "", "the server to run: gin, nethttp or community")
 	deltas := fs.Int("deltas", 1_000_000, "one-byte deltas per "+PathDeltas+" stream")
+	model := fs.String("model", "", "the model server's URL ("+ServerLoopOpenAI+" and "+ServerLoopAnthropic+")")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	h, err := GoHandler(*name, *deltas)
+	var (
+		h   http.Handler
+		err error
+	)
+	if *model != "" {
+		h, err = tokenHandler(*name, *model)
+	} else {
+		h, err = GoHandler(*name, *deltas)
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
@@ -105,7 +115,11 @@ func ServeMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		defer dsrv.Close()
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// HTTP/1.1 and cleartext HTTP/2 (prior knowledge) on the one port.
+	var protos http.Protocols
+	protos.SetHTTP1(true)
+	protos.SetUnencryptedHTTP2(true)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, Protocols: &protos}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "listening %s\n", ln.Addr())

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/agui-go/agui/loop"
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 )
 
 // FuzzStreamEvents feeds arbitrary event sequences (one JSON event a
@@ -43,7 +42,7 @@ func FuzzStreamEvents(f *testing.F) {
 			return true
 		}
 		for _, line := range bytes.Split(data, []byte("\n")) {
-			var ev sdk.MessageStreamEventUnion
+			var ev event
 			if json.Unmarshal(line, &ev) != nil {
 				continue
 			}

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"net/http"
 
 	"github.com/agui-go/agui/loop"
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 )
 
 // Provider streams messages of one Claude model. It is immutable and safe
@@ -114,7 +116,12 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 			yield(loop.Delta{}, err)
 			return
 		}
-		s := p.client.Messages.NewStreaming(ctx, params)
+		// The request as Messages.NewStreaming sends it (this provider
+		// sets no profile or workspace header), its events decoded into
+		// event rather than the SDK's MessageStreamEventUnion.
+		var raw *http.Response
+		err = p.client.Post(ctx, "v1/messages", params, &raw, option.WithJSONSet("stream", true))
+		s := ssestream.NewStream[event](ssestream.NewDecoder(raw), err)
 		defer s.Close()
 		var st stream
 		for s.Next() {

@@ -33,7 +33,7 @@ type stream struct {
 
 // forward yields the deltas of one event; false means the consumer
 // stopped.
-func (s *stream) forward(ev sdk.MessageStreamEventUnion, yield func(loop.Delta, error) bool) bool {
+func (s *stream) forward(ev event, yield func(loop.Delta, error) bool) bool {
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage
@@ -82,7 +82,7 @@ func (s *stream) forward(ev sdk.MessageStreamEventUnion, yield func(loop.Delta, 
 			}
 		}
 	case "message_delta":
-		s.finish = finishOf(ev.Delta.StopReason)
+		s.finish = finishOf(sdk.StopReason(ev.Delta.StopReason))
 		u := ev.Usage
 		s.output = u.OutputTokens
 		if t := u.OutputTokensDetails.ThinkingTokens; t > 0 {

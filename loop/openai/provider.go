@@ -1,16 +1,19 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
+	"net/http"
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/loop"
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/openai/openai-go/v3/shared"
 )
 
@@ -66,14 +69,35 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 			yield(loop.Delta{}, err)
 			return
 		}
-		s := p.client.Chat.Completions.NewStreaming(ctx, params)
-		defer s.Close()
-		for s.Next() {
-			if !forward(s.Current(), yield) {
+		// The request as Chat.Completions.NewStreaming sends it; its
+		// events are read as ssestream.Stream reads them (the end at
+		// [DONE], an error member failing the stream), each decoded by
+		// decodeChunk.
+		var raw *http.Response
+		if err := p.client.Post(ctx, "chat/completions", params, &raw, option.WithJSONSet("stream", true)); err != nil {
+			yield(loop.Delta{}, wrap(err))
+			return
+		}
+		dec := ssestream.NewDecoder(raw)
+		if dec == nil {
+			return
+		}
+		defer dec.Close()
+		for dec.Next() {
+			ev := dec.Event()
+			if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
+				return
+			}
+			c, err := decodeChunk(ev)
+			if err != nil {
+				yield(loop.Delta{}, err)
+				return
+			}
+			if !forward(c, yield) {
 				return
 			}
 		}
-		if err := s.Err(); err != nil {
+		if err := dec.Err(); err != nil {
 			yield(loop.Delta{}, wrap(err))
 		}
 	}
@@ -81,13 +105,13 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 
 // forward yields the deltas of one chunk; false means the consumer
 // stopped.
-func forward(c oai.ChatCompletionChunk, yield func(loop.Delta, error) bool) bool {
+func forward(c chunk, yield func(loop.Delta, error) bool) bool {
 	for _, ch := range c.Choices {
 		if ch.Index != 0 {
 			continue // the loop asks for one choice
 		}
 		d := ch.Delta
-		if r := reasoningOf(d); r != "" && !yield(loop.Delta{Reasoning: r}, nil) {
+		if r := reasoning(d.ReasoningContent, d.Reasoning); r != "" && !yield(loop.Delta{Reasoning: r}, nil) {
 			return false
 		}
 		if d.Content != "" && !yield(loop.Delta{Text: d.Content}, nil) {
@@ -118,22 +142,6 @@ func forward(c oai.ChatCompletionChunk, yield func(loop.Delta, error) bool) bool
 		}
 	}
 	return true
-}
-
-// reasoningOf reads the reasoning text compatible servers add to a delta
-// under one of two names; OpenAI's own API sends none.
-func reasoningOf(d oai.ChatCompletionChunkChoiceDelta) string {
-	for _, key := range []string{"reasoning_content", "reasoning"} {
-		f, ok := d.JSON.ExtraFields[key]
-		if !ok {
-			continue
-		}
-		var s string
-		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // params converts a loop request to a chat completion request.

@@ -7,8 +7,11 @@
 // node); the load client is this process. Besides the comparison of
 // servers streaming the standard fixture, it measures the resident memory
 // per idle open stream (-idle), one stream of one-byte deltas through Gin
-// (-deltas) and the time from a client's hang-up to its run's
-// cancellation (-hangups); 0 skips a part.
+// (-deltas), the cost of a request's thread by its length (-threads),
+// idle streams over HTTP/2 (-idle-h2), a model's token through loop/openai
+// and loop/anthropic from a model server in this process (-tokens) and
+// the time from a client's hang-up to its run's cancellation (-hangups);
+// 0 or an empty list skips a part.
 package main
 
 import (
@@ -40,7 +43,11 @@ func run() int {
 	warmup := flag.Duration("warmup", time.Second, "each fresh server's warm-up at the same concurrency")
 	servers := flag.String("servers", strings.Join(e2e.Servers(), ","), "servers to compare")
 	idle := flag.Int("idle", 4000, "idle open streams per server for the memory figure (0: skip)")
+	idleH2 := flag.Int("idle-h2", 4000, "idle open streams per server over cleartext HTTP/2 (0: skip)")
 	deltas := flag.Int("deltas", 1_000_000, "one-byte deltas in the single Gin stream (0: skip)")
+	threads := flag.String("threads", "10,100,1000,5000", "thread lengths of the sweep, in messages (empty: skip)")
+	tokens := flag.Int("tokens", 1000, "model tokens per loop run on the token path (0: skip)")
+	tokenFlush := flag.String("token-flush", "1,64", "tokens per write of the model server, one token path per value")
 	hangups := flag.Int("hangups", 1000, "hang-ups timed for disconnect to cancel (0: skip)")
 	nodeDir := flag.String("node-dir", e2e.NodeDir(), "directory of the Node server (server.mjs)")
 	flag.Parse()
@@ -80,6 +87,22 @@ func run() int {
 			fail("comparison", err)
 		}
 	}
+	if lengths, err := ints(*threads); err != nil {
+		fail("threads", err)
+	} else if len(lengths) > 0 && *duration > 0 {
+		var rows []e2e.Row
+		for _, n := range lengths {
+			got, err := e2e.Compare{Servers: names, Concurrency: []int{1}, Rounds: *rounds, Duration: *duration,
+				Warmup: *warmup, Launch: launch, Stderr: os.Stderr, Progress: os.Stderr,
+				Path: e2e.PathThread, Events: e2e.ThreadEvents, Messages: n}.Run(ctx)
+			rows = append(rows, got...)
+			if err != nil {
+				fail("thread sweep", err)
+				break
+			}
+		}
+		e2e.WriteThreads(out, rows)
+	}
 	if *idle > 0 {
 		var res []e2e.NamedIdle
 		for _, name := range names {
@@ -87,6 +110,17 @@ func run() int {
 			res = append(res, e2e.NamedIdle{Server: name, IdleResult: r})
 			if err != nil {
 				fail("idle streams of "+name, err)
+			}
+		}
+		e2e.WriteIdle(out, res)
+	}
+	if *idleH2 > 0 {
+		var res []e2e.NamedIdle
+		for _, name := range names {
+			r, err := e2e.IdleServerHTTP2(ctx, launch, name, *idleH2, os.Stderr)
+			res = append(res, e2e.NamedIdle{Server: name + " (HTTP/2)", IdleResult: r})
+			if err != nil {
+				fail("HTTP/2 idle streams of "+name, err)
 			}
 		}
 		e2e.WriteIdle(out, res)
@@ -102,6 +136,23 @@ func run() int {
 			res = append(res, r)
 		}
 		e2e.WriteDeltas(out, res)
+	}
+	if flushes, err := ints(*tokenFlush); err != nil {
+		fail("token-flush", err)
+	} else if *tokens > 0 && *duration > 0 {
+		var res []e2e.TokenResult
+		tokenLaunch := func(name, modelURL string) (*exec.Cmd, error) { return self("-serve", name, "-model", modelURL), nil }
+		for _, server := range []string{e2e.ServerLoopOpenAI, e2e.ServerLoopAnthropic} {
+			for _, f := range flushes {
+				r, err := e2e.TokenPath{Server: server, Tokens: *tokens, Flush: f, Rounds: *rounds, Duration: *duration,
+					Launch: tokenLaunch, Stderr: os.Stderr}.Run(ctx)
+				res = append(res, r)
+				if err != nil {
+					fail("token path of "+server, err)
+				}
+			}
+		}
+		e2e.WriteTokens(out, res)
 	}
 	if *hangups > 0 {
 		var res []e2e.NamedDisconnect
@@ -130,7 +181,7 @@ func ints(s string) ([]int, error) {
 		}
 		n, err := strconv.Atoi(f)
 		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("bad concurrency %q", f)
+			return nil, fmt.Errorf("bad count %q", f)
 		}
 		out = append(out, n)
 	}

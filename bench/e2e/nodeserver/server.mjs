@@ -6,11 +6,13 @@
 // is behind).
 //
 // Routes (POST, a RunAgentInput body): /fixture streams the standard
-// fixture (1,018 events), /idle streams RUN_STARTED and holds the stream
-// until the client leaves. The server listens on 127.0.0.1 with a free
-// port, prints "listening <host:port>" on stdout, and exits when stdin
-// closes.
+// fixture (1,018 events), /thread answers a thread (of any length: the
+// input is checked whole) with 7 events, /idle streams RUN_STARTED and
+// holds the stream until the client leaves. The server listens on
+// 127.0.0.1 with a free port (on node:http2, cleartext, with --h2), prints
+// "listening <host:port>" on stdout, and exits when stdin closes.
 import http from "node:http";
+import http2 from "node:http2";
 import { EventType } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { EventEncoder } from "@ag-ui/encoder";
@@ -32,6 +34,8 @@ const DELTAS = Array.from({ length: 1000 }, (_, i) =>
 const ARGS = Array.from({ length: 10 }, (_, i) =>
   TOOL_ARGS.slice(Math.floor((i * TOOL_ARGS.length) / 10), Math.floor(((i + 1) * TOOL_ARGS.length) / 10)),
 );
+
+const THREAD_DELTAS = ["Here is ", "the answer ", "you asked for."];
 
 // fixtureState is a new copy of the 2,104-byte snapshot state.
 function fixtureState() {
@@ -87,6 +91,19 @@ function* fixture(input) {
   yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: "success" }, timestamp: now() };
 }
 
+// thread yields the answer to a thread: a text message of three deltas.
+function* thread(input) {
+  const { threadId, runId } = input;
+  const now = () => Date.now();
+  yield { type: EventType.RUN_STARTED, threadId, runId, timestamp: now() };
+  yield { type: EventType.TEXT_MESSAGE_START, messageId: MESSAGE_ID, role: "assistant", timestamp: now() };
+  for (const delta of THREAD_DELTAS) {
+    yield { type: EventType.TEXT_MESSAGE_CONTENT, messageId: MESSAGE_ID, delta, timestamp: now() };
+  }
+  yield { type: EventType.TEXT_MESSAGE_END, messageId: MESSAGE_ID, timestamp: now() };
+  yield { type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: "success" }, timestamp: now() };
+}
+
 // readInput reads and checks the request's RunAgentInput.
 async function readInput(req) {
   const chunks = [];
@@ -104,7 +121,7 @@ function writable(res) {
 
 async function handle(req, res) {
   const route = req.method === "POST" ? req.url : "";
-  if (route !== "/fixture" && route !== "/idle") {
+  if (route !== "/fixture" && route !== "/idle" && route !== "/thread") {
     res.writeHead(404).end();
     return;
   }
@@ -121,16 +138,21 @@ async function handle(req, res) {
     res.write(encoder.encode({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId, timestamp: Date.now() }));
     return; // the response stays open until the client leaves
   }
-  for (const event of fixture(input)) {
+  const events = route === "/thread" ? thread(input) : fixture(input);
+  for (const event of events) {
     if (res.destroyed) return;
     if (!res.write(encoder.encode(event))) await writable(res);
   }
   res.end();
 }
 
-const server = http.createServer((req, res) => {
+// --h2: cleartext HTTP/2 on node:http2's compatibility API, many streams
+// per connection.
+const h2 = process.argv.includes("--h2");
+const onRequest = (req, res) => {
   handle(req, res).catch(() => res.destroy());
-});
+};
+const server = h2 ? http2.createServer(onRequest) : http.createServer(onRequest);
 server.listen(0, "127.0.0.1", () => {
   const { address, port } = server.address();
   process.stdout.write(`listening ${address}:${port}\n`);

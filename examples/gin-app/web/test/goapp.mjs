@@ -29,18 +29,23 @@ export const chromiumArgs = [
 ];
 
 /**
- * startApp builds ./examples/gin-app, runs it on a free loopback port and
- * resolves once it logs its address; args go to the app after -addr. The
- * caller must await stop().
+ * startApp runs the example app on a free loopback port and resolves once
+ * it logs its address; args go to the app after -addr. It runs the binary
+ * AGUI_APP_BIN names (test/browser.sh builds it once for every page test:
+ * each build links the race-enabled app anew), or builds
+ * ./examples/gin-app itself. The caller must await stop().
  */
 export async function startApp(args = []) {
   const dir = await mkdtemp(join(tmpdir(), "gin-app-"));
-  const bin = join(dir, "gin-app");
-  try {
-    await promisify(execFile)("go", ["build", "-buildvcs=false", "-o", bin, "./examples/gin-app"], { cwd: repoRoot });
-  } catch (err) {
-    await rm(dir, { recursive: true, force: true });
-    throw err;
+  let bin = process.env.AGUI_APP_BIN;
+  if (!bin) {
+    bin = join(dir, "gin-app");
+    try {
+      await promisify(execFile)("go", ["build", "-buildvcs=false", "-o", bin, "./examples/gin-app"], { cwd: repoRoot });
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
   }
   const proc = spawn(bin, ["-addr", "127.0.0.1:0", ...args], { stdio: ["ignore", "ignore", "pipe"] });
   let log = "";
