@@ -375,7 +375,7 @@ func (t *task) deliverResult(content map[string]any) {
 		}
 		if err == nil {
 			cp.Steer = append(slices.Clip(cp.Steer), msgs...)
-			if _, err = t.store.Save(ctx, cp, v); err == nil {
+			if _, err = t.store.Save(ctx, cp, v, len(cp.Messages)); err == nil {
 				return
 			}
 			if errors.Is(err, ErrConflict) {

@@ -212,7 +212,7 @@ func (r *run) busy(ctx context.Context, cp *Checkpoint, v int64, in Input) error
 // request writes a waiting run's request into the holder's checkpoint. A
 // conflict is no failure: the next load sees what changed.
 func (r *run) request(ctx context.Context, cp *Checkpoint, v int64) error {
-	_, err := r.a.cfg.store.Save(ctx, cp, v)
+	_, err := r.a.cfg.store.Save(ctx, cp, v, len(cp.Messages))
 	if err != nil && !errors.Is(err, ErrConflict) {
 		return runError(CodeCheckpoint, err)
 	}
@@ -249,6 +249,7 @@ func (r *run) peek(ctx context.Context) error {
 // read yet, and a cancel request cancels the run.
 func (r *run) requests(cp *Checkpoint, v int64) {
 	r.version = v
+	r.stored.reset(cp.Messages)
 	r.cp.Steer = unknown(r.cp.Messages, cp.Steer)
 	if cp.CancelRequested && !r.cp.CancelRequested {
 		r.cp.CancelRequested = true

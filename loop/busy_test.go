@@ -213,7 +213,7 @@ func TestBusySteerKeptForNextRun(t *testing.T) {
 			t.Fatal(err)
 		}
 		cp.Status, cp.LeaseUntil, cp.Holder = StatusRunning, time.Now().Add(time.Minute), "someone"
-		if _, err := rig.store.Save(t.Context(), cp, v); err != nil {
+		if _, err := rig.store.Save(t.Context(), cp, v, 0); err != nil {
 			t.Fatal(err)
 		}
 		res, err := rig.b.Execute(t.Context(), say("two"))

@@ -43,7 +43,7 @@ func TestCallFromAttemptsAfterLostLease(t *testing.T) {
 		crash := func(cp *Checkpoint, log *journal) Checkpoint {
 			store := &savesStore{MemoryStore: NewMemoryStore()}
 			if cp != nil {
-				if _, err := store.Save(t.Context(), cp, 0); err != nil {
+				if _, err := store.Save(t.Context(), cp, 0, 0); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -80,7 +80,7 @@ func TestCallFromAttemptsAfterLostLease(t *testing.T) {
 		}
 		third := &journal{}
 		store := NewMemoryStore()
-		if _, err := store.Save(t.Context(), &cp, 0); err != nil {
+		if _, err := store.Save(t.Context(), &cp, 0, 0); err != nil {
 			t.Fatal(err)
 		}
 		a := mustNew(t, Script(Turn{Calls: workCalls("c1", "c2", "c3")}, Turn{Text: "ok"}), WithTools(infoTool(t, third, nil)), WithCheckpoints(store), WithLease(time.Minute))

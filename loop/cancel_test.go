@@ -243,11 +243,11 @@ func (s ctxStore) Load(ctx context.Context, thread string) (*Checkpoint, int64, 
 	return s.MemoryStore.Load(ctx, thread)
 }
 
-func (s ctxStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
+func (s ctxStore) Save(ctx context.Context, cp *Checkpoint, expect int64, kept int) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	return s.MemoryStore.Save(ctx, cp, expect)
+	return s.MemoryStore.Save(ctx, cp, expect, kept)
 }
 
 // An abort mid-batch on a store that honours its context is an abort, not

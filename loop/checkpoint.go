@@ -123,12 +123,29 @@ var (
 // effect. Package storetest checks an implementation against this
 // contract; [MarshalCheckpoint] encodes a checkpoint for stores that keep
 // bytes.
+//
+// A thread's transcript grows by appends: each model turn and tool result
+// adds a message or two to a transcript that may hold thousands. Save's
+// kept says which part the store already holds, so that a turn costs the
+// store what it adds, not the whole transcript (see [Store.Save]).
 type Store interface {
 	// Load returns the thread's checkpoint and its version, or [ErrNotFound].
 	Load(ctx context.Context, threadID string) (*Checkpoint, int64, error)
 	// Save stores cp if the stored version is expect (0: no checkpoint
 	// yet) and returns the new version; otherwise it returns [ErrConflict].
-	Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error)
+	//
+	// kept is how many of cp's first messages are, unchanged (the very
+	// same values), the first messages of the transcript stored at
+	// version expect: the caller loaded or saved that version and only
+	// appended since, or changed messages from index kept on. The store
+	// may then write only cp.Messages[kept:] after its first kept
+	// messages, dropping the ones it held past them. kept 0 makes the
+	// store write the whole transcript, and is always correct; a kept
+	// past the stored transcript's length (a caller's mistake) is treated
+	// as 0. A caller that changed a stored message (an edited tool call's
+	// arguments, a transcript trimmed from its start) passes at most the
+	// index of the first change.
+	Save(ctx context.Context, cp *Checkpoint, expect int64, kept int) (int64, error)
 	// Delete removes the thread's checkpoint; deleting none is no error.
 	Delete(ctx context.Context, threadID string) error
 	// Now is the store's clock where the thread's checkpoint lives. Runs
@@ -143,7 +160,13 @@ type Store interface {
 // clone copies cp deeply enough that neither copy's later appends or
 // pending changes reach the other (messages themselves are immutable).
 func (cp Checkpoint) clone() Checkpoint {
+	cp = cp.cloneBare()
 	cp.Messages = slices.Clip(slices.Clone(cp.Messages))
+	return cp
+}
+
+// cloneBare is clone but for Messages, which the copy shares with cp.
+func (cp Checkpoint) cloneBare() Checkpoint {
 	cp.Attempts = maps.Clone(cp.Attempts)
 	cp.ClientCalls = slices.Clip(slices.Clone(cp.ClientCalls))
 	cp.Parked = slices.Clip(slices.Clone(cp.Parked))

@@ -22,19 +22,19 @@ func TestMemoryStoreVersionCheck(t *testing.T) {
 		t.Fatalf("load empty: %v", err)
 	}
 	cp := &Checkpoint{ThreadID: "t", Messages: []agui.Message{UserText("a")}}
-	v1, err := s.Save(ctx, cp, 0)
+	v1, err := s.Save(ctx, cp, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Save(ctx, cp, 0); !errors.Is(err, ErrConflict) {
+	if _, err := s.Save(ctx, cp, 0, 0); !errors.Is(err, ErrConflict) {
 		t.Fatalf("second create: %v", err)
 	}
 	cp.Messages = append(cp.Messages, UserText("b"))
-	v2, err := s.Save(ctx, cp, v1)
+	v2, err := s.Save(ctx, cp, v1, 0)
 	if err != nil || v2 == v1 {
 		t.Fatalf("update: %v %d", err, v2)
 	}
-	if _, err := s.Save(ctx, cp, v1); !errors.Is(err, ErrConflict) {
+	if _, err := s.Save(ctx, cp, v1, 0); !errors.Is(err, ErrConflict) {
 		t.Fatalf("stale update: %v", err)
 	}
 	got, v, err := s.Load(ctx, "t")
@@ -61,8 +61,8 @@ type savesStore struct {
 	saves []Checkpoint
 }
 
-func (s *savesStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
-	v, err := s.MemoryStore.Save(ctx, cp, expect)
+func (s *savesStore) Save(ctx context.Context, cp *Checkpoint, expect int64, kept int) (int64, error) {
+	v, err := s.MemoryStore.Save(ctx, cp, expect, kept)
 	if err == nil {
 		s.mu.Lock()
 		s.saves = append(s.saves, cp.clone())
@@ -179,7 +179,7 @@ func TestCheckpointCrashResume(t *testing.T) {
 
 		// The new process: its store holds what the dead one last wrote.
 		fresh := NewMemoryStore()
-		if _, err := fresh.Save(t.Context(), &crashed, 0); err != nil {
+		if _, err := fresh.Save(t.Context(), &crashed, 0, 0); err != nil {
 			t.Fatal(err)
 		}
 		b2 := newBlocker()
@@ -260,12 +260,12 @@ type failingStore struct {
 	n int
 }
 
-func (s *failingStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
+func (s *failingStore) Save(ctx context.Context, cp *Checkpoint, expect int64, kept int) (int64, error) {
 	if s.n == 0 {
 		return 0, fmt.Errorf("disk full")
 	}
 	s.n--
-	return s.MemoryStore.Save(ctx, cp, expect)
+	return s.MemoryStore.Save(ctx, cp, expect, kept)
 }
 
 func TestCheckpointStoreFailure(t *testing.T) {
@@ -377,7 +377,7 @@ func TestCheckpointLeaseLost(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := store.Save(t.Context(), cp, v); err != nil {
+				if _, err := store.Save(t.Context(), cp, v, 0); err != nil {
 					t.Fatal(err)
 				}
 				res, err := x.wait()

@@ -17,8 +17,8 @@ type steerWatch struct {
 	steered chan struct{}
 }
 
-func (s *steerWatch) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
-	v, err := s.Store.Save(ctx, cp, expect)
+func (s *steerWatch) Save(ctx context.Context, cp *loop.Checkpoint, expect int64, kept int) (int64, error) {
+	v, err := s.Store.Save(ctx, cp, expect, kept)
 	if err == nil && len(cp.Steer) > 0 {
 		s.once.Do(func() { close(s.steered) })
 	}

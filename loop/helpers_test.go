@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -290,18 +291,35 @@ func mustNew(t *testing.T, p Provider, opts ...Option) *Agent {
 
 // checkedStore runs the transcript check on every checkpoint saved: each
 // tool call has exactly one result, in call order; only a running or
-// paused thread may have unanswered calls at its tail.
+// paused thread may have unanswered calls at its tail. It checks Save's
+// kept too: the first kept messages are the stored version's.
 type checkedStore struct {
 	Store
 	t *testing.T
 }
 
-func (s checkedStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
+func (s checkedStore) Save(ctx context.Context, cp *Checkpoint, expect int64, kept int) (int64, error) {
 	pendingOK := cp.Status == StatusRunning || cp.Status == StatusAwaitingApproval || cp.Status == StatusAwaitingClient
 	if err := checkTranscript(cp.Messages, pendingOK); err != nil {
 		s.t.Errorf("saved %s transcript of thread %s is invalid: %v\n%s", cp.Status, cp.ThreadID, err, dump(cp.Messages))
 	}
-	return s.Store.Save(ctx, cp, expect)
+	if kept < 0 || kept > len(cp.Messages) || (expect == 0 && kept > 0) {
+		s.t.Errorf("save of thread %s over version %d: kept %d of %d messages", cp.ThreadID, expect, kept, len(cp.Messages))
+	}
+	// Unless another writer got in first (the save then conflicts), the
+	// stored version's transcript starts with cp's first kept messages.
+	// (Only a MemoryStore is read: other test stores' loads act.)
+	m, ok := s.Store.(*MemoryStore)
+	if !ok {
+		return s.Store.Save(ctx, cp, expect, kept)
+	}
+	if prev, v, err := m.Load(ctx, cp.ThreadID); err == nil && v == expect {
+		if kept > len(prev.Messages) || !slices.EqualFunc(prev.Messages[:kept], cp.Messages[:kept], func(a, b agui.Message) bool { return reflect.DeepEqual(a, b) }) {
+			s.t.Errorf("save of thread %s: kept %d, but the stored transcript is not the saved one's first %d messages\nstored:\n%s\nsaved:\n%s",
+				cp.ThreadID, kept, kept, dump(prev.Messages), dump(cp.Messages))
+		}
+	}
+	return s.Store.Save(ctx, cp, expect, kept)
 }
 
 // Threads and UpdateThread pass through to the store, which is a

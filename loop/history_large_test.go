@@ -20,7 +20,7 @@ func longThread(t *testing.T, store Store, id string) []agui.Message {
 		msgs = append(msgs, UserText(big))
 		msgs = append(msgs, &agui.AssistantMessage{ID: "a" + string(rune('a'+i)), Content: "ok"})
 	}
-	if _, err := store.Save(t.Context(), &Checkpoint{ThreadID: id, Status: StatusIdle, Messages: msgs}, 0); err != nil {
+	if _, err := store.Save(t.Context(), &Checkpoint{ThreadID: id, Status: StatusIdle, Messages: msgs}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	return msgs

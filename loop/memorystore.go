@@ -106,9 +106,13 @@ type MemoryStore struct {
 }
 
 type memoryEntry struct {
+	// cp's Messages is the entry's own array, never handed out: an
+	// append over the stored version writes into its spare capacity.
 	cp      Checkpoint
 	version int64
 	size    int64
+	// msgSize is the part of size its messages take.
+	msgSize int64
 	saved   time.Time
 	created time.Time
 	// title and archived are kept beside the checkpoint, outside its
@@ -207,24 +211,33 @@ func (s *MemoryStore) CheckRoom(ctx context.Context, threadID string) error {
 	return nil
 }
 
-// Save implements [Store].
-func (s *MemoryStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (int64, error) {
+// Save implements [Store]: it copies the messages past kept, so that a
+// turn of a long thread costs what the turn adds.
+func (s *MemoryStore) Save(ctx context.Context, cp *Checkpoint, expect int64, kept int) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	size := checkpointSize(cp)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := time.Now()
 	s.sweep(now)
 	e := s.live(cp.ThreadID, now)
 	var version, oldSize int64
+	var held []agui.Message
 	if e != nil {
-		version, oldSize = e.version, e.size
+		version, oldSize, held = e.version, e.size, e.cp.Messages
 	}
 	if version != expect {
 		return 0, ErrConflict
 	}
+	if kept < 0 || kept > len(held) || kept > len(cp.Messages) {
+		kept = 0
+	}
+	msgSize := messagesSize(cp.Messages[kept:])
+	if e != nil {
+		msgSize += e.msgSize - messagesSize(held[kept:])
+	}
+	size := bareSize(cp) + msgSize
 	if s.cfg.maxBytes > 0 && size > s.cfg.maxBytes {
 		return 0, ErrStoreFull
 	}
@@ -241,9 +254,17 @@ func (s *MemoryStore) Save(ctx context.Context, cp *Checkpoint, expect int64) (i
 		s.disown(e)
 	}
 	s.seq++
-	e.cp, e.version, e.saved = cp.clone(), s.seq, now
+	msgs := append(held[:kept], cp.Messages[kept:]...)
+	if len(msgs) < len(held) {
+		clear(held[len(msgs):]) // the array's spare capacity holds no dropped message
+	}
+	if len(msgs) == 0 {
+		msgs = nil // as every store loads an empty transcript
+	}
+	e.cp, e.version, e.saved = cp.cloneBare(), s.seq, now
+	e.cp.Messages = msgs
 	s.bytes += size - e.size
-	e.size = size
+	e.size, e.msgSize = size, msgSize
 	o := s.owned[e.cp.Owner]
 	if o == nil {
 		o = list.New()
@@ -442,15 +463,23 @@ const messageOverhead = 256
 // what its fields hold: the entry, its list element and map slot.
 const checkpointOverhead = 512
 
-// checkpointSize estimates the memory a checkpoint holds: everything its
-// fields carry (a stranger chooses most of it: the input's messages and
-// state, a tool's results, a call's arguments), plus a fixed overhead per
-// message and per entry.
-func checkpointSize(cp *Checkpoint) int64 {
-	n := checkpointOverhead + strs(cp.ThreadID, cp.Owner) + int64(len(cp.State))
-	for _, m := range cp.Messages {
+// The memory a checkpoint holds is estimated as everything its fields
+// carry (a stranger chooses most of it: the input's messages and state, a
+// tool's results, a call's arguments), plus a fixed overhead per message
+// and per entry: bareSize plus messagesSize of its transcript.
+
+// messagesSize is the estimated memory of messages of a transcript.
+func messagesSize(msgs []agui.Message) int64 {
+	var n int64
+	for _, m := range msgs {
 		n += messageOverhead + messageSize(m)
 	}
+	return n
+}
+
+// bareSize is the estimated memory of cp but for its transcript.
+func bareSize(cp *Checkpoint) int64 {
+	n := checkpointOverhead + strs(cp.ThreadID, cp.Owner) + int64(len(cp.State))
 	for _, m := range cp.Parked {
 		n += messageOverhead
 		if m != nil {

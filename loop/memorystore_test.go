@@ -17,7 +17,7 @@ func saveStatus(t *testing.T, s *MemoryStore, thread string, st Status, lease ti
 	if st == StatusRunning {
 		cp.LeaseUntil = time.Now().Add(lease)
 	}
-	v, err := s.Save(t.Context(), cp, expect)
+	v, err := s.Save(t.Context(), cp, expect, 0)
 	if err != nil {
 		t.Fatalf("save %s: %v", thread, err)
 	}
@@ -124,7 +124,7 @@ func TestMemoryStoreThreadCap(t *testing.T) {
 		if err := s.CheckRoom(t.Context(), "newer"); err != nil {
 			t.Fatalf("CheckRoom of a kept thread: %v", err)
 		}
-		_, err := s.Save(t.Context(), &Checkpoint{ThreadID: "refused"}, 0)
+		_, err := s.Save(t.Context(), &Checkpoint{ThreadID: "refused"}, 0, 0)
 		if !errors.Is(err, ErrStoreFull) {
 			t.Fatalf("new thread in a full store: %v, want ErrStoreFull", err)
 		}
@@ -148,11 +148,11 @@ func TestMemoryStoreByteCap(t *testing.T) {
 		return &Checkpoint{ThreadID: id, Status: StatusIdle, Messages: []agui.Message{UserText(strings.Repeat("x", n))}}
 	}
 	ctx := t.Context()
-	if _, err := s.Save(ctx, big("huge", 20_000), 0); !errors.Is(err, ErrStoreFull) {
+	if _, err := s.Save(ctx, big("huge", 20_000), 0, 0); !errors.Is(err, ErrStoreFull) {
 		t.Fatalf("checkpoint over the cap: %v, want ErrStoreFull", err)
 	}
 	for _, id := range []string{"a", "b", "c"} {
-		if _, err := s.Save(ctx, big(id, 2500), 0); err != nil {
+		if _, err := s.Save(ctx, big(id, 2500), 0, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -160,7 +160,7 @@ func TestMemoryStoreByteCap(t *testing.T) {
 	if bytes <= 7500 || bytes > 10_000 {
 		t.Fatalf("estimated %d bytes for three 2500-byte threads", bytes)
 	}
-	if _, err := s.Save(ctx, big("d", 2500), 0); err != nil {
+	if _, err := s.Save(ctx, big("d", 2500), 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	if present(t, s, "a") || !present(t, s, "d") {
@@ -263,7 +263,7 @@ func TestMemoryStoreByteCapCountsWholeCheckpoint(t *testing.T) {
 			ClientCalls: []string{big},
 			Pending:     &PendingApproval{InterruptID: "i", ToolCallID: "c", Decision: &Decision{Approved: true, Args: []byte(`"` + big + `"`)}},
 		}
-		if _, err := s.Save(t.Context(), cp, 0); err != nil {
+		if _, err := s.Save(t.Context(), cp, 0, 0); err != nil {
 			t.Fatalf("save %d: %v", i, err)
 		}
 		if _, b := s.Len(); b > limit {
@@ -293,7 +293,7 @@ func TestMemoryStoreAwaitingFloodEvictsFlooderFirst(t *testing.T) {
 			if st == StatusRunning {
 				cp.LeaseUntil = time.Now().Add(time.Minute)
 			}
-			_, err := s.Save(ctx, cp, 0)
+			_, err := s.Save(ctx, cp, 0, 0)
 			time.Sleep(time.Millisecond) // orders the saves
 			return err
 		}
@@ -333,11 +333,11 @@ func TestMemoryStoreAwaitingFloodEvictsFlooderFirst(t *testing.T) {
 func TestMemoryStoreMaxAwaitingPerOwner(t *testing.T) {
 	s := NewMemoryStore(WithMemoryMaxAwaitingPerOwner(2))
 	for _, id := range []string{"a1", "a2", "a3"} {
-		if _, err := s.Save(t.Context(), &Checkpoint{ThreadID: id, Owner: "a", Status: StatusAwaitingApproval}, 0); err != nil {
+		if _, err := s.Save(t.Context(), &Checkpoint{ThreadID: id, Owner: "a", Status: StatusAwaitingApproval}, 0, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := s.Save(t.Context(), &Checkpoint{ThreadID: "b1", Owner: "b", Status: StatusAwaitingApproval}, 0); err != nil {
+	if _, err := s.Save(t.Context(), &Checkpoint{ThreadID: "b1", Owner: "b", Status: StatusAwaitingApproval}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	if present(t, s, "a1") || !present(t, s, "a2") || !present(t, s, "a3") || !present(t, s, "b1") {
@@ -345,10 +345,10 @@ func TestMemoryStoreMaxAwaitingPerOwner(t *testing.T) {
 	}
 	// An answered approval no longer counts.
 	v := mustVersion(t, s, "a2")
-	if _, err := s.Save(t.Context(), &Checkpoint{ThreadID: "a2", Owner: "a", Status: StatusIdle}, v); err != nil {
+	if _, err := s.Save(t.Context(), &Checkpoint{ThreadID: "a2", Owner: "a", Status: StatusIdle}, v, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Save(t.Context(), &Checkpoint{ThreadID: "a4", Owner: "a", Status: StatusAwaitingApproval}, 0); err != nil {
+	if _, err := s.Save(t.Context(), &Checkpoint{ThreadID: "a4", Owner: "a", Status: StatusAwaitingApproval}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	if !present(t, s, "a2") || !present(t, s, "a3") || !present(t, s, "a4") {
@@ -374,7 +374,7 @@ func TestMemoryStoreVersionsNeverRepeatAfterExpiry(t *testing.T) {
 				t.Fatalf("version %d after expiry repeats one held before (%d)", nv, v)
 			}
 			seen[nv] = true
-			if _, err := s.Save(ctx, old, v); !errors.Is(err, ErrConflict) {
+			if _, err := s.Save(ctx, old, v, 0); !errors.Is(err, ErrConflict) {
 				t.Fatalf("stale writer over the expired thread's version %d: %v, want ErrConflict", v, err)
 			}
 		}

@@ -21,6 +21,8 @@ type run struct {
 	// cp is the working checkpoint, saved at version.
 	cp      Checkpoint
 	version int64
+	// stored is the transcript saved at version.
+	stored storedTranscript
 	// input is new input held back until the pending calls are answered.
 	input []agui.Message
 	usage Usage
@@ -239,6 +241,7 @@ func (r *run) claimOnce(ctx context.Context, in Input) error {
 		return agui.NewError(CodeBadResume, "resume given but no approval is pending on this thread")
 	}
 	r.cp, r.version = *cp, v
+	r.stored.reset(cp.Messages)
 	if cp.Status == StatusRunning {
 		// The holder's lease ran out: its calls may have started.
 		r.retryPending()
@@ -448,7 +451,9 @@ func (r *run) save(ctx context.Context, status Status) error {
 		r.cp.CancelRequested = false
 	}
 	for range 3 {
-		v, err := r.a.cfg.store.Save(ctx, &r.cp, r.version)
+		// The messages the store holds are not written again.
+		kept := r.stored.kept(r.cp.Messages)
+		v, err := r.a.cfg.store.Save(ctx, &r.cp, r.version, kept)
 		switch {
 		case errors.Is(err, ErrConflict):
 			if r.mailbox() && r.requestsSince(ctx) {
@@ -459,6 +464,7 @@ func (r *run) save(ctx context.Context, status Status) error {
 			return runError(CodeCheckpoint, err)
 		}
 		r.version = v
+		r.stored.saved(r.cp.Messages, kept)
 		if r.renewal != nil && status == StatusRunning {
 			r.renewal.Reset(r.tickEvery())
 		}

@@ -25,7 +25,7 @@ func crashedResume(t *testing.T, a *Agent, store Store, thread string, leaseUnti
 	}
 	cp.Status, cp.LeaseUntil = StatusRunning, leaseUntil
 	cp.Pending.Decision = &Decision{Approved: true}
-	if _, err := store.Save(t.Context(), cp, v); err != nil {
+	if _, err := store.Save(t.Context(), cp, v, 0); err != nil {
 		t.Fatal(err)
 	}
 	return res.Interrupt.ID

@@ -232,7 +232,7 @@ func TestThreadsMessagesAndState(t *testing.T) {
 	for i := range 10 {
 		cp.Messages = append(cp.Messages, &agui.UserMessage{ID: fmt.Sprint("m", i), Content: agui.TextContent("x")})
 	}
-	if _, err := store.Save(t.Context(), cp, 0); err != nil {
+	if _, err := store.Save(t.Context(), cp, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	srv := threadsServer(t, a)

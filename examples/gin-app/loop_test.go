@@ -28,12 +28,12 @@ type checkedStore struct {
 	t *testing.T
 }
 
-func (s checkedStore) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
+func (s checkedStore) Save(ctx context.Context, cp *loop.Checkpoint, expect int64, kept int) (int64, error) {
 	pendingOK := cp.Status != loop.StatusIdle
 	if err := checkTranscript(cp.Messages, pendingOK); err != nil {
 		s.t.Errorf("saved %s transcript is invalid: %v", cp.Status, err)
 	}
-	return s.MemoryStore.Save(ctx, cp, expect)
+	return s.MemoryStore.Save(ctx, cp, expect, kept)
 }
 
 // checkTranscript checks that every call's result directly follows its

@@ -155,7 +155,7 @@ func BenchmarkLoopTurn(b *testing.B) {
 			// Each run has a thread of 400 messages of its own, saved
 			// before its timer starts.
 			long.ThreadID = fmt.Sprint(name, "-long", n)
-			if _, err := savers[name].Save(b.Context(), long, 0); err != nil {
+			if _, err := savers[name].Save(b.Context(), long, 0, 0); err != nil {
 				b.Fatal(err)
 			}
 			for _, thread := range []string{fmt.Sprint(name, "-new", n), long.ThreadID} {

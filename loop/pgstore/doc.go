@@ -45,8 +45,8 @@
 //
 // A Store keeps the transcripts it last loaded or saved, decoded, up to
 // [WithCacheBytes] (64 MiB of their JSON by default). A save over such a
-// version whose transcript extends the kept one (every save of a run
-// after its load) encodes and hashes only the new messages and is one
+// version that keeps its whole transcript (Save's kept: every save of a
+// run after its load that appends) encodes and hashes only the new messages and is one
 // statement; a load of such a version reads the thread's row alone
 // (TestLoadOfAKnownVersionReadsTheRowAlone). So on the replica that ran
 // a thread's previous turn, a turn's store cost does not grow with the

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/internal/pgmigrate"
+	"github.com/agui-go/agui/internal/transcripts"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -51,7 +52,7 @@ func Migrate(ctx context.Context, pool *pgxpool.Pool) error {
 // checkpoint's LeaseUntil, a time of the database's clock ([Store.Now]).
 type Store struct {
 	pool  *pgxpool.Pool
-	cache *cache
+	cache *transcripts.Cache
 }
 
 var (
@@ -71,7 +72,7 @@ func New(pool *pgxpool.Pool, opts ...Option) (*Store, error) {
 			return nil, err
 		}
 	}
-	return &Store{pool: pool, cache: newCache(cfg.cacheBytes)}, nil
+	return &Store{pool: pool, cache: transcripts.New(cfg.cacheBytes)}, nil
 }
 
 // encoded is a checkpoint as the tables keep it: its row, and its
@@ -199,21 +200,21 @@ const (
 // whole. The prefix is told by the chain head, so the stored messages are
 // never read.
 //
-// A save over a version this Store loaded or saved itself, whose
-// transcript cp's extends (the loop's saves after its load), encodes and
-// hashes only the new messages and is one statement; any other encodes
-// the whole transcript and is a transaction that locks the thread's row
-// and reads its head first.
-func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
+// A save over a version this Store loaded or saved itself whose kept is
+// that version's whole transcript (the loop's saves after its load)
+// encodes and hashes only the new messages and is one statement; any
+// other encodes the whole transcript and is a transaction that locks the
+// thread's row and reads its head first.
+func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64, kept int) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	n := len(cp.Messages)
-	t := s.cache.get(cp.ThreadID)
-	fast := expect != 0 && t != nil && t.version == expect && t.extends(cp.Messages)
+	t := s.cache.Get(cp.ThreadID)
+	fast := expect != 0 && t != nil && t.Version == expect && kept == len(t.Msgs) && kept <= n
 	first, head, size := 0, []byte{}, int64(0)
 	if fast {
-		first, head, size = len(t.msgs), t.head, t.size
+		first, head, size = len(t.Msgs), t.Head, t.Size
 	}
 	e, err := encode(cp, first, head)
 	if err != nil {
@@ -238,14 +239,14 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (in
 		v, err = s.saveLocked(ctx, cp.ThreadID, expect, e, args)
 	}
 	if errors.Is(err, errConflict) {
-		s.cache.drop(cp.ThreadID)
+		s.cache.Drop(cp.ThreadID)
 		return 0, loop.ErrConflict
 	}
 	if err != nil {
-		s.cache.drop(cp.ThreadID)
+		s.cache.Drop(cp.ThreadID)
 		return 0, s.fail(ctx, "save", err)
 	}
-	s.cache.put(cp.ThreadID, &transcript{version: v, head: e.head(), msgs: slices.Clip(slices.Clone(cp.Messages)), size: size + e.size})
+	s.cache.Put(cp.ThreadID, &transcripts.Transcript{Version: v, Head: e.head(), Msgs: slices.Clip(slices.Clone(cp.Messages)), Size: size + e.size})
 	return v, nil
 }
 
@@ -292,10 +293,10 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	t := s.cache.get(threadID)
+	t := s.cache.Get(threadID)
 	var have int64 // the cached version, 0 for none
 	if t != nil {
-		have = t.version
+		have = t.Version
 	}
 	var (
 		v     int64
@@ -309,7 +310,7 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 		ELSE ARRAY(SELECT m.data FROM agui_loop_messages m WHERE m.thread_id = t.thread_id ORDER BY m.seq) END
 		FROM agui_loop_threads t WHERE t.thread_id = $1`, threadID, have).Scan(&v, &doc, &count, &head, &msgs)
 	if errors.Is(err, pgx.ErrNoRows) {
-		s.cache.drop(threadID)
+		s.cache.Drop(threadID)
 		return nil, 0, loop.ErrNotFound
 	}
 	if err != nil {
@@ -319,12 +320,12 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 	if err != nil {
 		return nil, 0, err
 	}
-	if t != nil && v == t.version {
-		if len(t.msgs) != count {
-			s.cache.drop(threadID)
-			return nil, 0, fmt.Errorf("%w: thread %q has %d messages, its cached transcript %d", loop.ErrCheckpointFormat, threadID, count, len(t.msgs))
+	if t != nil && v == t.Version {
+		if len(t.Msgs) != count {
+			s.cache.Drop(threadID)
+			return nil, 0, fmt.Errorf("%w: thread %q has %d messages, its cached transcript %d", loop.ErrCheckpointFormat, threadID, count, len(t.Msgs))
 		}
-		cp.Messages = t.messages()
+		cp.Messages = t.Messages()
 		return cp, v, nil
 	}
 	if len(msgs) != count {
@@ -340,7 +341,7 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 		}
 		size += int64(len(b))
 	}
-	s.cache.put(threadID, &transcript{version: v, head: head, msgs: slices.Clip(slices.Clone(cp.Messages)), size: size})
+	s.cache.Put(threadID, &transcripts.Transcript{Version: v, Head: head, Msgs: slices.Clip(slices.Clone(cp.Messages)), Size: size})
 	return cp, v, nil
 }
 
@@ -349,7 +350,7 @@ func (s *Store) Delete(ctx context.Context, threadID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.cache.drop(threadID)
+	s.cache.Drop(threadID)
 	if _, err := s.pool.Exec(ctx, "DELETE FROM agui_loop_threads WHERE thread_id = $1", threadID); err != nil {
 		return s.fail(ctx, "delete", err)
 	}

@@ -64,7 +64,7 @@ func TestConformanceNoCache(t *testing.T) {
 func TestLoadOfAKnownVersionReadsTheRowAlone(t *testing.T) {
 	a, pool := newStore(t)
 	ctx := t.Context()
-	v, err := a.Save(ctx, &loop.Checkpoint{ThreadID: "t", Messages: []agui.Message{user("1"), user("2")}}, 0)
+	v, err := a.Save(ctx, &loop.Checkpoint{ThreadID: "t", Messages: []agui.Message{user("1"), user("2")}}, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,13 +130,13 @@ func TestSaveWritesOnlyNewMessages(t *testing.T) {
 	s, pool := newStore(t)
 	ctx := t.Context()
 	cp := &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle, Messages: []agui.Message{user("1"), user("2"), user("3")}}
-	v, err := s.Save(ctx, cp, 0)
+	v, err := s.Save(ctx, cp, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	first := rowVersions(t, pool, "t")
 	cp.Messages = append(cp.Messages, user("4"))
-	if v, err = s.Save(ctx, cp, v); err != nil {
+	if v, err = s.Save(ctx, cp, v, 3); err != nil {
 		t.Fatal(err)
 	}
 	second := rowVersions(t, pool, "t")
@@ -144,7 +144,7 @@ func TestSaveWritesOnlyNewMessages(t *testing.T) {
 		t.Fatalf("an appending save rewrote stored messages:\nbefore %v\nafter  %v", first, second)
 	}
 	// The same transcript again (a lease renewal) writes no message.
-	if v, err = s.Save(ctx, cp, v); err != nil {
+	if v, err = s.Save(ctx, cp, v, len(cp.Messages)); err != nil {
 		t.Fatal(err)
 	}
 	if again := rowVersions(t, pool, "t"); !slices.Equal(again, second) {
@@ -160,7 +160,7 @@ func TestSaveWritesOnlyNewMessages(t *testing.T) {
 		{"regrown", []agui.Message{user("a"), user("b")}},
 	} {
 		cp.Messages = c.msgs
-		if v, err = s.Save(ctx, cp, v); err != nil {
+		if v, err = s.Save(ctx, cp, v, 0); err != nil {
 			t.Fatal(err)
 		}
 		got, gv, err := s.Load(ctx, "t")
@@ -259,7 +259,7 @@ func TestSaveAcrossStores(t *testing.T) {
 	}
 	ctx := t.Context()
 	cp := &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle, Messages: []agui.Message{user("1")}}
-	va, err := a.Save(ctx, cp, 0)
+	va, err := a.Save(ctx, cp, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,11 +268,11 @@ func TestSaveAcrossStores(t *testing.T) {
 		t.Fatalf("b loads %d %v, want %d", vb, err, va)
 	}
 	got.Messages = append(got.Messages, user("2"))
-	if vb, err = b.Save(ctx, got, vb); err != nil {
+	if vb, err = b.Save(ctx, got, vb, 1); err != nil {
 		t.Fatal(err)
 	}
 	cp.Messages = append(cp.Messages, user("x"))
-	if _, err := a.Save(ctx, cp, va); !errors.Is(err, loop.ErrConflict) {
+	if _, err := a.Save(ctx, cp, va, 1); !errors.Is(err, loop.ErrConflict) {
 		t.Fatalf("a saves over the version b replaced: %v, want ErrConflict", err)
 	}
 	before := rowVersions(t, pool, "t")
@@ -281,14 +281,14 @@ func TestSaveAcrossStores(t *testing.T) {
 		t.Fatal(err)
 	}
 	got.Messages = append(got.Messages, user("3"))
-	vc, err := c.Save(ctx, got, vb)
+	vc, err := c.Save(ctx, got, vb, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if after := rowVersions(t, pool, "t"); len(after) != 3 || !slices.Equal(after[:2], before) {
 		t.Fatalf("a save by a store that knew nothing rewrote stored messages:\nbefore %v\nafter  %v", before, after)
 	}
-	if _, err := b.Save(ctx, got, vb); !errors.Is(err, loop.ErrConflict) {
+	if _, err := b.Save(ctx, got, vb, 2); !errors.Is(err, loop.ErrConflict) {
 		t.Fatalf("b saves over its own stale version: %v, want ErrConflict", err)
 	}
 	final, v, err := a.Load(ctx, "t")

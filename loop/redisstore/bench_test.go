@@ -11,6 +11,7 @@ import (
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/internal/redistest"
 	"github.com/agui-go/agui/loop"
+	"github.com/agui-go/agui/loop/redisstore"
 	"github.com/agui-go/agui/loop/storetest"
 )
 
@@ -43,12 +44,13 @@ func reportPercentiles(b *testing.B, ds []time.Duration, name string) {
 	b.ReportMetric(at(0.99), name+"-p99-µs")
 }
 
-// BenchmarkCheckpoint measures a versioned save and a load of
-// benchCheckpoint on a local redis-server, one at a time.
+// BenchmarkCheckpoint measures a versioned save of the whole of
+// benchCheckpoint and a load that reads and decodes it (no transcript
+// cache) on a local redis-server, one at a time.
 func BenchmarkCheckpoint(b *testing.B) {
 	srv := redistest.Start(b)
 	c := client(b, srv)
-	s := newStore(b, c)
+	s := newStore(b, c, redisstore.WithCacheBytes(0))
 	cp := benchCheckpoint("bench")
 	data, err := loop.MarshalCheckpoint(cp)
 	if err != nil {
@@ -59,7 +61,7 @@ func BenchmarkCheckpoint(b *testing.B) {
 	var saves, loads []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		if v, err = s.Save(ctx, cp, v); err != nil {
+		if v, err = s.Save(ctx, cp, v, 0); err != nil {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
@@ -118,4 +120,13 @@ func BenchmarkLoopRun(b *testing.B) {
 // BenchmarkThreads is storetest.BenchThreads on a local redis-server.
 func BenchmarkThreads(b *testing.B) {
 	storetest.BenchThreads(b, newStore(b, client(b, redistest.Start(b))))
+}
+
+// BenchmarkTurns is storetest.BenchTurns on a local redis-server, with
+// the bytes of the commands the client sends.
+func BenchmarkTurns(b *testing.B) {
+	c := client(b, redistest.Start(b))
+	sent := &sentBytes{}
+	c.AddHook(sent)
+	storetest.BenchTurns(b, newStore(b, c), sent.n.Load)
 }

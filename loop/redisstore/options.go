@@ -13,10 +13,34 @@ type config struct {
 	prefix      string
 	idleTTL     time.Duration
 	awaitingTTL time.Duration
+	cacheBytes  int64
 }
 
 func defaults() config {
-	return config{prefix: "agui:loop:", idleTTL: 7 * 24 * time.Hour, awaitingTTL: 30 * 24 * time.Hour}
+	return config{prefix: "agui:loop:", idleTTL: 7 * 24 * time.Hour, awaitingTTL: 30 * 24 * time.Hour, cacheBytes: DefaultCacheBytes}
+}
+
+// DefaultCacheBytes is [WithCacheBytes]'s default: 64 MiB.
+const DefaultCacheBytes = 64 << 20
+
+// WithCacheBytes bounds the transcripts a [Store] keeps decoded in memory,
+// counted in their messages' JSON bytes (default 64 MiB,
+// [DefaultCacheBytes]; the decoded messages take more than their JSON);
+// 0 keeps none. A Store keeps the transcript of each thread it last
+// loaded or saved, so that its next load of the same version (a run's
+// first, or a busy holder's read of its checkpoint) reads the hash
+// without its messages: a run on the replica that ran the thread's
+// previous one neither reads nor decodes the transcript. Past the bound,
+// arbitrary threads are forgotten, and their next load reads and decodes
+// the whole transcript.
+func WithCacheBytes(n int64) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return fmt.Errorf("redisstore: CacheBytes %d: negative", n)
+		}
+		c.cacheBytes = n
+		return nil
+	}
 }
 
 // WithKeyPrefix is the start of every key the [Store] writes (default

@@ -2,12 +2,17 @@ package redisstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/internal/transcripts"
 	"github.com/agui-go/agui/loop"
 )
 
@@ -30,6 +35,7 @@ var ErrUnavailable = errors.New("redisstore: redis unavailable")
 type Store struct {
 	client redis.UniversalClient
 	cfg    config
+	cache  *transcripts.Cache
 }
 
 // New returns a [Store] on client: a [*redis.Client], [*redis.ClusterClient],
@@ -50,7 +56,7 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 			return nil, err
 		}
 	}
-	return &Store{client: client, cfg: cfg}, nil
+	return &Store{client: client, cfg: cfg, cache: transcripts.New(cfg.cacheBytes)}, nil
 }
 
 // Key returns the Redis key of a thread's checkpoint: the prefix, then
@@ -59,14 +65,20 @@ func New(client redis.UniversalClient, opts ...Option) (*Store, error) {
 func (s *Store) Key(threadID string) string { return s.cfg.prefix + "{" + threadID + "}" }
 
 // saveScript is the versioned write. KEYS[1] is the thread's hash;
-// ARGV: expected version, encoded checkpoint, expiry in milliseconds (0:
-// none), the lease's end in Unix milliseconds of Redis's clock (0: none),
-// which is added to the expiry as far as it is ahead, and what the thread
-// list reads ([Store.Threads]): owner, message count and status. It
-// returns {-1} when the stored version is not the expected one (a missing
-// hash has version 0), else {new version, Redis's clock in microseconds
-// (the thread's activity), archived (0 or 1), the previous owner (false
-// for none)}.
+// ARGV: expected version, the checkpoint without its messages (encoded
+// with [loop.MarshalCheckpoint]), expiry in milliseconds (0: none), the
+// lease's end in Unix milliseconds of Redis's clock (0: none), which is
+// added to the expiry as far as it is ahead, what the thread list reads
+// ([Store.Threads]: owner, message count and status), kept (the
+// messages of the stored transcript the caller's starts with), then the
+// transcript's messages from kept on, each in its AG-UI JSON. Message i
+// is the hash's field "m<i>": the script writes the fields from kept on
+// and deletes those past the new count, so an append costs what it adds.
+// It returns {-1} when the stored version is not the expected one (a
+// missing hash has version 0), {-2} when the hash holds fewer than kept
+// messages (the caller sends them all again), else {new version, Redis's
+// clock in microseconds (the thread's activity), archived (0 or 1), the
+// previous owner (false for none)}.
 //
 // The new version is the stored one plus one, or Redis's clock in
 // microseconds when that is later: a thread deleted or expired and
@@ -76,10 +88,24 @@ func (s *Store) Key(threadID string) string { return s.cfg.prefix + "{" + thread
 // overwrite the new thread (no ABA), and no key outlives its thread to
 // remember a counter. Redis's clock going back by more than the time
 // between a thread's end and its re-creation would break this.
+//
+// A hash of the earlier layout (the whole checkpoint in field "cp") holds
+// no message fields: a save over it writes the transcript whole and
+// deletes "cp". An earlier release finds no "cp" in a hash this one wrote
+// and reports the thread missing, never a transcript without its
+// messages.
 var saveScript = redis.NewScript(`
 local cur = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if cur ~= tonumber(ARGV[1]) then
   return {-1}
+end
+local kept = tonumber(ARGV[8])
+local had = 0
+if redis.call('HEXISTS', KEYS[1], 'd') == 1 then
+  had = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
+end
+if kept > had then
+  return {-2}
 end
 if redis.replicate_commands then
   redis.replicate_commands()
@@ -91,8 +117,26 @@ if v <= cur then
   v = cur + 1
 end
 local owner = redis.call('HGET', KEYS[1], 'o')
+local f = {}
+for i = 9, #ARGV do
+  f[#f + 1] = 'm' .. (kept + i - 9)
+  f[#f + 1] = ARGV[i]
+  if #f >= 1000 or i == #ARGV then
+    redis.call('HSET', KEYS[1], unpack(f))
+    f = {}
+  end
+end
+local n = tonumber(ARGV[6])
+for i = n, had - 1, 500 do
+  for j = i, math.min(i + 499, had - 1) do
+    f[#f + 1] = 'm' .. j
+  end
+  redis.call('HDEL', KEYS[1], unpack(f))
+  f = {}
+end
+redis.call('HDEL', KEYS[1], 'cp')
 local u = string.format('%.0f', now)
-redis.call('HSET', KEYS[1], 'v', string.format('%.0f', v), 'cp', ARGV[2], 'o', ARGV[5], 'n', ARGV[6], 's', ARGV[7], 'l', ARGV[4], 'u', u)
+redis.call('HSET', KEYS[1], 'v', string.format('%.0f', v), 'd', ARGV[2], 'o', ARGV[5], 'n', ARGV[6], 's', ARGV[7], 'l', ARGV[4], 'u', u)
 redis.call('HSETNX', KEYS[1], 'c', u)
 local ttl = tonumber(ARGV[3])
 local lease = tonumber(ARGV[4])
@@ -114,41 +158,129 @@ end
 return {v, now, archived, owner}
 `)
 
-// Load implements [loop.Store]: one HMGET.
+// loadScript reads the thread's hash KEYS[1]: false when there is none,
+// else {version, mode, checkpoint, message count, messages…}. Mode "m":
+// the checkpoint without its messages, then messages 0, 1, …; "k": the
+// same without the messages, the version being ARGV[1], the one the
+// caller holds decoded; "o": a hash of the earlier layout, the whole
+// checkpoint in one field.
+var loadScript = redis.NewScript(`
+local h = redis.call('HMGET', KEYS[1], 'v', 'd', 'n', 'cp')
+if not h[1] then
+  return false
+end
+if not h[2] then
+  return {h[1], 'o', h[4], '0'}
+end
+local n = tonumber(h[3] or '0')
+if h[1] == ARGV[1] then
+  return {h[1], 'k', h[2], h[3] or '0'}
+end
+local out = {h[1], 'm', h[2], h[3] or '0'}
+for i = 0, n - 1, 1000 do
+  local f = {}
+  for j = i, math.min(i + 999, n - 1) do
+    f[#f + 1] = 'm' .. j
+  end
+  local vals = redis.call('HMGET', KEYS[1], unpack(f))
+  for k = 1, #f do
+    out[#out + 1] = vals[k]
+  end
+end
+return out
+`)
+
+// Load implements [loop.Store]: one script reads the checkpoint and its
+// messages, or the checkpoint alone when the Store holds the stored
+// version's transcript ([WithCacheBytes]).
 func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, int64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
-	vals, err := s.client.HMGet(ctx, s.Key(threadID), "v", "cp").Result()
-	if err != nil {
+	t := s.cache.Get(threadID)
+	have := "0"
+	if t != nil {
+		have = strconv.FormatInt(t.Version, 10)
+	}
+	vals, err := loadScript.Run(ctx, s.client, []string{s.Key(threadID)}, have).Slice()
+	switch {
+	case errors.Is(err, redis.Nil):
+		s.cache.Drop(threadID)
+		return nil, 0, loop.ErrNotFound
+	case err != nil:
 		return nil, 0, s.fail(ctx, "load", err)
 	}
-	if len(vals) != 2 || vals[0] == nil || vals[1] == nil {
-		return nil, 0, loop.ErrNotFound
+	bad := func(what string) error {
+		s.cache.Drop(threadID)
+		return fmt.Errorf("%w: thread hash holds no valid %s", loop.ErrCheckpointFormat, what)
 	}
-	vs, ok1 := vals[0].(string)
-	data, ok2 := vals[1].(string)
-	var v int64
-	if _, err := fmt.Sscan(vs, &v); !ok1 || !ok2 || err != nil {
-		return nil, 0, fmt.Errorf("%w: thread hash holds no valid version", loop.ErrCheckpointFormat)
+	if len(vals) < 4 {
+		return nil, 0, bad("checkpoint")
 	}
-	cp, err := loop.UnmarshalCheckpoint([]byte(data))
+	str := func(i int) string { x, _ := vals[i].(string); return x }
+	v, err := strconv.ParseInt(str(0), 10, 64)
 	if err != nil {
+		return nil, 0, bad("version")
+	}
+	n, err := strconv.Atoi(str(3))
+	if err != nil {
+		return nil, 0, bad("message count")
+	}
+	cp, err := loop.UnmarshalCheckpoint([]byte(str(2)))
+	if err != nil {
+		s.cache.Drop(threadID)
 		return nil, 0, err
 	}
+	switch str(1) {
+	case "o": // the earlier layout: the whole checkpoint in one field
+		return cp, v, nil
+	case "k":
+		if t == nil || t.Version != v || len(t.Msgs) != n {
+			return nil, 0, bad("transcript for the cached version")
+		}
+		cp.Messages = t.Messages()
+		return cp, v, nil
+	}
+	msgs := vals[4:]
+	if len(msgs) != n {
+		return nil, 0, bad("transcript")
+	}
+	var size int64
+	if n > 0 {
+		cp.Messages = make([]agui.Message, n)
+	}
+	for i, raw := range msgs {
+		data, ok := raw.(string)
+		if !ok {
+			return nil, 0, bad(fmt.Sprintf("message %d", i))
+		}
+		if cp.Messages[i], err = agui.DecodeMessage([]byte(data)); err != nil {
+			s.cache.Drop(threadID)
+			return nil, 0, fmt.Errorf("%w: message %d: %w", loop.ErrCheckpointFormat, i, err)
+		}
+		size += int64(len(data))
+	}
+	s.cache.Put(threadID, &transcripts.Transcript{Version: v, Msgs: slices.Clip(slices.Clone(cp.Messages)), Size: size})
 	return cp, v, nil
 }
 
-// Save implements [loop.Store]: the encoded checkpoint and its new version
-// are written by one script if the stored version is expect. An idle
-// checkpoint expires after [WithIdleTTL], one awaiting approval after
-// [WithAwaitingTTL], and a running one after its lease plus [WithIdleTTL] (so a
-// thread whose holder died goes too), the lease read by Redis's clock.
-func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (int64, error) {
+// Save implements [loop.Store]: the checkpoint without its messages, the
+// messages past kept, and the new version are written by one script if
+// the stored version is expect, so a turn sends Redis the messages it
+// added and not the transcript. An idle checkpoint expires after
+// [WithIdleTTL], one awaiting approval after [WithAwaitingTTL], and a
+// running one after its lease plus [WithIdleTTL] (so a thread whose holder
+// died goes too), the lease read by Redis's clock.
+func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64, kept int) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	data, err := loop.MarshalCheckpoint(cp)
+	if expect == 0 || kept < 0 || kept > len(cp.Messages) {
+		kept = 0
+	}
+	bare := *cp
+	bare.Messages = nil
+	doc, err := loop.MarshalCheckpoint(&bare)
 	if err != nil {
 		return 0, err
 	}
@@ -156,17 +288,57 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64) (in
 	if cp.Status == loop.StatusRunning && !cp.LeaseUntil.IsZero() {
 		lease = cp.LeaseUntil.UnixMilli()
 	}
-	res, err := saveScript.Run(ctx, s.client, []string{s.Key(cp.ThreadID)}, expect, data, s.expiry(cp).Milliseconds(), lease,
-		cp.Owner, len(cp.Messages), string(cp.Status)).Slice()
+	args := []any{expect, doc, s.expiry(cp).Milliseconds(), lease, cp.Owner, len(cp.Messages), string(cp.Status)}
+	var sent int64 // the bytes of the messages sent
+	run := func(kept int) ([]any, error) {
+		a := append(slices.Clip(args), kept)
+		sent = 0
+		for i, m := range cp.Messages[kept:] {
+			if m == nil {
+				return nil, fmt.Errorf("redisstore: message %d is nil", kept+i)
+			}
+			b, err := json.Marshal(m)
+			if err != nil {
+				return nil, fmt.Errorf("redisstore: message %d: %w", kept+i, err)
+			}
+			a = append(a, b)
+			sent += int64(len(b))
+		}
+		res, err := saveScript.Run(ctx, s.client, []string{s.Key(cp.ThreadID)}, a...).Slice()
+		if err != nil {
+			return nil, s.fail(ctx, "save", err)
+		}
+		return res, nil
+	}
+	res, err := run(kept)
+	if err == nil && kept > 0 && len(res) == 1 && res[0] == int64(-2) {
+		// Redis holds fewer messages than kept: send them all.
+		kept = 0
+		res, err = run(0)
+	}
 	if err != nil {
-		return 0, s.fail(ctx, "save", err)
+		s.cache.Drop(cp.ThreadID)
+		return 0, err
 	}
 	v, _ := res[0].(int64)
-	if v < 0 {
+	if v == -1 {
+		s.cache.Drop(cp.ThreadID)
 		return 0, loop.ErrConflict
 	}
 	if len(res) != 4 {
+		s.cache.Drop(cp.ThreadID)
 		return 0, s.fail(ctx, "save", fmt.Errorf("save script answered %d values", len(res)))
+	}
+	// The Store knows the new version's transcript when it knew the
+	// messages kept (as stored, whatever cp holds) or sent them all.
+	switch t := s.cache.Get(cp.ThreadID); {
+	case kept == 0:
+		s.cache.Put(cp.ThreadID, &transcripts.Transcript{Version: v, Msgs: slices.Clip(slices.Clone(cp.Messages)), Size: sent})
+	case t != nil && t.Version == expect && len(t.Msgs) == kept:
+		msgs := slices.Clip(append(slices.Clip(t.Msgs), cp.Messages[kept:]...))
+		s.cache.Put(cp.ThreadID, &transcripts.Transcript{Version: v, Msgs: msgs, Size: t.Size + sent})
+	default:
+		s.cache.Drop(cp.ThreadID)
 	}
 	u, _ := res[1].(int64)
 	archived, _ := res[2].(int64)
@@ -226,6 +398,7 @@ func (s *Store) Delete(ctx context.Context, threadID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	s.cache.Drop(threadID)
 	owner, err := deleteScript.Run(ctx, s.client, []string{s.Key(threadID)}).Text()
 	switch {
 	case errors.Is(err, redis.Nil):

@@ -57,27 +57,27 @@ func TestKeysAndExpiry(t *testing.T) {
 		return d
 	}
 	near := func(got, want time.Duration) bool { return got <= want && got > want-time.Minute }
-	v, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusRunning, LeaseUntil: time.Now().Add(5 * time.Minute)}, 0)
+	v, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusRunning, LeaseUntil: time.Now().Add(5 * time.Minute)}, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := ttl("t"); !near(d, time.Hour+5*time.Minute) {
 		t.Fatalf("running thread expires in %v, want its lease plus the idle TTL", d)
 	}
-	if v, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusAwaitingApproval}, v); err != nil {
+	if v, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusAwaitingApproval}, v, 0); err != nil {
 		t.Fatal(err)
 	}
 	if d := ttl("t"); !near(d, 48*time.Hour) {
 		t.Fatalf("awaiting thread expires in %v, want 48h", d)
 	}
-	if v, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v); err != nil {
+	if v, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v, 0); err != nil {
 		t.Fatal(err)
 	}
 	if d := ttl("t"); !near(d, time.Hour) {
 		t.Fatalf("idle thread expires in %v, want 1h", d)
 	}
 	forever := newStore(t, c, redisstore.WithKeyPrefix("app:"), redisstore.WithIdleTTL(0))
-	if _, err = forever.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v); err != nil {
+	if _, err = forever.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v, 0); err != nil {
 		t.Fatal(err)
 	}
 	if d := ttl("t"); d != -1 {
@@ -99,7 +99,7 @@ func TestExpiredThreadIsGone(t *testing.T) {
 	c := client(t, srv)
 	s := newStore(t, c, redisstore.WithIdleTTL(time.Hour))
 	ctx := t.Context()
-	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, 0); err != nil {
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	// Redis's clock cannot be moved: expire the key at a past instant.
@@ -134,7 +134,7 @@ func TestUnavailable(t *testing.T) {
 	if !errors.Is(err, redisstore.ErrUnavailable) || strings.Contains(err.Error(), "127.0.0.1") {
 		t.Fatalf("load with Redis down: %v, want ErrUnavailable without the address", err)
 	}
-	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t"}, 0); !errors.Is(err, redisstore.ErrUnavailable) {
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t"}, 0, 0); !errors.Is(err, redisstore.ErrUnavailable) {
 		t.Fatalf("save with Redis down: %v", err)
 	}
 	if err := s.Delete(ctx, "t"); !errors.Is(err, redisstore.ErrUnavailable) {
@@ -188,7 +188,7 @@ func TestContextDeadlineWhileRedisHangs(t *testing.T) {
 	srv := redistest.Start(t)
 	c := client(t, srv)
 	s := newStore(t, c)
-	if _, err := s.Save(t.Context(), &loop.Checkpoint{ThreadID: "t"}, 0); err != nil {
+	if _, err := s.Save(t.Context(), &loop.Checkpoint{ThreadID: "t"}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := syscall.Kill(srv.Pid(), syscall.SIGSTOP); err != nil {
@@ -257,7 +257,7 @@ func TestEveryKeyHasTTL(t *testing.T) {
 			}
 		}
 	}
-	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "running", Status: loop.StatusRunning, LeaseUntil: time.Now().Add(-time.Hour)}, 0); err != nil {
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "running", Status: loop.StatusRunning, LeaseUntil: time.Now().Add(-time.Hour)}, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Delete(ctx, "t1"); err != nil {
@@ -283,7 +283,7 @@ func TestVersionsNeverRepeatAfterExpiry(t *testing.T) {
 	var v int64
 	for range 3 {
 		var err error
-		if v, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v); err != nil {
+		if v, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle}, v, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -293,13 +293,13 @@ func TestVersionsNeverRepeatAfterExpiry(t *testing.T) {
 	nv := int64(0)
 	for range 5 {
 		var err error
-		if nv, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle, Steps: 1}, nv); err != nil {
+		if nv, err = s.Save(ctx, &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle, Steps: 1}, nv, 0); err != nil {
 			t.Fatal(err)
 		}
 		if nv <= v {
 			t.Fatalf("version %d after expiry, not past the expired thread's %d", nv, v)
 		}
-		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t"}, v); !errors.Is(err, loop.ErrConflict) {
+		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t"}, v, 0); !errors.Is(err, loop.ErrConflict) {
 			t.Fatalf("stale writer over the expired version %d: %v, want ErrConflict", v, err)
 		}
 	}
@@ -318,7 +318,7 @@ func TestRunningKeyLivesItsLeaseByRedisClock(t *testing.T) {
 		t.Fatal(err)
 	}
 	for thread, lease := range map[string]time.Duration{"held": time.Hour, "lapsed": -time.Hour} {
-		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: thread, Status: loop.StatusRunning, LeaseUntil: now.Add(lease)}, 0); err != nil {
+		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: thread, Status: loop.StatusRunning, LeaseUntil: now.Add(lease)}, 0, 0); err != nil {
 			t.Fatal(err)
 		}
 		want := time.Minute + max(lease, 0)
@@ -337,7 +337,7 @@ func TestThreadListDropsExpired(t *testing.T) {
 	s := newStore(t, c, redisstore.WithIdleTTL(time.Hour), redisstore.WithAwaitingTTL(2*time.Hour))
 	ctx := t.Context()
 	for _, id := range []string{"a", "b"} {
-		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: id, Owner: "ann", Status: loop.StatusIdle}, 0); err != nil {
+		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: id, Owner: "ann", Status: loop.StatusIdle}, 0, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -365,7 +365,7 @@ func TestThreadListRepairsArchivedRace(t *testing.T) {
 	s := newStore(t, c)
 	ctx := t.Context()
 	for _, id := range []string{"a", "b", "c"} {
-		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: id, Owner: "ann", Status: loop.StatusIdle}, 0); err != nil {
+		if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: id, Owner: "ann", Status: loop.StatusIdle}, 0, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

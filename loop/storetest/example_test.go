@@ -23,6 +23,8 @@ func ExampleNames() {
 	// VersionsNeverRepeat
 	// LargeCheckpoint
 	// CancelledContext
+	// AppendPath
+	// LongThread
 	// ThreadList
 	// ThreadStatus
 	// ThreadUpdate

@@ -33,6 +33,8 @@ func checks() []check {
 		{"VersionsNeverRepeat", versionsNeverRepeat},
 		{"LargeCheckpoint", largeCheckpoint},
 		{"CancelledContext", cancelledContext},
+		{"AppendPath", appendPath},
+		{"LongThread", func(t *testing.T, s loop.Store) { LongThread(t, s, s) }},
 		{"ThreadList", threadList},
 		{"ThreadStatus", threadStatus},
 		{"ThreadUpdate", threadUpdate},
@@ -107,16 +109,10 @@ func equal(a, b *loop.Checkpoint) bool {
 	return reflect.DeepEqual(&x, &y)
 }
 
+// mustSave saves cp whole (kept 0).
 func mustSave(t *testing.T, s loop.Store, cp *loop.Checkpoint, expect int64) int64 {
 	t.Helper()
-	v, err := s.Save(t.Context(), cp, expect)
-	if err != nil {
-		t.Fatalf("save %s over version %d: %v", cp.ThreadID, expect, err)
-	}
-	if v == expect {
-		t.Fatalf("save %s over version %d returned the same version", cp.ThreadID, expect)
-	}
-	return v
+	return saveKept(t, s, cp, expect, 0)
 }
 
 func mustLoad(t *testing.T, s loop.Store, thread string) (*loop.Checkpoint, int64) {
@@ -165,17 +161,17 @@ func versionedSave(t *testing.T, s loop.Store) {
 	if _, _, err := s.Load(ctx, "t"); !errors.Is(err, loop.ErrNotFound) {
 		t.Fatalf("load of a new thread: %v, want ErrNotFound", err)
 	}
-	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t"}, 3); !errors.Is(err, loop.ErrConflict) {
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "t"}, 3, 0); !errors.Is(err, loop.ErrConflict) {
 		t.Fatalf("save over version 3 of a new thread: %v, want ErrConflict", err)
 	}
 	cp := &loop.Checkpoint{ThreadID: "t", Status: loop.StatusIdle, Messages: []agui.Message{userText("1", "a")}}
 	v1 := mustSave(t, s, cp, 0)
-	if _, err := s.Save(ctx, cp, 0); !errors.Is(err, loop.ErrConflict) {
+	if _, err := s.Save(ctx, cp, 0, 0); !errors.Is(err, loop.ErrConflict) {
 		t.Fatalf("second create: %v, want ErrConflict", err)
 	}
 	cp.Messages = append(cp.Messages, userText("2", "b"))
 	v2 := mustSave(t, s, cp, v1)
-	if _, err := s.Save(ctx, cp, v1); !errors.Is(err, loop.ErrConflict) {
+	if _, err := s.Save(ctx, cp, v1, 0); !errors.Is(err, loop.ErrConflict) {
 		t.Fatalf("save over a stale version: %v, want ErrConflict", err)
 	}
 	got, v := mustLoad(t, s, "t")
@@ -250,7 +246,7 @@ func claim(ctx context.Context, s loop.Store, thread string, now time.Time, leas
 		return 0, nil
 	}
 	cp.Status, cp.LeaseUntil = loop.StatusRunning, now.Add(lease)
-	nv, err := s.Save(ctx, cp, v)
+	nv, err := s.Save(ctx, cp, v, 0)
 	if errors.Is(err, loop.ErrConflict) {
 		return 0, nil
 	}
@@ -294,7 +290,7 @@ func concurrentClaims(t *testing.T, s loop.Store) {
 	var saved atomic.Int64
 	for range n {
 		wg.Go(func() {
-			if _, err := s.Save(ctx, cp, v); err == nil {
+			if _, err := s.Save(ctx, cp, v, 0); err == nil {
 				saved.Add(1)
 			} else if !errors.Is(err, loop.ErrConflict) {
 				t.Error(err)
@@ -348,7 +344,7 @@ func leaseExpiry(t *testing.T, s loop.Store) {
 	}
 	// ...and the old holder's renewal fails: it has lost the thread.
 	cp, _ := mustLoad(t, s, "e")
-	if _, err := s.Save(ctx, cp, held); !errors.Is(err, loop.ErrConflict) {
+	if _, err := s.Save(ctx, cp, held, 0); !errors.Is(err, loop.ErrConflict) {
 		t.Fatalf("renewal by the holder whose lease ran out: %v, want ErrConflict", err)
 	}
 }
@@ -366,7 +362,7 @@ func deleteThread(t *testing.T, s loop.Store) {
 	if _, _, err := s.Load(ctx, "d"); !errors.Is(err, loop.ErrNotFound) {
 		t.Fatalf("load after delete: %v, want ErrNotFound", err)
 	}
-	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "d"}, v); !errors.Is(err, loop.ErrConflict) {
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "d"}, v, 0); !errors.Is(err, loop.ErrConflict) {
 		t.Fatalf("save over the deleted version: %v, want ErrConflict", err)
 	}
 	mustSave(t, s, &loop.Checkpoint{ThreadID: "d", Steps: 2}, 0)
@@ -401,7 +397,7 @@ func versionsNeverRepeat(t *testing.T, s loop.Store) {
 			if old[v] {
 				t.Fatalf("round %d: the recreated thread's version %d repeats one of its earlier life", round, v)
 			}
-			if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "aba", Steps: -1}, stale); !errors.Is(err, loop.ErrConflict) {
+			if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "aba", Steps: -1}, stale, 0); !errors.Is(err, loop.ErrConflict) {
 				t.Fatalf("round %d: a writer holding the deleted thread's version %d: %v, want ErrConflict", round, stale, err)
 			}
 		}
@@ -440,10 +436,10 @@ func cancelledContext(t *testing.T, s loop.Store) {
 	if _, _, err := s.Load(ctx, "x"); !errors.Is(err, context.Canceled) {
 		t.Errorf("load with a cancelled context: %v, want context.Canceled", err)
 	}
-	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "x", Steps: 2}, v); !errors.Is(err, context.Canceled) {
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "x", Steps: 2}, v, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("save with a cancelled context: %v, want context.Canceled", err)
 	}
-	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "new"}, 0); !errors.Is(err, context.Canceled) {
+	if _, err := s.Save(ctx, &loop.Checkpoint{ThreadID: "new"}, 0, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("create with a cancelled context: %v, want context.Canceled", err)
 	}
 	if err := s.Delete(ctx, "x"); !errors.Is(err, context.Canceled) {

@@ -14,3 +14,7 @@ func TestMemoryStore(t *testing.T) {
 func BenchmarkThreadsMemory(b *testing.B) {
 	storetest.BenchThreads(b, loop.NewMemoryStore(loop.WithMemoryMaxThreads(0), loop.WithMemoryMaxBytes(0)))
 }
+
+func BenchmarkTurnsMemory(b *testing.B) {
+	storetest.BenchTurns(b, loop.NewMemoryStore(), nil)
+}

@@ -19,7 +19,8 @@ type backend struct {
 	name string
 	args []string
 	// checkpoint reads thread's checkpoint (its status and lease; its
-	// transcript may be left out).
+	// transcript may be left out: on Redis it reads the hash's field "d",
+	// the checkpoint without its messages).
 	checkpoint    func(t *testing.T, thread string) *loop.Checkpoint
 	stop, restart func(t *testing.T)
 }
@@ -35,7 +36,7 @@ func redisBackend(t *testing.T) backend {
 		args: []string{"-redis", srv.URL()},
 		checkpoint: func(t *testing.T, thread string) *loop.Checkpoint {
 			t.Helper()
-			data, err := c.HGet(t.Context(), "agui:gin-app:{"+thread+"}", "cp").Bytes()
+			data, err := c.HGet(t.Context(), "agui:gin-app:{"+thread+"}", "d").Bytes()
 			if err != nil {
 				t.Fatal(err)
 			}
