@@ -45,7 +45,12 @@ trap finish EXIT
 # compiles the tree once, race-enabled, where a plain build for vet and
 # the app would cost a second compile of everything (about two minutes on
 # two cores), and the app the browser tests drive runs with the detector.
-export GOFLAGS="${GOFLAGS:+$GOFLAGS }-race"
+#
+# -ldflags=-w: no DWARF in the linked test binaries and apps. Linking is
+# a good part of the run's CPU (about a hundred race-enabled test binaries
+# and the apps), DWARF about a quarter of each link, and nothing here reads
+# it: panics and race reports symbolize from the binary's own tables.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-race -ldflags=-w"
 
 # The example apps choose their model from these variables (see
 # examples/internal/model); the suite drives them on the scripted model and
@@ -111,8 +116,16 @@ installs=""
 cat "$installs_log"
 if [[ $installed != 0 ]]; then exit "$installed"; fi
 
+# The example apps, built once (race-enabled) for every test that runs
+# them as processes: the conformance, replica, Dojo and page tests would
+# each link their own, several seconds of CPU apiece.
+go build -buildvcs=false -o "$tools/" ./examples/gin-app ./examples/dojo
+export AGUI_APP_BIN="$tools/gin-app" AGUI_DOJO_BIN="$tools/dojo"
+
 step "go test -race (every package: unit, examples, fuzz seeds, official-client conformance, the Go client against the official encoder, faults, load short mode)"
-go test -race -count=1 ./...
+# -vet=off: go vet ran every analyzer over these packages (tests
+# included) above; go test's own pass would repeat a subset of it.
+go test -race -vet=off -count=1 ./...
 
 # Each framework integration is a Go module of its own, so that a user who
 # skips a framework never has it in go.sum; each is vetted and tested from
@@ -121,12 +134,12 @@ for mod in integrations/*/go.mod; do
   [[ -e "$mod" ]] || continue
   dir="$(dirname "$mod")"
   step "module $dir: go vet, go test -race"
-  (cd "$dir" && go vet ./... && go test -race -count=1 ./...)
+  (cd "$dir" && go vet ./... && go test -race -vet=off -count=1 ./...)
 done
 
 step "agui and core with the verifier compiled out, and with the debug dump"
-go test -count=1 -tags agui_noverify . ./core/...
-go test -count=1 -tags agui_debug . ./core/...
+go test -vet=off -count=1 -tags agui_noverify . ./core/...
+go test -vet=off -count=1 -tags agui_debug . ./core/...
 
 step "fuzzing: the wire decoders, the verifier and the JSON machinery under them for 10,000 inputs each (FUZZTIME=60s bash test/fuzz.sh fuzzes every target)"
 # Fuzzing instruments every package for coverage, a build of its own,
@@ -138,11 +151,8 @@ step "bench module: fixture shape, one pass of every benchmark, the end-to-end s
 (cd bench && go vet -mod=mod ./... && go test -mod=mod -count=1 -run . -bench . -benchtime 1x ./...)
 
 step "the example app's chat page in headless Chromium (installs Debian's chromium when missing)"
-# One race-enabled build of the app for the page tests and the CopilotKit
-# test (each would otherwise link its own).
-tools="${tools:-$(mktemp -d)}"
-go build -buildvcs=false -o "$tools/gin-app" ./examples/gin-app
-export AGUI_APP_BIN="$tools/gin-app"
+# The page tests and the CopilotKit test run the app built above
+# (AGUI_APP_BIN).
 bash test/browser.sh
 
 if [ "${AGUI_SHORT:-}" = "1" ]; then

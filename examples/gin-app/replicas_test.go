@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -40,10 +41,12 @@ func TestReplicasOnOnePostgres(t *testing.T) {
 // replicasOn runs the scenarios on two replicas whose store is given by
 // flag and url.
 func replicasOn(t *testing.T, flag, url string) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "gin-app")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin := os.Getenv("AGUI_APP_BIN") // test/all.sh built it for every package
+	if bin == "" {
+		bin = filepath.Join(t.TempDir(), "gin-app")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			t.Fatalf("go build: %v\n%s", err, out)
+		}
 	}
 	args := []string{flag, url, "-run-lease", "1s", "-slow-interval", "5ms", "-slow-total", "1s"}
 	a, killA := startReplica(t, bin, append(args, "-replica", "a")...)

@@ -24,14 +24,18 @@ func TestOfficialClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 
-	// Build the example app once for every test file.
-	bin := filepath.Join(t.TempDir(), "gin-app")
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	if out, err := exec.CommandContext(ctx, "go", append(args, "../../examples/gin-app")...).CombinedOutput(); err != nil {
-		t.Fatalf("go build ./examples/gin-app: %v\n%s", err, out)
+	// Build the example app once for every test file, unless test/all.sh
+	// built it for every package (AGUI_APP_BIN).
+	bin := os.Getenv("AGUI_APP_BIN")
+	if bin == "" {
+		bin = filepath.Join(t.TempDir(), "gin-app")
+		args := []string{"build", "-o", bin}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		if out, err := exec.CommandContext(ctx, "go", append(args, "../../examples/gin-app")...).CombinedOutput(); err != nil {
+			t.Fatalf("go build ./examples/gin-app: %v\n%s", err, out)
+		}
 	}
 
 	files, err := filepath.Glob("*.test.mjs")

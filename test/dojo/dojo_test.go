@@ -26,16 +26,22 @@ func TestDojoFeatures(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 
-	dir := t.TempDir()
-	args := []string{"build", "-o", dir}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	if out, err := exec.CommandContext(ctx, "go", append(args, "../../examples/dojo", "../../examples/gin-app")...).CombinedOutput(); err != nil {
-		t.Fatalf("go build ./examples/dojo ./examples/gin-app: %v\n%s", err, out)
+	// Both apps are built once here, unless test/all.sh built them for
+	// every package (AGUI_DOJO_BIN, AGUI_APP_BIN).
+	dojo, ginApp := os.Getenv("AGUI_DOJO_BIN"), os.Getenv("AGUI_APP_BIN")
+	if dojo == "" || ginApp == "" {
+		dir := t.TempDir()
+		args := []string{"build", "-o", dir}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		if out, err := exec.CommandContext(ctx, "go", append(args, "../../examples/dojo", "../../examples/gin-app")...).CombinedOutput(); err != nil {
+			t.Fatalf("go build ./examples/dojo ./examples/gin-app: %v\n%s", err, out)
+		}
+		dojo, ginApp = filepath.Join(dir, "dojo"), filepath.Join(dir, "gin-app")
 	}
 	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "dojo.test.mjs")
-	cmd.Env = append(os.Environ(), "DOJO_BIN="+filepath.Join(dir, "dojo"), "GINAPP_BIN="+filepath.Join(dir, "gin-app"),
+	cmd.Env = append(os.Environ(), "DOJO_BIN="+dojo, "GINAPP_BIN="+ginApp,
 		"DOJO_FIXTURES="+fixtures, "DOJO_IMAGE="+image)
 	out, err := cmd.CombinedOutput()
 	t.Logf("node --test:\n%s", out)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -22,6 +23,9 @@ import (
 // buildApp builds examples/gin-app into a temporary directory.
 func buildApp(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("AGUI_APP_BIN"); bin != "" {
+		return bin // test/all.sh built it for every package
+	}
 	bin := filepath.Join(t.TempDir(), "gin-app")
 	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../examples/gin-app").CombinedOutput(); err != nil {
 		t.Fatalf("go build ./examples/gin-app: %v\n%s", err, out)
