@@ -12,15 +12,32 @@ cd "$(dirname "$0")/.."
 
 # Each stage prints its name as it starts and its time as it ends, and
 # the run ends with the total, so a newcomer sees where the minutes go.
-stage="" stage_start=0
+# The CPU a stage's commands used (user and system, of the processes it
+# waited for) is printed beside its wall time: on two cores, a stage whose
+# CPU is near twice its wall time is compute-bound, one far below it waits.
+stage="" stage_start=0 stage_cpu=0
+cpu_now=0
+read_cpu() {
+  # `times` prints the shell's and then its children's user and system
+  # times as XmY.YYYs. It must run in this shell, not in a command
+  # substitution's subshell, to see the children, so the result is left
+  # in cpu_now.
+  local f
+  f="$(mktemp)"
+  times >"$f"
+  cpu_now="$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$f")"
+  rm -f "$f"
+}
 end_stage() {
   if [[ -n "$stage" ]]; then
-    printf -- '--- %s: %ds (total %dm%02ds)\n' "$stage" $((SECONDS - stage_start)) $((SECONDS / 60)) $((SECONDS % 60))
+    read_cpu
+    printf -- '--- %s: %ds, %ds of CPU (total %dm%02ds)\n' "$stage" $((SECONDS - stage_start)) $((cpu_now - stage_cpu)) $((SECONDS / 60)) $((SECONDS % 60))
   fi
 }
 step() {
   end_stage
-  stage="$*" stage_start=$SECONDS
+  read_cpu
+  stage="$*" stage_start=$SECONDS stage_cpu=$cpu_now
   printf '\n=== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"
 }
 finish() {
