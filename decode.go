@@ -63,7 +63,22 @@ func DecodeEvent(data []byte) (Event, error) {
 // protocol's schemas onto its Go types (this file, decode_input.go and
 // decode_message.go). Its first error is a *jsonx.DecodeError, which
 // leaves the package as an *InputError (see inputError).
-type decoder struct{ jsonx.Decoder }
+//
+// Messages and tool calls come from slabs, a few allocations for a whole
+// thread; remaining, the messages still to decode in the array at hand,
+// bounds the slabs' chunks.
+type decoder struct {
+	jsonx.Decoder
+	remaining  int
+	developers jsonx.Slab[DeveloperMessage]
+	systems    jsonx.Slab[SystemMessage]
+	assistants jsonx.Slab[AssistantMessage]
+	users      jsonx.Slab[UserMessage]
+	toolMsgs   jsonx.Slab[ToolMessage]
+	activities jsonx.Slab[ActivityMessage]
+	reasonings jsonx.Slab[ReasoningMessage]
+	calls      jsonx.Slab[ToolCall]
+}
 
 // textRoles returns the roles a text message may take.
 func textRoles() []string {

@@ -50,7 +50,7 @@ func DecodeInput(data []byte, opts ...DecodeOption) (*RunAgentInput, error) {
 	if perr != nil {
 		return nil, inputError(perr)
 	}
-	d := &decoder{jsonx.Decoder{Strict: cfg.strict}}
+	d := &decoder{Decoder: jsonx.Decoder{Strict: cfg.strict}}
 	in := d.input(d.Object(v), false)
 	if d.Err() != nil {
 		return nil, inputError(d.Err())

@@ -24,7 +24,8 @@ type Object struct {
 // Object opens v as an object. When v is not one it records the error and
 // returns an empty Object, whose getters then only return zero values.
 func (d *Decoder) Object(v Value) *Object {
-	o := &Object{d: d, c: container{v: v}}
+	o := d.objects.New(hint)
+	*o = Object{d: d, c: container{v: v}}
 	if v.n == nil || v.n.kind != '{' {
 		d.FailType(v, "object")
 		return o
@@ -39,11 +40,7 @@ func (o *Object) Path() string { return o.c.v.Path() }
 
 // nameIs reports whether the name node k spells name.
 func (o *Object) nameIs(k *node, name string) bool {
-	doc := o.c.v.doc
-	if k.plain {
-		return string(doc.data[k.start+1:k.end-1]) == name
-	}
-	return doc.stringValue(k) == name
+	return o.c.v.doc.stringValue(k) == name
 }
 
 // Get returns the member name and whether it is present, and marks name as
@@ -122,22 +119,12 @@ func (o *Object) Member(name string, required bool) (Value, bool) {
 
 // Enum returns the string member name, which must be one of allowed, or
 // "" when an optional one is absent. The error for any other string is
-// `unknown <what> "<value>"`. A string spelled without escapes is matched
-// without allocating, and the string returned is the allowed one.
+// `unknown <what> "<value>"`. The string returned is the allowed one, which
+// keeps no document alive.
 func (o *Object) Enum(name string, required bool, what string, allowed ...string) string {
 	v, ok := o.Member(name, required)
 	if !ok {
 		return ""
-	}
-	if v.n.kind == '"' && v.n.plain {
-		// The common case: compare the bytes, and return the allowed
-		// string itself, without allocating.
-		b := v.doc.data[v.n.start+1 : v.n.end-1]
-		for _, a := range allowed {
-			if string(b) == a {
-				return a
-			}
-		}
 	}
 	s := o.d.Str(v)
 	for _, a := range allowed {

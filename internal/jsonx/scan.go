@@ -7,9 +7,9 @@ package jsonx
 
 import (
 	"encoding/binary"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxScanDepth is how deeply arrays and objects may nest, as in encoding/json.
@@ -22,7 +22,10 @@ const maxScanDepth = 10000
 type node struct {
 	start, end int32 // the value's bytes, quotes and brackets included
 	next       int32 // the index of the node after this value's subtree
-	kind       byte  // '{', '[', '"', '0' (number), 't', 'f' or 'n'
+	// val is, for a string, where its value ends in [document.text] (it
+	// starts at start+1), or -1-k when the value is document.grown[k].
+	val  int32
+	kind byte // '{', '[', '"', '0' (number), 't', 'f' or 'n'
 	// plain: a string without escapes and with valid UTF-8, whose bytes
 	// are its value; a container without whitespace inside, already
 	// compact.
@@ -31,13 +34,28 @@ type node struct {
 
 // document is a scanned JSON text.
 type document struct {
-	data  []byte
+	// data is the caller's text, read only while decoding: what a
+	// decoder keeps of it, it copies.
+	data []byte
+	// text is the document's own copy of data, in which each string's
+	// value is written over the string's own bytes (a value is never
+	// longer than its escaped spelling, except when invalid UTF-8 is
+	// replaced: those go to grown). Every string a decoder returns is a
+	// slice of text, so a document costs one allocation for all its
+	// strings rather than one each: a string apiece was half the
+	// allocations of a long thread's decoding (issue 26). The price is
+	// that a string kept keeps the whole text alive.
+	text  string
+	grown []string
 	nodes []node
 }
 
 // scanner builds a document; ok turns false at the first syntax error.
 type scanner struct {
-	data  []byte
+	data []byte
+	// buf becomes document.text: written while scanning, never after.
+	buf   []byte
+	grown []string
 	pos   int
 	nodes []node
 	ws    int // whitespace bytes skipped inside containers so far
@@ -57,7 +75,38 @@ func scan(data []byte) (*document, bool) {
 	if !s.ok || s.pos != len(data) {
 		return nil, false
 	}
-	return &document{data: data, nodes: s.nodes}, true
+	s.strings()
+	// buf is not written after this: the string is immutable, as Go's
+	// strings must be.
+	text := unsafe.String(unsafe.SliceData(s.buf), len(s.buf))
+	return &document{data: data, text: text, grown: s.grown, nodes: s.nodes}, true
+}
+
+// strings copies the scanned text into buf and writes each string's value
+// over its spelling there, recording where the value ends.
+func (s *scanner) strings() {
+	s.buf = make([]byte, len(s.data))
+	copy(s.buf, s.data)
+	for i := range s.nodes {
+		n := &s.nodes[i]
+		if n.kind != '"' {
+			continue
+		}
+		if n.plain {
+			n.val = n.end - 1
+			continue
+		}
+		body := s.data[n.start+1 : n.end-1]
+		// Unquoting into buf's room for the spelling reallocates only
+		// when the value is longer, which is rare.
+		room := s.buf[n.start+1 : n.start+1 : n.end-1]
+		if v := appendUnquoted(room, body); len(v) <= len(body) {
+			n.val = n.start + 1 + int32(len(v))
+		} else {
+			s.grown = append(s.grown, string(v))
+			n.val = int32(-len(s.grown))
+		}
+	}
 }
 
 func (s *scanner) skipSpace() {
@@ -312,29 +361,26 @@ func (s *scanner) number() {
 
 // stringValue returns the value of string node n, decoded as
 // encoding/json decodes it: escapes resolved, and each invalid UTF-8 byte
-// or unpaired surrogate replaced by U+FFFD.
+// or unpaired surrogate replaced by U+FFFD. It does not allocate.
 func (doc *document) stringValue(n *node) string {
-	body := doc.data[n.start+1 : n.end-1]
-	if n.plain {
-		return string(body)
+	if n.val < 0 {
+		return doc.grown[-1-n.val]
 	}
-	return unquote(body)
+	return doc.text[n.start+1 : n.val]
 }
 
-// unquote decodes the body of a scanned string (its escapes are known to
-// be well formed). It copies each run of plain ASCII in one go and builds
-// the string in place: byte by byte into a []byte and then copied into a
-// string, it was a tenth of a long thread's decoding (issue 26).
-func unquote(b []byte) string {
-	var out strings.Builder
-	out.Grow(len(b))
+// appendUnquoted appends the value of the body of a scanned string (its
+// escapes are known to be well formed) to dst. It copies each run of plain
+// ASCII in one go: byte by byte, it was a tenth of a long thread's
+// decoding (issue 26).
+func appendUnquoted(dst, b []byte) []byte {
 	for i := 0; i < len(b); {
 		run := i
 		for run < len(b) && b[run] != '\\' && b[run] < utf8.RuneSelf {
 			run++
 		}
 		if run > i {
-			out.Write(b[i:run])
+			dst = append(dst, b[i:run]...)
 			i = run
 			continue
 		}
@@ -343,15 +389,15 @@ func unquote(b []byte) string {
 		case c == '\\':
 			switch b[i+1] {
 			case 'b':
-				out.WriteByte('\b')
+				dst = append(dst, '\b')
 			case 'f':
-				out.WriteByte('\f')
+				dst = append(dst, '\f')
 			case 'n':
-				out.WriteByte('\n')
+				dst = append(dst, '\n')
 			case 'r':
-				out.WriteByte('\r')
+				dst = append(dst, '\r')
 			case 't':
-				out.WriteByte('\t')
+				dst = append(dst, '\t')
 			case 'u':
 				r := hex4(b[i+2:])
 				i += 6
@@ -367,23 +413,23 @@ func unquote(b []byte) string {
 						r = utf8.RuneError
 					}
 				}
-				out.WriteRune(r)
+				dst = utf8.AppendRune(dst, r)
 				continue
 			default: // " \ /
-				out.WriteByte(b[i+1])
+				dst = append(dst, b[i+1])
 			}
 			i += 2
 		default:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
-				out.WriteRune(utf8.RuneError)
+				dst = utf8.AppendRune(dst, utf8.RuneError)
 			} else {
-				out.Write(b[i : i+size])
+				dst = append(dst, b[i:i+size]...)
 			}
 			i += size
 		}
 	}
-	return out.String()
+	return dst
 }
 
 // plainWords returns how many bytes at b's start are, eight at a time,

@@ -32,11 +32,16 @@ func FuzzScanAgreesWithEncodingJSON(f *testing.F) {
 }
 
 // checkScan checks scan's verdict on data against json.Valid and, for a
-// valid document, every plain value against json.Unmarshal with
-// UseNumber.
+// valid document, every plain value (strings as unquoted in the
+// document's own copy) against json.Unmarshal with UseNumber; and that
+// data is left as it was.
 func checkScan(t *testing.T, data []byte) {
 	t.Helper()
+	orig := string(data)
 	doc, ok := scan(data)
+	if string(data) != orig {
+		t.Fatalf("scan wrote into its input: %q, was %q", data, orig)
+	}
 	if ok != json.Valid(data) {
 		t.Fatalf("scan(%q) ok = %v, json.Valid = %v", data, ok, !ok)
 	}
