@@ -17,8 +17,23 @@ type Object struct {
 	// first and end bound the object's member nodes; empty on a type
 	// error.
 	first, end int32
+	// names has the [nameBit] of each member's name set: a getter asking
+	// for a name whose bit is clear knows it absent without looking.
+	// Most of the getters of a message ask for optional members that are
+	// absent, and looking through the members for each was a tenth of a
+	// long thread's decoding (issue 26).
+	names uint64
 	// known marks, by member ordinal, the members a getter asked for.
 	known []bool
+}
+
+// nameBit is the bit of a member's name in [Object].names, from its
+// length and first byte: the names of a schema's object rarely share one.
+func nameBit(name string) uint64 {
+	if name == "" {
+		return 1
+	}
+	return 1 << ((uint(len(name)) + 3*uint(name[0])) & 63)
 }
 
 // Object opens v as an object. When v is not one it records the error and
@@ -32,6 +47,10 @@ func (d *Decoder) Object(v Value) *Object {
 	}
 	o.first = v.i + 1
 	o.end = v.n.next
+	nodes := v.doc.nodes
+	for k := o.first; k < o.end; k = nodes[k+1].next {
+		o.names |= nameBit(v.doc.stringValue(&nodes[k]))
+	}
 	return o
 }
 
@@ -48,7 +67,7 @@ func (o *Object) nameIs(k *node, name string) bool {
 // names its path.
 func (o *Object) Get(name string) (Value, bool) {
 	v := Value{doc: o.c.v.doc, parent: &o.c, name: name}
-	if o.first == o.end {
+	if o.names&nameBit(name) == 0 {
 		return v, false
 	}
 	nodes := v.doc.nodes
