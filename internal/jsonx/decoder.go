@@ -116,7 +116,7 @@ func (d *Decoder) elements(c *container) []Value {
 	for j := i; j < end; j = nodes[j].next {
 		count++
 	}
-	out := d.values.Take(count, hint)[:0]
+	out := d.values.Take(count, hint)[:0] // each value is overwritten
 	for j := i; j < end; j = nodes[j].next {
 		out = append(out, Value{doc: v.doc, n: &nodes[j], i: j, parent: c, idx: len(out)})
 	}

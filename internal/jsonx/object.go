@@ -66,22 +66,53 @@ func (o *Object) nameIs(k *node, name string) bool {
 // known. An absent member is still a [Value], so that an error about it
 // names its path.
 func (o *Object) Get(name string) (Value, bool) {
+	i := o.find(name)
 	v := Value{doc: o.c.v.doc, parent: &o.c, name: name}
-	if o.names&nameBit(name) == 0 {
-		return v, false
+	if i != 0 {
+		v.n, v.i = &v.doc.nodes[i], i
 	}
-	nodes := v.doc.nodes
+	return v, i != 0
+}
+
+// find returns the index of the node of the member name's value, 0 when
+// it is absent (node 0 is the root, never a member), and marks name as
+// known. The getters of strings read through find and build a [Value]
+// only for an error: a Value apiece, copied through the layers of
+// getters, was a fifth of a long thread's decoding (issue 26).
+func (o *Object) find(name string) int32 {
+	if o.names&nameBit(name) == 0 {
+		return 0
+	}
+	nodes := o.c.v.doc.nodes
+	var found int32
 	ord := 0
 	for k := o.first; k < o.end; k = nodes[k+1].next {
 		if o.nameIs(&nodes[k], name) {
-			v.n, v.i = &nodes[k+1], k+1
+			found = k + 1
 			if o.d.Strict {
 				o.mark(ord)
 			}
 		}
 		ord++
 	}
-	return v, v.n != nil
+	return found
+}
+
+// str returns the string value of the member name when it is present
+// and a string (ok), or when it is absent or null (!present).
+func (o *Object) str(name string) (s string, present, ok bool) {
+	i := o.find(name)
+	if i == 0 {
+		return "", false, false
+	}
+	doc := o.c.v.doc
+	switch n := &doc.nodes[i]; n.kind {
+	case '"':
+		return doc.stringValue(n), true, true
+	case 'n':
+		return "", false, false
+	}
+	return "", true, false
 }
 
 // mark records that a getter asked for the member with ordinal ord.
@@ -113,6 +144,10 @@ func (o *Object) Required(name string) (Value, bool) {
 
 // Str returns the required string member name (see [Decoder.Str]).
 func (o *Object) Str(name string) string {
+	if s, _, ok := o.str(name); ok {
+		return s
+	}
+	// Absent, null or not a string: the error.
 	if v, ok := o.Required(name); ok {
 		return o.d.Str(v)
 	}
@@ -121,8 +156,11 @@ func (o *Object) Str(name string) string {
 
 // OptStr returns the optional string member name, "" when absent.
 func (o *Object) OptStr(name string) string {
+	if s, present, ok := o.str(name); ok || !present {
+		return s
+	}
 	if v, ok := o.Optional(name); ok {
-		return o.d.Str(v)
+		return o.d.Str(v) // the error
 	}
 	return ""
 }
@@ -141,6 +179,14 @@ func (o *Object) Member(name string, required bool) (Value, bool) {
 // `unknown <what> "<value>"`. The string returned is the allowed one, which
 // keeps no document alive.
 func (o *Object) Enum(name string, required bool, what string, allowed ...string) string {
+	if s, _, ok := o.str(name); ok {
+		for _, a := range allowed {
+			if s == a {
+				return a
+			}
+		}
+	}
+	// Absent, null, not a string or not allowed: the error, if any.
 	v, ok := o.Member(name, required)
 	if !ok {
 		return ""

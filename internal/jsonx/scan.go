@@ -6,6 +6,7 @@ package jsonx
 // straight from its bytes without parsing anything twice.
 
 import (
+	"bytes"
 	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -370,64 +371,71 @@ func (doc *document) stringValue(n *node) string {
 }
 
 // appendUnquoted appends the value of the body of a scanned string (its
-// escapes are known to be well formed) to dst. It copies each run of plain
-// ASCII in one go: byte by byte, it was a tenth of a long thread's
-// decoding (issue 26).
+// escapes are known to be well formed) to dst. It copies each run up to a
+// backslash in one go when the run is valid UTF-8: byte by byte, it was a
+// tenth of a long thread's decoding, and looking for the end of a run a
+// byte at a time, 8% of a long thread's request (issue 26).
 func appendUnquoted(dst, b []byte) []byte {
 	for i := 0; i < len(b); {
-		run := i
-		for run < len(b) && b[run] != '\\' && b[run] < utf8.RuneSelf {
-			run++
+		end := len(b)
+		if j := bytes.IndexByte(b[i:], '\\'); j >= 0 {
+			end = i + j
 		}
-		if run > i {
-			dst = append(dst, b[i:run]...)
-			i = run
-			continue
+		if run := b[i:end]; utf8.Valid(run) {
+			dst = append(dst, run...)
+		} else {
+			dst = appendValidUTF8(dst, run)
 		}
-		c := b[i]
-		switch {
-		case c == '\\':
-			switch b[i+1] {
-			case 'b':
-				dst = append(dst, '\b')
-			case 'f':
-				dst = append(dst, '\f')
-			case 'n':
-				dst = append(dst, '\n')
-			case 'r':
-				dst = append(dst, '\r')
-			case 't':
-				dst = append(dst, '\t')
-			case 'u':
-				r := hex4(b[i+2:])
-				i += 6
-				if utf16.IsSurrogate(r) {
-					if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
-						if pair := utf16.DecodeRune(r, hex4(b[i+2:])); pair != utf8.RuneError {
-							r = pair
-							i += 6
-						} else {
-							r = utf8.RuneError
-						}
+		if i = end; i == len(b) {
+			break
+		}
+		switch b[i+1] {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := hex4(b[i+2:])
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
+					if pair := utf16.DecodeRune(r, hex4(b[i+2:])); pair != utf8.RuneError {
+						r = pair
+						i += 6
 					} else {
 						r = utf8.RuneError
 					}
+				} else {
+					r = utf8.RuneError
 				}
-				dst = utf8.AppendRune(dst, r)
-				continue
-			default: // " \ /
-				dst = append(dst, b[i+1])
 			}
-			i += 2
-		default:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				dst = utf8.AppendRune(dst, utf8.RuneError)
-			} else {
-				dst = append(dst, b[i:i+size]...)
-			}
-			i += size
+			dst = utf8.AppendRune(dst, r)
+			continue
+		default: // " \ /
+			dst = append(dst, b[i+1])
 		}
+		i += 2
+	}
+	return dst
+}
+
+// appendValidUTF8 appends b to dst with each invalid UTF-8 byte replaced
+// by U+FFFD, as encoding/json decodes it.
+func appendValidUTF8(dst, b []byte) []byte {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = utf8.AppendRune(dst, utf8.RuneError)
+		} else {
+			dst = append(dst, b[i:i+size]...)
+		}
+		i += size
 	}
 	return dst
 }
