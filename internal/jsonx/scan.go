@@ -6,7 +6,6 @@ package jsonx
 // straight from its bytes without parsing anything twice.
 
 import (
-	"bytes"
 	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -70,44 +69,18 @@ func scan(data []byte) (*document, bool) {
 		return nil, false
 	}
 	s := &scanner{data: data, ok: true, nodes: make([]node, 0, 8+len(data)/24)}
+	s.buf = make([]byte, len(data))
+	copy(s.buf, data)
 	s.skipSpace()
 	s.value(0)
 	s.skipSpace()
 	if !s.ok || s.pos != len(data) {
 		return nil, false
 	}
-	s.strings()
 	// buf is not written after this: the string is immutable, as Go's
 	// strings must be.
 	text := unsafe.String(unsafe.SliceData(s.buf), len(s.buf))
 	return &document{data: data, text: text, grown: s.grown, nodes: s.nodes}, true
-}
-
-// strings copies the scanned text into buf and writes each string's value
-// over its spelling there, recording where the value ends.
-func (s *scanner) strings() {
-	s.buf = make([]byte, len(s.data))
-	copy(s.buf, s.data)
-	for i := range s.nodes {
-		n := &s.nodes[i]
-		if n.kind != '"' {
-			continue
-		}
-		if n.plain {
-			n.val = n.end - 1
-			continue
-		}
-		body := s.data[n.start+1 : n.end-1]
-		// Unquoting into buf's room for the spelling reallocates only
-		// when the value is longer, which is rare.
-		room := s.buf[n.start+1 : n.start+1 : n.end-1]
-		if v := appendUnquoted(room, body); len(v) <= len(body) {
-			n.val = n.start + 1 + int32(len(v))
-		} else {
-			s.grown = append(s.grown, string(v))
-			n.val = int32(-len(s.grown))
-		}
-	}
 }
 
 func (s *scanner) skipSpace() {
@@ -137,7 +110,7 @@ func (s *scanner) value(depth int) {
 		s.array(i, depth+1)
 	case '"':
 		s.nodes[i].kind = '"'
-		s.nodes[i].plain = s.str()
+		s.str(i)
 	case 't':
 		s.literal(i, "true")
 	case 'f':
@@ -245,11 +218,20 @@ func (s *scanner) array(i, depth int) {
 	}
 }
 
-// str scans a string and reports whether its bytes are its value: no
-// escapes, and valid UTF-8.
-func (s *scanner) str() bool {
+// str scans string node i and records where its value ends in buf. An
+// ASCII string with escapes has its value written over its spelling in buf
+// as the scan goes: unquoting it after the scan walked its bytes a second
+// time, 8 % of a long thread's request, whose tool arguments and results
+// are JSON inside strings (issue 26). A string whose bytes are its value
+// (plain: no escapes, valid UTF-8) is in buf already; any other is
+// unquoted after its scan ([scanner.unquote]).
+func (s *scanner) str(i int) {
 	s.pos++ // "
-	plain, ascii := true, true
+	start := s.pos
+	ascii := true
+	// w is where the value goes on in buf, from the first escape on (-1
+	// before it); from is the first byte of data not yet written there.
+	w, from := -1, 0
 	for s.pos < len(s.data) {
 		s.pos += plainWords(s.data[s.pos:])
 		if s.pos >= len(s.data) {
@@ -258,40 +240,34 @@ func (s *scanner) str() bool {
 		c := s.data[s.pos]
 		switch {
 		case c == '"':
-			start := int(s.nodes[len(s.nodes)-1].start) + 1
+			end := s.pos
 			s.pos++
-			if !ascii && plain {
-				plain = utf8.Valid(s.data[start : s.pos-1])
-			}
-			return plain
-		case c == '\\':
-			plain = false
-			if s.pos+1 >= len(s.data) {
-				s.ok = false
-				return false
-			}
-			switch s.data[s.pos+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.pos += 2
-			case 'u':
-				if s.pos+6 > len(s.data) {
-					s.ok = false
-					return false
-				}
-				for _, h := range s.data[s.pos+2 : s.pos+6] {
-					if hexValue(h) < 0 {
-						s.ok = false
-						return false
-					}
-				}
-				s.pos += 6
+			n := &s.nodes[i]
+			switch {
+			case w < 0 && (ascii || utf8.Valid(s.data[start:end])):
+				n.plain = true
+				n.val = int32(end)
+			case ascii:
+				w += copy(s.buf[w:], s.data[from:end])
+				n.val = int32(w)
 			default:
-				s.ok = false
-				return false
+				s.unquote(n, start, end)
 			}
+			return
+		case c == '\\':
+			if w < 0 {
+				w = s.pos
+			} else {
+				w += copy(s.buf[w:], s.data[from:s.pos])
+			}
+			if !s.escape(&w) {
+				s.ok = false
+				return
+			}
+			from = s.pos
 		case c < 0x20:
 			s.ok = false
-			return false
+			return
 		default:
 			if c >= utf8.RuneSelf {
 				ascii = false
@@ -300,7 +276,87 @@ func (s *scanner) str() bool {
 		}
 	}
 	s.ok = false
-	return false
+}
+
+// escape checks the escape at s.pos, writes its value at buf[*w] and
+// moves both past it; false for an escape that is not well formed. A
+// high surrogate followed by a low one is one rune; any other surrogate
+// is U+FFFD, as encoding/json decodes it. A value never takes more
+// bytes than its escape, so the writes stay inside the string's spelling.
+func (s *scanner) escape(w *int) bool {
+	if s.pos+1 >= len(s.data) {
+		return false
+	}
+	c := s.data[s.pos+1]
+	switch c {
+	case '"', '\\', '/':
+	case 'b':
+		c = '\b'
+	case 'f':
+		c = '\f'
+	case 'n':
+		c = '\n'
+	case 'r':
+		c = '\r'
+	case 't':
+		c = '\t'
+	case 'u':
+		if !s.hex4At(s.pos) {
+			return false
+		}
+		r := hex4(s.data[s.pos+2:])
+		s.pos += 6
+		if utf16.IsSurrogate(r) {
+			if s.hex4At(s.pos) {
+				if pair := utf16.DecodeRune(r, hex4(s.data[s.pos+2:])); pair != utf8.RuneError {
+					r = pair
+					s.pos += 6
+				} else {
+					r = utf8.RuneError
+				}
+			} else {
+				r = utf8.RuneError
+			}
+		}
+		*w += utf8.EncodeRune(s.buf[*w:], r)
+		return true
+	default:
+		return false
+	}
+	s.buf[*w] = c
+	*w++
+	s.pos += 2
+	return true
+}
+
+// hex4At reports whether data holds a \u escape with four hex digits at
+// i.
+func (s *scanner) hex4At(i int) bool {
+	if i+6 > len(s.data) || s.data[i] != '\\' || s.data[i+1] != 'u' {
+		return false
+	}
+	for _, h := range s.data[i+2 : i+6] {
+		if hexValue(h) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// unquote writes the value of string node n, whose body is data[start:end],
+// over its spelling in buf, or to grown when it is longer than its
+// spelling (invalid UTF-8 replaced), and records where it is.
+func (s *scanner) unquote(n *node, start, end int) {
+	body := s.data[start:end]
+	// Unquoting into buf's room for the spelling reallocates only when
+	// the value is longer, which is rare.
+	room := s.buf[start:start:end]
+	if v := appendUnquoted(room, body); len(v) <= len(body) {
+		n.val = int32(start + len(v))
+	} else {
+		s.grown = append(s.grown, string(v))
+		n.val = int32(-len(s.grown))
+	}
 }
 
 func hexValue(c byte) int {
@@ -371,23 +427,33 @@ func (doc *document) stringValue(n *node) string {
 }
 
 // appendUnquoted appends the value of the body of a scanned string (its
-// escapes are known to be well formed) to dst. It copies each run up to a
-// backslash in one go when the run is valid UTF-8: byte by byte, it was a
-// tenth of a long thread's decoding, and looking for the end of a run a
-// byte at a time, 8% of a long thread's request (issue 26).
+// escapes are known to be well formed) to dst. It copies each run of
+// plain ASCII at once, found eight bytes at a time: byte by byte, it was
+// a tenth of a long thread's decoding, and found with bytes.IndexByte and
+// utf8.Valid, whose calls cost more than the short runs between the
+// escapes of JSON inside a string (tool arguments and results), 10 % of
+// a long thread's request (issue 26).
 func appendUnquoted(dst, b []byte) []byte {
 	for i := 0; i < len(b); {
-		end := len(b)
-		if j := bytes.IndexByte(b[i:], '\\'); j >= 0 {
-			end = i + j
+		// Inside a scanned string, plainWords stops only at a backslash
+		// or a byte beyond ASCII.
+		j := i + plainWords(b[i:])
+		for j < len(b) && b[j] != '\\' && b[j] < utf8.RuneSelf {
+			j++
 		}
-		if run := b[i:end]; utf8.Valid(run) {
-			dst = append(dst, run...)
-		} else {
-			dst = appendValidUTF8(dst, run)
-		}
-		if i = end; i == len(b) {
+		dst = append(dst, b[i:j]...)
+		if i = j; i == len(b) {
 			break
+		}
+		if b[i] != '\\' {
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+			} else {
+				dst = append(dst, b[i:i+size]...)
+			}
+			i += size
+			continue
 		}
 		switch b[i+1] {
 		case 'b':
@@ -421,21 +487,6 @@ func appendUnquoted(dst, b []byte) []byte {
 			dst = append(dst, b[i+1])
 		}
 		i += 2
-	}
-	return dst
-}
-
-// appendValidUTF8 appends b to dst with each invalid UTF-8 byte replaced
-// by U+FFFD, as encoding/json decodes it.
-func appendValidUTF8(dst, b []byte) []byte {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = utf8.AppendRune(dst, utf8.RuneError)
-		} else {
-			dst = append(dst, b[i:i+size]...)
-		}
-		i += size
 	}
 	return dst
 }

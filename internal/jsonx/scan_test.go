@@ -14,6 +14,10 @@ var scanCases = []string{
 	`"\ud800"`, `"\ud800\u0041"`, `"\udc00\ud800"`, "\"\xff\xfe\"", `"a\/b\\c\"d\b\f\n\r\t"`,
 	`01`, `1.`, `.5`, `-`, `1e`, `1e+`, `+1`, `[1,]`, `{"a":1,}`, `{"a"}`, `{1:2}`, `"\x"`, `"\u12"`,
 	"\"a\x01\"", `tru`, `nul`, `[`, `{"a":[}`, `"`, ``, ` `, `1 2`, `{"a":1}x`, `[[[[]]]]`,
+	// Escapes in ASCII strings, unquoted as they are scanned; in
+	// non-ASCII ones, after.
+	`["{\"q\":\"x\"}","a\u00e9\n","\ud83d\ude00x\t","\ud800\ud800","\udbff\udfff\u0000"]`,
+	`["é\n","\"é\"", "x` + "\xff" + `\n", "\ud800é"]`, `"\ud800\u12"`, `"\ud800\`, `"a\"`,
 	strings.Repeat("[", maxScanDepth) + strings.Repeat("]", maxScanDepth),
 	strings.Repeat("[", maxScanDepth+1) + strings.Repeat("]", maxScanDepth+1),
 }
