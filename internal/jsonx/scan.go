@@ -26,9 +26,7 @@ type node struct {
 	// starts at start+1), or -1-k when the value is document.grown[k].
 	val  int32
 	kind byte // '{', '[', '"', '0' (number), 't', 'f' or 'n'
-	// plain: a string without escapes and with valid UTF-8, whose bytes
-	// are its value; a container without whitespace inside, already
-	// compact.
+	// plain: a container without whitespace inside, already compact.
 	plain bool
 }
 
@@ -69,8 +67,7 @@ func scan(data []byte) (*document, bool) {
 		return nil, false
 	}
 	s := &scanner{data: data, ok: true, nodes: make([]node, 0, 8+len(data)/24)}
-	s.buf = make([]byte, len(data))
-	copy(s.buf, data)
+	s.buf = append([]byte(nil), data...) // not zeroed first, as make would
 	s.skipSpace()
 	s.value(0)
 	s.skipSpace()
@@ -245,8 +242,7 @@ func (s *scanner) str(i int) {
 			n := &s.nodes[i]
 			switch {
 			case w < 0 && (ascii || utf8.Valid(s.data[start:end])):
-				n.plain = true
-				n.val = int32(end)
+				n.val = int32(end) // its bytes are its value
 			case ascii:
 				w += copy(s.buf[w:], s.data[from:end])
 				n.val = int32(w)
