@@ -65,10 +65,12 @@ func DecodeEvent(data []byte) (Event, error) {
 // leaves the package as an *InputError (see inputError).
 //
 // Messages and tool calls come from slabs, a few allocations for a whole
-// thread; remaining, the messages still to decode in the array at hand,
-// bounds the slabs' chunks.
+// thread; decoded and remaining count the messages of the array at hand,
+// so that a slab's chunks stay within what the array may still ask of it
+// (see decoder.more).
 type decoder struct {
 	jsonx.Decoder
+	decoded    int
 	remaining  int
 	developers jsonx.Slab[DeveloperMessage]
 	systems    jsonx.Slab[SystemMessage]
@@ -290,4 +292,17 @@ func (d *decoder) pointer(o *jsonx.Object, name string) string {
 		return ""
 	}
 	return ptr
+}
+
+// more bounds how many more values a slab that has handed out taken will
+// be asked for while the array at hand is decoded: the messages left, in
+// the proportion of the slab's share so far, with some slack. Bounded by
+// the messages left alone, each role's chunks doubled past what it needed,
+// wasting a sixth of the bytes a long thread's decoding allocated (issue
+// 26).
+func (d *decoder) more(taken int) int {
+	if d.decoded == 0 {
+		return d.remaining
+	}
+	return d.remaining*(taken+1)/d.decoded + 1
 }

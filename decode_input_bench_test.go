@@ -3,6 +3,7 @@ package agui
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -122,4 +123,34 @@ func BenchmarkDecodeInput(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestDecodeInputAllocatesPerThreadNotPerMessage holds DecodeInput to a
+// few allocations whatever the thread's length (strings sliced from one
+// copy of the body, messages and handles from slabs), and a long thread to
+// bytes within three times the body's (a short one's are the slabs' first
+// chunks).
+func TestDecodeInputAllocatesPerThreadNotPerMessage(t *testing.T) {
+	for _, n := range []int{10, 1000, 5000} {
+		data := benchInput(n)
+		allocs := testing.AllocsPerRun(5, func() {
+			if _, err := DecodeInput(data); err != nil {
+				t.Fatal(err)
+			}
+		})
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := DecodeInput(data); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		bytes := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%d messages, %d bytes: %.0f allocations, %d bytes allocated", n, len(data), allocs, bytes)
+		if allocs > 60 {
+			t.Errorf("%d messages: %.0f allocations, want at most 60", n, allocs)
+		}
+		if n >= 1000 && bytes > 3*uint64(len(data)) {
+			t.Errorf("%d messages: %d bytes allocated for a %d-byte body, want at most 3 times", n, bytes, len(data))
+		}
+	}
 }

@@ -64,7 +64,7 @@ func (d *decoder) message(v jsonx.Value) Message {
 	var m Message
 	switch role {
 	case RoleDeveloper:
-		p := d.developers.New(d.remaining)
+		p := d.developers.New(d.more(d.developers.Taken()))
 		*p = DeveloperMessage{
 			ID: o.Str("id"), Content: o.Str("content"), Name: o.OptStr("name"),
 			EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"), Metadata: o.OptMap("metadata"),
@@ -72,7 +72,7 @@ func (d *decoder) message(v jsonx.Value) Message {
 		}
 		m = p
 	case RoleSystem:
-		p := d.systems.New(d.remaining)
+		p := d.systems.New(d.more(d.systems.Taken()))
 		*p = SystemMessage{
 			ID: o.Str("id"), Content: o.Str("content"), Name: o.OptStr("name"),
 			EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"), Metadata: o.OptMap("metadata"),
@@ -80,7 +80,7 @@ func (d *decoder) message(v jsonx.Value) Message {
 		}
 		m = p
 	case RoleAssistant:
-		p := d.assistants.New(d.remaining)
+		p := d.assistants.New(d.more(d.assistants.Taken()))
 		*p = AssistantMessage{
 			ID: o.Str("id"), Content: o.OptStr("content"), Name: o.OptStr("name"),
 			ToolCalls: d.toolCalls(o), EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"),
@@ -88,7 +88,7 @@ func (d *decoder) message(v jsonx.Value) Message {
 		}
 		m = p
 	case RoleUser:
-		p := d.users.New(d.remaining)
+		p := d.users.New(d.more(d.users.Taken()))
 		*p = UserMessage{
 			ID: o.Str("id"), Content: d.requiredContent(o), Name: o.OptStr("name"),
 			EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"), Metadata: o.OptMap("metadata"),
@@ -96,7 +96,7 @@ func (d *decoder) message(v jsonx.Value) Message {
 		}
 		m = p
 	case RoleTool:
-		p := d.toolMsgs.New(d.remaining)
+		p := d.toolMsgs.New(d.more(d.toolMsgs.Taken()))
 		*p = ToolMessage{
 			ID: o.Str("id"), Content: d.requiredContent(o), ToolCallID: o.Str("toolCallId"),
 			Error: o.OptStr("error"), EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"),
@@ -104,14 +104,14 @@ func (d *decoder) message(v jsonx.Value) Message {
 		}
 		m = p
 	case RoleActivity:
-		p := d.activities.New(d.remaining)
+		p := d.activities.New(d.more(d.activities.Taken()))
 		*p = ActivityMessage{
 			ID: o.Str("id"), ActivityType: o.Str("activityType"), Content: d.activityContent(o),
 			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
 		m = p
 	case RoleReasoning:
-		p := d.reasonings.New(d.remaining)
+		p := d.reasonings.New(d.more(d.reasonings.Taken()))
 		*p = ReasoningMessage{
 			ID: o.Str("id"), Content: o.Str("content"), EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"),
 			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
@@ -127,14 +127,14 @@ func (d *decoder) messages(elems []jsonx.Value) []Message {
 	out := make([]Message, 0, len(elems))
 	mark := d.Mark()
 	for i, e := range elems {
-		d.remaining = len(elems) - i - 1
+		d.decoded, d.remaining = i, len(elems)-i-1
 		out = append(out, d.message(e))
 		if d.Err() != nil {
 			return nil
 		}
 		d.Release(mark)
 	}
-	d.remaining = 0
+	d.decoded, d.remaining = 0, 0
 	return out
 }
 
@@ -156,7 +156,7 @@ func (d *decoder) toolCalls(o *jsonx.Object) []ToolCall {
 	if elems == nil {
 		return nil
 	}
-	out := d.calls.Take(len(elems), d.remaining)[:0]
+	out := d.calls.Take(len(elems), d.more(d.calls.Taken()))[:0]
 	for _, e := range elems {
 		c := d.Object(e)
 		tc := ToolCall{ID: c.Str("id")}

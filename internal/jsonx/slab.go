@@ -12,7 +12,11 @@ type Slab[T any] struct {
 	chunk []T
 	gen   int // counts the chunks, for release
 	size  int // the next chunk's size, unless the call asks otherwise
+	taken int // values handed out, released ones included
 }
+
+// Taken returns how many values the slab has handed out.
+func (s *Slab[T]) Taken() int { return s.taken }
 
 // slabMark is a point in a Slab's handing out (see [Slab.release]).
 type slabMark struct{ gen, n int }
@@ -51,6 +55,7 @@ func (s *Slab[T]) Take(n, more int) []T {
 		s.chunk = make([]T, 0, max(min(s.size, n+more), n))
 		s.gen++
 	}
+	s.taken += n
 	i := len(s.chunk)
 	s.chunk = s.chunk[:i+n]
 	return s.chunk[i : i+n : i+n]
