@@ -75,3 +75,21 @@ func TestScanMarksCompactContainers(t *testing.T) {
 		t.Error("a compact array is not marked compact")
 	}
 }
+
+// TestPlainWordsCountsExactly puts each byte that is not plain at every
+// position of a 24-byte run: plainWords counts the plain bytes before it,
+// or stops at the last whole word.
+func TestPlainWordsCountsExactly(t *testing.T) {
+	for _, sp := range []byte{'"', '\\', 0x00, 0x1f, 0x80, 0xff} {
+		for pos := range 24 {
+			b := []byte(strings.Repeat(" ", 24)) // ' ' is the lowest plain byte
+			b[pos] = sp
+			if got := plainWords(b); got != pos {
+				t.Errorf("%q at %d: plainWords = %d", sp, pos, got)
+			}
+		}
+	}
+	if got := plainWords([]byte("0123456789a")); got != 8 {
+		t.Errorf("plain 11 bytes: plainWords = %d, want 8 (the whole words)", got)
+	}
+}
