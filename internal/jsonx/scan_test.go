@@ -37,8 +37,8 @@ func FuzzScanAgreesWithEncodingJSON(f *testing.F) {
 
 // checkScan checks scan's verdict on data against json.Valid and, for a
 // valid document, every plain value (strings as unquoted in the
-// document's own copy) against json.Unmarshal with UseNumber; and that
-// data is left as it was.
+// document's own copy) against json.Unmarshal with UseNumber, and each
+// array's count of its elements; and that data is left as it was.
 func checkScan(t *testing.T, data []byte) {
 	t.Helper()
 	orig := string(data)
@@ -57,6 +57,18 @@ func checkScan(t *testing.T, data []byte) {
 	var want any
 	if err := dec.Decode(&want); err != nil {
 		t.Fatalf("json: %v", err)
+	}
+	for i, n := range doc.nodes {
+		if n.kind != '[' {
+			continue
+		}
+		count := 0
+		for j := int32(i) + 1; j < n.next; j = doc.nodes[j].next {
+			count++
+		}
+		if int(n.val) != count {
+			t.Fatalf("scan(%q): array node %d counts %d elements, holds %d", data, i, n.val, count)
+		}
 	}
 	if got := doc.plainValue(0); !reflect.DeepEqual(got, want) {
 		t.Fatalf("scan(%q) = %#v, encoding/json %#v", data, got, want)
