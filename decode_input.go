@@ -31,6 +31,11 @@ func Strict() DecodeOption {
 // absent. Opaque values (state, forwardedProps, tool parameters, resume
 // payloads) are kept as compact json.RawMessage.
 //
+// The input shares no memory with data, which the caller may reuse. Its
+// strings are slices of one copy of data (one allocation for all of
+// them), so a string kept keeps that copy alive; its messages are
+// allocated a few at a time.
+//
 // It rejects what a 1.0 server cannot serve: threadId, runId and messages
 // missing or of the wrong type; a message with an unknown role or invalid
 // content; a resume entry whose status is neither resolved nor cancelled;
@@ -50,7 +55,7 @@ func DecodeInput(data []byte, opts ...DecodeOption) (*RunAgentInput, error) {
 	if perr != nil {
 		return nil, inputError(perr)
 	}
-	d := &decoder{jsonx.Decoder{Strict: cfg.strict}}
+	d := &decoder{Decoder: jsonx.Decoder{Strict: cfg.strict}}
 	in := d.input(d.Object(v), false)
 	if d.Err() != nil {
 		return nil, inputError(d.Err())

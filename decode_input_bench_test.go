@@ -3,6 +3,8 @@ package agui
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -122,4 +124,94 @@ func BenchmarkDecodeInput(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestDecodeInputAllocatesPerThreadNotPerMessage holds DecodeInput to a
+// few allocations whatever the thread's length (strings sliced from one
+// copy of the body, messages and handles from slabs), and a long thread to
+// bytes within three times the body's (a short one's are the slabs' first
+// chunks).
+func TestDecodeInputAllocatesPerThreadNotPerMessage(t *testing.T) {
+	for _, n := range []int{10, 1000, 5000} {
+		data := benchInput(n)
+		allocs := testing.AllocsPerRun(5, func() {
+			if _, err := DecodeInput(data); err != nil {
+				t.Fatal(err)
+			}
+		})
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := DecodeInput(data); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		bytes := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%d messages, %d bytes: %.0f allocations, %d bytes allocated", n, len(data), allocs, bytes)
+		if allocs > 60 {
+			t.Errorf("%d messages: %.0f allocations, want at most 60", n, allocs)
+		}
+		if n >= 1000 && bytes > 3*uint64(len(data)) {
+			t.Errorf("%d messages: %d bytes allocated for a %d-byte body, want at most 3 times", n, bytes, len(data))
+		}
+	}
+}
+
+// sweepInput is a RunAgentInput of n messages laid out as the thread
+// sweep of bench/e2e lays them out (e2e.ThreadMessages): a user question, an
+// assistant calling a tool, the tool's result and the answer, repeated;
+// tool arguments and results are JSON inside strings, an escape every few
+// bytes.
+func sweepInput(n int) []byte {
+	const filler = "the quick brown fox jumps over the lazy dog and then, having done so, rests for a while; "
+	text := func(i int, prefix string) string {
+		s := prefix + strconv.Itoa(i) + ": " + strings.Repeat(filler, 3)
+		return s[:250]
+	}
+	b := []byte(`{"threadId":"t","runId":"r","messages":[`)
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		id := strconv.Itoa(i)
+		call := "call-" + strconv.Itoa(i/4)
+		switch i % 4 {
+		case 0:
+			b = append(b, `{"id":"m-`+id+`","role":"user","content":"`+text(i, "question")+`"}`...)
+		case 1:
+			b = append(b, `{"id":"m-`+id+`","role":"assistant","toolCalls":[{"id":"`+call+
+				`","type":"function","function":{"name":"search_recipes","arguments":"{\"query\":\"vegetarian lasagna `+id+
+				`\",\"max_results\":10,\"filters\":{\"cuisine\":\"italian\",\"max_minutes\":90}}"}}]}`...)
+		case 2:
+			b = append(b, `{"id":"m-`+id+`","role":"tool","toolCallId":"`+call+`","content":"{\"results\":[{\"id\":\"r1\",\"title\":\"Spinach Lasagna `+id+
+				`\",\"minutes\":75},{\"id\":\"r2\",\"title\":\"Ricotta Bake\",\"minutes\":60}],\"total\":2,\"source\":\"recipes\"}"}`...)
+		default:
+			b = append(b, `{"id":"m-`+id+`","role":"assistant","content":"`+text(i, "answer")+`"}`...)
+		}
+	}
+	return append(b, "]}"...)
+}
+
+// BenchmarkDecodeInputSweep decodes 1,000 messages of the thread sweep's
+// layout (320 KB).
+func BenchmarkDecodeInputSweep(b *testing.B) {
+	data := sweepInput(1000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeInput(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestSweepInputDecodes keeps the benchmark's input valid.
+func TestSweepInputDecodes(t *testing.T) {
+	in, err := DecodeInput(sweepInput(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Messages) != 8 || len(in.Messages[1].(*AssistantMessage).ToolCalls) != 1 ||
+		in.Messages[2].(*ToolMessage).Content.Text[:12] != `{"results":[` {
+		t.Fatalf("decoded %#v", in.Messages)
+	}
 }

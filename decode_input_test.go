@@ -169,3 +169,34 @@ func TestDecodeInputErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeInputCopiesItsInput checks that a decoded input shares no
+// memory with the body it came from, whose buffer the transport reuses,
+// and that its escaped strings, unquoted inside the decoder's own copy,
+// read right.
+func TestDecodeInputCopiesItsInput(t *testing.T) {
+	buf := []byte(`{"threadId":"t\u00e9","runId":"r","state":{"a":1},"messages":[` +
+		`{"id":"u","role":"user","content":"line\none \"q\""},` +
+		`{"id":"a","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"x\":1}"}}]},` +
+		`{"id":"t","role":"tool","toolCallId":"c","content":"bad ` + "\xff" + ` byte"}]}`)
+	in, err := DecodeInput(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := (&RunStarted{ThreadID: "t", RunID: "r", Input: in}).AppendJSON(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range buf {
+		buf[i] = ' '
+	}
+	after, err := (&RunStarted{ThreadID: "t", RunID: "r", Input: in}).AppendJSON(nil)
+	if err != nil || string(after) != string(before) {
+		t.Errorf("input changed with its body:\n%s\n%s (%v)", before, after, err)
+	}
+	if in.ThreadID != "té" || in.Messages[0].(*UserMessage).Content.Text != "line\none \"q\"" ||
+		in.Messages[1].(*AssistantMessage).ToolCalls[0].Function.Arguments != `{"x":1}` ||
+		in.Messages[2].(*ToolMessage).Content.Text != "bad \uFFFD byte" {
+		t.Errorf("strings decoded wrong: %s", after)
+	}
+}

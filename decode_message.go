@@ -64,45 +64,59 @@ func (d *decoder) message(v jsonx.Value) Message {
 	var m Message
 	switch role {
 	case RoleDeveloper:
-		m = &DeveloperMessage{
+		p := d.developers.New(d.more(d.developers.Taken()))
+		*p = DeveloperMessage{
 			ID: o.Str("id"), Content: o.Str("content"), Name: o.OptStr("name"),
 			EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"), Metadata: o.OptMap("metadata"),
 			SubagentRunID: o.OptStr("subagentRunId"),
 		}
+		m = p
 	case RoleSystem:
-		m = &SystemMessage{
+		p := d.systems.New(d.more(d.systems.Taken()))
+		*p = SystemMessage{
 			ID: o.Str("id"), Content: o.Str("content"), Name: o.OptStr("name"),
 			EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"), Metadata: o.OptMap("metadata"),
 			SubagentRunID: o.OptStr("subagentRunId"),
 		}
+		m = p
 	case RoleAssistant:
-		m = &AssistantMessage{
+		p := d.assistants.New(d.more(d.assistants.Taken()))
+		*p = AssistantMessage{
 			ID: o.Str("id"), Content: o.OptStr("content"), Name: o.OptStr("name"),
 			ToolCalls: d.toolCalls(o), EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"),
 			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
+		m = p
 	case RoleUser:
-		m = &UserMessage{
+		p := d.users.New(d.more(d.users.Taken()))
+		*p = UserMessage{
 			ID: o.Str("id"), Content: d.requiredContent(o), Name: o.OptStr("name"),
 			EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"), Metadata: o.OptMap("metadata"),
 			SubagentRunID: o.OptStr("subagentRunId"),
 		}
+		m = p
 	case RoleTool:
-		m = &ToolMessage{
+		p := d.toolMsgs.New(d.more(d.toolMsgs.Taken()))
+		*p = ToolMessage{
 			ID: o.Str("id"), Content: d.requiredContent(o), ToolCallID: o.Str("toolCallId"),
 			Error: o.OptStr("error"), EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"),
 			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
+		m = p
 	case RoleActivity:
-		m = &ActivityMessage{
+		p := d.activities.New(d.more(d.activities.Taken()))
+		*p = ActivityMessage{
 			ID: o.Str("id"), ActivityType: o.Str("activityType"), Content: d.activityContent(o),
 			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
+		m = p
 	case RoleReasoning:
-		m = &ReasoningMessage{
+		p := d.reasonings.New(d.more(d.reasonings.Taken()))
+		*p = ReasoningMessage{
 			ID: o.Str("id"), Content: o.Str("content"), EncryptedValue: o.OptStr("encryptedValue"), EncryptedValueType: o.OptStr("encryptedValueType"),
 			Metadata: o.OptMap("metadata"), SubagentRunID: o.OptStr("subagentRunId"),
 		}
+		m = p
 	}
 	o.Finish()
 	return m
@@ -111,12 +125,16 @@ func (d *decoder) message(v jsonx.Value) Message {
 // messages decodes an array of messages; it never returns nil for an array.
 func (d *decoder) messages(elems []jsonx.Value) []Message {
 	out := make([]Message, 0, len(elems))
-	for _, e := range elems {
+	mark := d.Mark()
+	for i, e := range elems {
+		d.decoded, d.remaining = i, len(elems)-i-1
 		out = append(out, d.message(e))
 		if d.Err() != nil {
 			return nil
 		}
+		d.Release(mark)
 	}
+	d.decoded, d.remaining = 0, 0
 	return out
 }
 
@@ -138,7 +156,7 @@ func (d *decoder) toolCalls(o *jsonx.Object) []ToolCall {
 	if elems == nil {
 		return nil
 	}
-	out := make([]ToolCall, 0, len(elems))
+	out := d.calls.Take(len(elems), d.more(d.calls.Taken()))[:0]
 	for _, e := range elems {
 		c := d.Object(e)
 		tc := ToolCall{ID: c.Str("id")}

@@ -99,3 +99,74 @@ func FuzzDecodeRunAgentInput(f *testing.F) {
 		reencode(t, &RunStarted{ThreadID: in.ThreadID, RunID: in.RunID, Input: in})
 	})
 }
+
+// FuzzDecodeInputAgreesWithEncodingJSON checks DecodeInput against
+// encoding/json on random bodies: a body encoding/json finds malformed is
+// refused as malformed, and a body DecodeInput accepts reads alike
+// through encoding/json into plain maps: the ids, roles, texts and tool
+// calls of its messages.
+func FuzzDecodeInputAgreesWithEncodingJSON(f *testing.F) {
+	f.Add(benchInput(4))
+	f.Add([]byte(`{"threadId":"t\u00e9","runId":"r","messages":[{"id":"a\"b","role":"user","content":"x\ny"},{"id":"i","id":"j","role":"assistant","toolCalls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\"a\":\ud83d\ude00}"}}]}]}`))
+	f.Add([]byte("{\"threadId\":\"\xff\xfe\",\"runId\":\"\\ud800\",\"messages\":[{\"id\":\"m\",\"role\":\"tool\",\"toolCallId\":\"\xc3\",\"content\":\"\\u0000\"}]}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in, err := DecodeInput(data)
+		if !json.Valid(data) {
+			var ie *InputError
+			if !errors.As(err, &ie) || !ie.Malformed {
+				t.Fatalf("encoding/json finds the body malformed, DecodeInput: %v", err)
+			}
+			return
+		}
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		if err := json.Unmarshal(data, &m); err != nil {
+			t.Fatalf("DecodeInput accepts what encoding/json does not: %v", err)
+		}
+		same := func(what, got string, want any) {
+			t.Helper()
+			if w, _ := want.(string); got != w {
+				t.Fatalf("%s: %q, encoding/json %q", what, got, w)
+			}
+		}
+		same("threadId", in.ThreadID, m["threadId"])
+		same("runId", in.RunID, m["runId"])
+		msgs, _ := m["messages"].([]any)
+		if len(msgs) != len(in.Messages) {
+			t.Fatalf("%d messages, encoding/json %d", len(in.Messages), len(msgs))
+		}
+		for i, msg := range in.Messages {
+			mm, _ := msgs[i].(map[string]any)
+			same("id", msg.MessageID(), mm["id"])
+			same("role", string(msg.Role()), mm["role"])
+			switch msg := msg.(type) {
+			case *UserMessage:
+				if msg.Content.Parts == nil {
+					same("content", msg.Content.Text, mm["content"])
+				}
+			case *ToolMessage:
+				same("toolCallId", msg.ToolCallID, mm["toolCallId"])
+				if msg.Content.Parts == nil {
+					same("content", msg.Content.Text, mm["content"])
+				}
+			case *AssistantMessage:
+				if msg.Content != "" {
+					same("content", msg.Content, mm["content"])
+				}
+				calls, _ := mm["toolCalls"].([]any)
+				if len(calls) != len(msg.ToolCalls) {
+					t.Fatalf("%d tool calls, encoding/json %d", len(msg.ToolCalls), len(calls))
+				}
+				for j, c := range msg.ToolCalls {
+					cm, _ := calls[j].(map[string]any)
+					fm, _ := cm["function"].(map[string]any)
+					same("tool call id", c.ID, cm["id"])
+					same("function name", c.Function.Name, fm["name"])
+					same("arguments", c.Function.Arguments, fm["arguments"])
+				}
+			}
+		}
+	})
+}

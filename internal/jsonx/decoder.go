@@ -28,6 +28,34 @@ type Decoder struct {
 	// that no getter asked for. The default, false, ignores such members.
 	Strict bool
 	err    *DecodeError
+	// The handles a decoding makes, a few allocations for all of them.
+	objects    Slab[Object]
+	values     Slab[Value]
+	containers Slab[container]
+}
+
+// hint is what a Decoder tells its slabs of the handles it may still
+// make: unknown, so their chunks only double.
+const hint = maxChunk
+
+// Mark is a point in a [Decoder]'s reading, for [Decoder.Release].
+type Mark struct{ objects, values, containers slabMark }
+
+// Mark returns the point the decoder's reading has reached.
+func (d *Decoder) Mark() Mark {
+	return Mark{d.objects.mark(), d.values.mark(), d.containers.mark()}
+}
+
+// Release lets the decoder reuse the memory of the Objects and array
+// elements it made since m, which the caller no longer uses: what was
+// decoded through them is not affected. Releasing after each element of
+// a long array keeps the handles of one element in memory rather than
+// of all: they were two fifths of the bytes a long thread's decoding
+// allocated (issue 26).
+func (d *Decoder) Release(m Mark) {
+	d.objects.release(m.objects)
+	d.values.release(m.values)
+	d.containers.release(m.containers)
 }
 
 // Err returns the first error recorded, or nil.
@@ -73,7 +101,9 @@ func (d *Decoder) Array(v Value) []Value {
 		d.FailType(v, "array")
 		return nil
 	}
-	return d.elements(&container{v: v, array: true})
+	c := d.containers.New(hint)
+	*c = container{v: v, array: true}
+	return d.elements(c)
 }
 
 // elements lists the elements of the array c.
@@ -82,11 +112,9 @@ func (d *Decoder) elements(c *container) []Value {
 	nodes := v.doc.nodes
 	i := v.i + 1
 	end := v.n.next
-	count := 0
-	for j := i; j < end; j = nodes[j].next {
-		count++
-	}
-	out := make([]Value, 0, count)
+	// The scan counted the elements: counting them here, a hop through
+	// the nodes apiece, was 2.5 % of a long thread's decoding.
+	out := d.values.Take(int(v.n.val), hint)[:0] // each value is overwritten
 	for j := i; j < end; j = nodes[j].next {
 		out = append(out, Value{doc: v.doc, n: &nodes[j], i: j, parent: c, idx: len(out)})
 	}
@@ -185,7 +213,7 @@ func (doc *document) plainValue(i int32) any {
 	case '"':
 		return doc.stringValue(n)
 	case '0':
-		return json.Number(doc.data[n.start:n.end])
+		return json.Number(doc.text[n.start:n.end])
 	case 't':
 		return true
 	case 'f':

@@ -36,6 +36,12 @@
 //		return err // e.g. "items[2].role: required" (HTTP 422)
 //	}
 //
+// Every string read is a slice of one copy of the document, made by
+// [Parse], so a kept string keeps that copy alive; the Objects and array
+// elements a Decoder hands out come from slabs, and [Decoder.Release]
+// lets it reuse those made since a [Decoder.Mark], as a caller decoding a
+// long array does after each element.
+//
 // The first error sticks and later ones are dropped, so a caller checks
 // once, at the end; a read that fails returns a zero value. Errors are [*DecodeError] values whose Path is
 // the JSON path of the value at fault, spelled by [MemberPath] and

@@ -17,20 +17,40 @@ type Object struct {
 	// first and end bound the object's member nodes; empty on a type
 	// error.
 	first, end int32
+	// names has the [nameBit] of each member's name set: a getter asking
+	// for a name whose bit is clear knows it absent without looking.
+	// Most of the getters of a message ask for optional members that are
+	// absent, and looking through the members for each was a tenth of a
+	// long thread's decoding (issue 26).
+	names uint64
 	// known marks, by member ordinal, the members a getter asked for.
 	known []bool
+}
+
+// nameBit is the bit of a member's name in [Object].names, from its
+// length and first byte: the names of a schema's object rarely share one.
+func nameBit(name string) uint64 {
+	if name == "" {
+		return 1
+	}
+	return 1 << ((uint(len(name)) + 3*uint(name[0])) & 63)
 }
 
 // Object opens v as an object. When v is not one it records the error and
 // returns an empty Object, whose getters then only return zero values.
 func (d *Decoder) Object(v Value) *Object {
-	o := &Object{d: d, c: container{v: v}}
+	o := d.objects.New(hint)
+	*o = Object{d: d, c: container{v: v}}
 	if v.n == nil || v.n.kind != '{' {
 		d.FailType(v, "object")
 		return o
 	}
 	o.first = v.i + 1
 	o.end = v.n.next
+	nodes := v.doc.nodes
+	for k := o.first; k < o.end; k = nodes[k+1].next {
+		o.names |= nameBit(v.doc.stringValue(&nodes[k]))
+	}
 	return o
 }
 
@@ -39,33 +59,60 @@ func (o *Object) Path() string { return o.c.v.Path() }
 
 // nameIs reports whether the name node k spells name.
 func (o *Object) nameIs(k *node, name string) bool {
-	doc := o.c.v.doc
-	if k.plain {
-		return string(doc.data[k.start+1:k.end-1]) == name
-	}
-	return doc.stringValue(k) == name
+	return o.c.v.doc.stringValue(k) == name
 }
 
 // Get returns the member name and whether it is present, and marks name as
 // known. An absent member is still a [Value], so that an error about it
 // names its path.
 func (o *Object) Get(name string) (Value, bool) {
+	i := o.find(name)
 	v := Value{doc: o.c.v.doc, parent: &o.c, name: name}
-	if o.first == o.end {
-		return v, false
+	if i != 0 {
+		v.n, v.i = &v.doc.nodes[i], i
 	}
-	nodes := v.doc.nodes
+	return v, i != 0
+}
+
+// find returns the index of the node of the member name's value, 0 when
+// it is absent (node 0 is the root, never a member), and marks name as
+// known. The getters of strings read through find and build a [Value]
+// only for an error: a Value apiece, copied through the layers of
+// getters, was a fifth of a long thread's decoding (issue 26).
+func (o *Object) find(name string) int32 {
+	if o.names&nameBit(name) == 0 {
+		return 0
+	}
+	nodes := o.c.v.doc.nodes
+	var found int32
 	ord := 0
 	for k := o.first; k < o.end; k = nodes[k+1].next {
 		if o.nameIs(&nodes[k], name) {
-			v.n, v.i = &nodes[k+1], k+1
+			found = k + 1
 			if o.d.Strict {
 				o.mark(ord)
 			}
 		}
 		ord++
 	}
-	return v, v.n != nil
+	return found
+}
+
+// str returns the string value of the member name when it is present
+// and a string (ok), or when it is absent or null (!present).
+func (o *Object) str(name string) (s string, present, ok bool) {
+	i := o.find(name)
+	if i == 0 {
+		return "", false, false
+	}
+	doc := o.c.v.doc
+	switch n := &doc.nodes[i]; n.kind {
+	case '"':
+		return doc.stringValue(n), true, true
+	case 'n':
+		return "", false, false
+	}
+	return "", true, false
 }
 
 // mark records that a getter asked for the member with ordinal ord.
@@ -97,6 +144,10 @@ func (o *Object) Required(name string) (Value, bool) {
 
 // Str returns the required string member name (see [Decoder.Str]).
 func (o *Object) Str(name string) string {
+	if s, _, ok := o.str(name); ok {
+		return s
+	}
+	// Absent, null or not a string: the error.
 	if v, ok := o.Required(name); ok {
 		return o.d.Str(v)
 	}
@@ -105,8 +156,11 @@ func (o *Object) Str(name string) string {
 
 // OptStr returns the optional string member name, "" when absent.
 func (o *Object) OptStr(name string) string {
+	if s, present, ok := o.str(name); ok || !present {
+		return s
+	}
 	if v, ok := o.Optional(name); ok {
-		return o.d.Str(v)
+		return o.d.Str(v) // the error
 	}
 	return ""
 }
@@ -122,22 +176,20 @@ func (o *Object) Member(name string, required bool) (Value, bool) {
 
 // Enum returns the string member name, which must be one of allowed, or
 // "" when an optional one is absent. The error for any other string is
-// `unknown <what> "<value>"`. A string spelled without escapes is matched
-// without allocating, and the string returned is the allowed one.
+// `unknown <what> "<value>"`. The string returned is the allowed one, which
+// keeps no document alive.
 func (o *Object) Enum(name string, required bool, what string, allowed ...string) string {
-	v, ok := o.Member(name, required)
-	if !ok {
-		return ""
-	}
-	if v.n.kind == '"' && v.n.plain {
-		// The common case: compare the bytes, and return the allowed
-		// string itself, without allocating.
-		b := v.doc.data[v.n.start+1 : v.n.end-1]
+	if s, _, ok := o.str(name); ok {
 		for _, a := range allowed {
-			if string(b) == a {
+			if s == a {
 				return a
 			}
 		}
+	}
+	// Absent, null, not a string or not allowed: the error, if any.
+	v, ok := o.Member(name, required)
+	if !ok {
+		return ""
 	}
 	s := o.d.Str(v)
 	for _, a := range allowed {

@@ -7,9 +7,10 @@ package jsonx
 
 import (
 	"encoding/binary"
-	"strings"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxScanDepth is how deeply arrays and objects may nest, as in encoding/json.
@@ -22,22 +23,39 @@ const maxScanDepth = 10000
 type node struct {
 	start, end int32 // the value's bytes, quotes and brackets included
 	next       int32 // the index of the node after this value's subtree
-	kind       byte  // '{', '[', '"', '0' (number), 't', 'f' or 'n'
-	// plain: a string without escapes and with valid UTF-8, whose bytes
-	// are its value; a container without whitespace inside, already
-	// compact.
+	// val is, for a string, where its value ends in [document.text] (it
+	// starts at start+1), or -1-k when the value is document.grown[k];
+	// for an array, how many elements it has.
+	val  int32
+	kind byte // '{', '[', '"', '0' (number), 't', 'f' or 'n'
+	// plain: a container without whitespace inside, already compact.
 	plain bool
 }
 
 // document is a scanned JSON text.
 type document struct {
-	data  []byte
+	// data is the caller's text, read only while decoding: what a
+	// decoder keeps of it, it copies.
+	data []byte
+	// text is the document's own copy of data, in which each string's
+	// value is written over the string's own bytes (a value is never
+	// longer than its escaped spelling, except when invalid UTF-8 is
+	// replaced: those go to grown). Every string a decoder returns is a
+	// slice of text, so a document costs one allocation for all its
+	// strings rather than one each: a string apiece was half the
+	// allocations of a long thread's decoding (issue 26). The price is
+	// that a string kept keeps the whole text alive.
+	text  string
+	grown []string
 	nodes []node
 }
 
 // scanner builds a document; ok turns false at the first syntax error.
 type scanner struct {
-	data  []byte
+	data []byte
+	// buf becomes document.text: written while scanning, never after.
+	buf   []byte
+	grown []string
 	pos   int
 	nodes []node
 	ws    int // whitespace bytes skipped inside containers so far
@@ -51,13 +69,17 @@ func scan(data []byte) (*document, bool) {
 		return nil, false
 	}
 	s := &scanner{data: data, ok: true, nodes: make([]node, 0, 8+len(data)/24)}
+	s.buf = append([]byte(nil), data...) // not zeroed first, as make would
 	s.skipSpace()
 	s.value(0)
 	s.skipSpace()
 	if !s.ok || s.pos != len(data) {
 		return nil, false
 	}
-	return &document{data: data, nodes: s.nodes}, true
+	// buf is not written after this: the string is immutable, as Go's
+	// strings must be.
+	text := unsafe.String(unsafe.SliceData(s.buf), len(s.buf))
+	return &document{data: data, text: text, grown: s.grown, nodes: s.nodes}, true
 }
 
 func (s *scanner) skipSpace() {
@@ -87,7 +109,7 @@ func (s *scanner) value(depth int) {
 		s.array(i, depth+1)
 	case '"':
 		s.nodes[i].kind = '"'
-		s.nodes[i].plain = s.str()
+		s.str(i)
 	case 't':
 		s.literal(i, "true")
 	case 'f':
@@ -175,6 +197,7 @@ func (s *scanner) array(i, depth int) {
 	}
 	for s.ok {
 		s.value(depth)
+		s.nodes[i].val++
 		s.skipSpace()
 		if s.pos >= len(s.data) {
 			s.ok = false
@@ -195,11 +218,20 @@ func (s *scanner) array(i, depth int) {
 	}
 }
 
-// str scans a string and reports whether its bytes are its value: no
-// escapes, and valid UTF-8.
-func (s *scanner) str() bool {
+// str scans string node i and records where its value ends in buf. An
+// ASCII string with escapes has its value written over its spelling in buf
+// as the scan goes: unquoting it after the scan walked its bytes a second
+// time, 8 % of a long thread's request, whose tool arguments and results
+// are JSON inside strings (issue 26). A string whose bytes are its value
+// (plain: no escapes, valid UTF-8) is in buf already; any other is
+// unquoted after its scan ([scanner.unquote]).
+func (s *scanner) str(i int) {
 	s.pos++ // "
-	plain, ascii := true, true
+	start := s.pos
+	ascii := true
+	// w is where the value goes on in buf, from the first escape on (-1
+	// before it); from is the first byte of data not yet written there.
+	w, from := -1, 0
 	for s.pos < len(s.data) {
 		s.pos += plainWords(s.data[s.pos:])
 		if s.pos >= len(s.data) {
@@ -208,40 +240,33 @@ func (s *scanner) str() bool {
 		c := s.data[s.pos]
 		switch {
 		case c == '"':
-			start := int(s.nodes[len(s.nodes)-1].start) + 1
+			end := s.pos
 			s.pos++
-			if !ascii && plain {
-				plain = utf8.Valid(s.data[start : s.pos-1])
-			}
-			return plain
-		case c == '\\':
-			plain = false
-			if s.pos+1 >= len(s.data) {
-				s.ok = false
-				return false
-			}
-			switch s.data[s.pos+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				s.pos += 2
-			case 'u':
-				if s.pos+6 > len(s.data) {
-					s.ok = false
-					return false
-				}
-				for _, h := range s.data[s.pos+2 : s.pos+6] {
-					if hexValue(h) < 0 {
-						s.ok = false
-						return false
-					}
-				}
-				s.pos += 6
+			n := &s.nodes[i]
+			switch {
+			case w < 0 && (ascii || utf8.Valid(s.data[start:end])):
+				n.val = int32(end) // its bytes are its value
+			case ascii:
+				w += copy(s.buf[w:], s.data[from:end])
+				n.val = int32(w)
 			default:
-				s.ok = false
-				return false
+				s.unquote(n, start, end)
 			}
+			return
+		case c == '\\':
+			if w < 0 {
+				w = s.pos
+			} else {
+				w += copy(s.buf[w:], s.data[from:s.pos])
+			}
+			if !s.escape(&w) {
+				s.ok = false
+				return
+			}
+			from = s.pos
 		case c < 0x20:
 			s.ok = false
-			return false
+			return
 		default:
 			if c >= utf8.RuneSelf {
 				ascii = false
@@ -250,7 +275,87 @@ func (s *scanner) str() bool {
 		}
 	}
 	s.ok = false
-	return false
+}
+
+// escape checks the escape at s.pos, writes its value at buf[*w] and
+// moves both past it; false for an escape that is not well formed. A
+// high surrogate followed by a low one is one rune; any other surrogate
+// is U+FFFD, as encoding/json decodes it. A value never takes more
+// bytes than its escape, so the writes stay inside the string's spelling.
+func (s *scanner) escape(w *int) bool {
+	if s.pos+1 >= len(s.data) {
+		return false
+	}
+	c := s.data[s.pos+1]
+	switch c {
+	case '"', '\\', '/':
+	case 'b':
+		c = '\b'
+	case 'f':
+		c = '\f'
+	case 'n':
+		c = '\n'
+	case 'r':
+		c = '\r'
+	case 't':
+		c = '\t'
+	case 'u':
+		if !s.hex4At(s.pos) {
+			return false
+		}
+		r := hex4(s.data[s.pos+2:])
+		s.pos += 6
+		if utf16.IsSurrogate(r) {
+			if s.hex4At(s.pos) {
+				if pair := utf16.DecodeRune(r, hex4(s.data[s.pos+2:])); pair != utf8.RuneError {
+					r = pair
+					s.pos += 6
+				} else {
+					r = utf8.RuneError
+				}
+			} else {
+				r = utf8.RuneError
+			}
+		}
+		*w += utf8.EncodeRune(s.buf[*w:], r)
+		return true
+	default:
+		return false
+	}
+	s.buf[*w] = c
+	*w++
+	s.pos += 2
+	return true
+}
+
+// hex4At reports whether data holds a \u escape with four hex digits at
+// i.
+func (s *scanner) hex4At(i int) bool {
+	if i+6 > len(s.data) || s.data[i] != '\\' || s.data[i+1] != 'u' {
+		return false
+	}
+	for _, h := range s.data[i+2 : i+6] {
+		if hexValue(h) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// unquote writes the value of string node n, whose body is data[start:end],
+// over its spelling in buf, or to grown when it is longer than its
+// spelling (invalid UTF-8 replaced), and records where it is.
+func (s *scanner) unquote(n *node, start, end int) {
+	body := s.data[start:end]
+	// Unquoting into buf's room for the spelling reallocates only when
+	// the value is longer, which is rare.
+	room := s.buf[start:start:end]
+	if v := appendUnquoted(room, body); len(v) <= len(body) {
+		n.val = int32(start + len(v))
+	} else {
+		s.grown = append(s.grown, string(v))
+		n.val = int32(-len(s.grown))
+	}
 }
 
 func hexValue(c byte) int {
@@ -312,91 +417,95 @@ func (s *scanner) number() {
 
 // stringValue returns the value of string node n, decoded as
 // encoding/json decodes it: escapes resolved, and each invalid UTF-8 byte
-// or unpaired surrogate replaced by U+FFFD.
+// or unpaired surrogate replaced by U+FFFD. It does not allocate.
 func (doc *document) stringValue(n *node) string {
-	body := doc.data[n.start+1 : n.end-1]
-	if n.plain {
-		return string(body)
+	if n.val < 0 {
+		return doc.grown[-1-n.val]
 	}
-	return unquote(body)
+	return doc.text[n.start+1 : n.val]
 }
 
-// unquote decodes the body of a scanned string (its escapes are known to
-// be well formed). It copies each run of plain ASCII in one go and builds
-// the string in place: byte by byte into a []byte and then copied into a
-// string, it was a tenth of a long thread's decoding (issue 26).
-func unquote(b []byte) string {
-	var out strings.Builder
-	out.Grow(len(b))
+// appendUnquoted appends the value of the body of a scanned string (its
+// escapes are known to be well formed) to dst. It copies each run of
+// plain ASCII at once, found eight bytes at a time: byte by byte, it was
+// a tenth of a long thread's decoding, and found with bytes.IndexByte and
+// utf8.Valid, whose calls cost more than the short runs between the
+// escapes of JSON inside a string (tool arguments and results), 10 % of
+// a long thread's request (issue 26).
+func appendUnquoted(dst, b []byte) []byte {
 	for i := 0; i < len(b); {
-		run := i
-		for run < len(b) && b[run] != '\\' && b[run] < utf8.RuneSelf {
-			run++
+		// Inside a scanned string, plainWords stops only at a backslash
+		// or a byte beyond ASCII.
+		j := i + plainWords(b[i:])
+		for j < len(b) && b[j] != '\\' && b[j] < utf8.RuneSelf {
+			j++
 		}
-		if run > i {
-			out.Write(b[i:run])
-			i = run
+		dst = append(dst, b[i:j]...)
+		if i = j; i == len(b) {
+			break
+		}
+		if b[i] != '\\' {
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				dst = utf8.AppendRune(dst, utf8.RuneError)
+			} else {
+				dst = append(dst, b[i:i+size]...)
+			}
+			i += size
 			continue
 		}
-		c := b[i]
-		switch {
-		case c == '\\':
-			switch b[i+1] {
-			case 'b':
-				out.WriteByte('\b')
-			case 'f':
-				out.WriteByte('\f')
-			case 'n':
-				out.WriteByte('\n')
-			case 'r':
-				out.WriteByte('\r')
-			case 't':
-				out.WriteByte('\t')
-			case 'u':
-				r := hex4(b[i+2:])
-				i += 6
-				if utf16.IsSurrogate(r) {
-					if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
-						if pair := utf16.DecodeRune(r, hex4(b[i+2:])); pair != utf8.RuneError {
-							r = pair
-							i += 6
-						} else {
-							r = utf8.RuneError
-						}
+		switch b[i+1] {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r := hex4(b[i+2:])
+			i += 6
+			if utf16.IsSurrogate(r) {
+				if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
+					if pair := utf16.DecodeRune(r, hex4(b[i+2:])); pair != utf8.RuneError {
+						r = pair
+						i += 6
 					} else {
 						r = utf8.RuneError
 					}
+				} else {
+					r = utf8.RuneError
 				}
-				out.WriteRune(r)
-				continue
-			default: // " \ /
-				out.WriteByte(b[i+1])
 			}
-			i += 2
-		default:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				out.WriteRune(utf8.RuneError)
-			} else {
-				out.Write(b[i : i+size])
-			}
-			i += size
+			dst = utf8.AppendRune(dst, r)
+			continue
+		default: // " \ /
+			dst = append(dst, b[i+1])
 		}
+		i += 2
 	}
-	return out.String()
+	return dst
 }
 
-// plainWords returns how many bytes at b's start are, eight at a time,
-// ASCII that ends no string and escapes nothing (see [plain] for the
-// test): the profile of a long thread's decoding showed the scanner's
-// strings, read a byte at a time, as its largest part (issue 26).
+// plainWords returns how many bytes at b's start are ASCII that ends no
+// string and escapes nothing (see [plain] for the test), testing eight at
+// a time; it stops within the last eight bytes. The profile of a long
+// thread's decoding showed the scanner's strings, read a byte at a time,
+// as its largest part (issue 26). In the word that fails the test, the
+// lowest flagged byte is the first that is not plain (a borrow only moves
+// up from a flagged byte), so the count is exact: counting only whole
+// words, the bytes before an escape were read one at a time, each with a
+// call here, and JSON inside a string has an escape every few bytes.
 func plainWords(b []byte) int {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if (x|(x-lo*0x20)|((x^lo*'"')-lo)|((x^lo*'\\')-lo))&hi != 0 {
-			break
+		if m := (x | (x - lo*0x20) | ((x ^ lo*'"') - lo) | ((x ^ lo*'\\') - lo)) & hi; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	return i
