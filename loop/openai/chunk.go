@@ -109,6 +109,8 @@ func decodeChunk(ev ssestream.Event) (chunk, error) {
 		if json.Unmarshal(env.Error, &s) == nil {
 			msg = s
 		}
+		// The event outlives the reader's buffer it was read into.
+		ev.Data = bytes.Clone(ev.Data)
 		return chunk{}, &ssestream.StreamError{Message: "received error while streaming: " + msg, Event: ev}
 	}
 	return env.chunk, nil
