@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agui-go/agui"
 )
@@ -64,6 +65,28 @@ func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 	var streamErr error
 	deltas, stop := r.pump(ctx, req)
 	defer stop()
+	// Deltas arriving close together go out together (see
+	// coalesceWindow): release ends the hold on the client's writer, held
+	// counts the deltas emitted under it, window ends it in time, last is
+	// when the previous delta arrived.
+	var (
+		release func()
+		held    int
+		window  *time.Timer
+		windowC <-chan time.Time
+		last    time.Time
+	)
+	endHold := func() {
+		if release != nil {
+			release()
+			release, windowC = nil, nil
+		}
+	}
+	defer func() {
+		if window != nil {
+			window.Stop()
+		}
+	}()
 read:
 	for {
 		var (
@@ -72,6 +95,9 @@ read:
 		)
 		select {
 		case it, ok = <-deltas:
+		case <-windowC:
+			endHold()
+			continue
 		case <-r.renewals():
 			if err := r.tick(ctx); err != nil {
 				r.lost, streamErr = err, err
@@ -86,6 +112,18 @@ read:
 		if err != nil {
 			streamErr = err
 			break
+		}
+		now := time.Now()
+		near := !last.IsZero() && now.Sub(last) < coalesceWindow
+		last = now
+		if release == nil && (near || len(deltas) > 0) {
+			release, held = r.sink.coalesce(), 0
+			if window == nil {
+				window = time.NewTimer(coalesceWindow)
+			} else {
+				window.Reset(coalesceWindow)
+			}
+			windowC = window.C
 		}
 		if d.Reasoning != "" || d.ReasoningEncrypted != "" {
 			if !reasoning {
@@ -141,7 +179,13 @@ read:
 			r.usage = r.usage.Add(*d.Usage)
 			r.cp.Usage = r.cp.Usage.Add(*d.Usage)
 		}
+		if release != nil {
+			if held++; held >= coalesceMax || (len(deltas) == 0 && !near) {
+				endHold()
+			}
+		}
 	}
+	endHold()
 	closeReasoning()
 	closeText()
 	if streamErr != nil {
@@ -180,12 +224,32 @@ type streamed struct {
 	err   error
 }
 
+// coalesceWindow and coalesceMax are how the loop sends a model's deltas
+// that arrive close together in one write and one flush to the client,
+// rather than one each (see [core.Emitter.Coalesce]): it holds the
+// client's writer back while more deltas wait in the channel from the
+// provider, or when a delta arrived within coalesceWindow of the one
+// before, and lets it go when coalesceWindow has passed since the hold
+// began, when coalesceMax deltas were emitted under it, when a delta that
+// was not close finds none waiting, or when the turn ends. So no event
+// waits more than coalesceWindow, and one after a pause of the model (a
+// real model's tokens mostly come several milliseconds apart) waits for
+// nothing. The token path of BENCHMARKS.md (issue 26) measured a write
+// and a flush per token without it. coalesceMax is also the capacity of
+// the channel (see pump).
+const (
+	coalesceWindow = time.Millisecond
+	coalesceMax    = 32
+)
+
 // pump runs the provider's stream on its own goroutine and hands its items
 // over a channel, so that the loop goroutine can renew its lease while the
-// model is slow. stop cancels the stream and joins the goroutine.
+// model is slow. The channel holds coalesceMax items, so the provider
+// reads ahead while the loop emits, and the loop sees how many wait.
+// stop cancels the stream and joins the goroutine.
 func (r *run) pump(ctx context.Context, req ModelRequest) (<-chan streamed, func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	items := make(chan streamed)
+	items := make(chan streamed, coalesceMax)
 	quit := make(chan struct{})
 	go func() {
 		defer close(items)
