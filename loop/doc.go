@@ -42,7 +42,7 @@
 // sends them, an event per delta. Deltas that arrive close together leave
 // in one write and one flush to the client ([core.Emitter.Coalesce]):
 // while more deltas wait, or when one came within 1 ms of the one before,
-// the client's writer is held, for at most 1 ms and 32 deltas. A delta
+// the client's writer is held, for at most 1 ms and 64 deltas. A delta
 // after a pause of the model (a real model's tokens mostly come several
 // milliseconds apart) goes out at once; no event waits more than 1 ms.
 //

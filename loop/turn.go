@@ -254,11 +254,12 @@ type streamed struct {
 // waits more than coalesceWindow, and one after a pause of the model (a
 // real model's tokens mostly come several milliseconds apart) waits for
 // nothing. The token path of BENCHMARKS.md (issue 26) measured a write
-// and a flush per token without it. coalesceMax is also the capacity of
-// the channel (see pump).
+// and a flush per token without it. coalesceMax is core's default queue
+// bound, which wakes the writer of a held queue that fills anyway, and
+// the capacity of the channel (see pump).
 const (
 	coalesceWindow = time.Millisecond
-	coalesceMax    = 32
+	coalesceMax    = 64
 )
 
 // pump runs the provider's stream on its own goroutine and hands its items
