@@ -86,6 +86,7 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 		}
 		defer raw.Body.Close()
 		r := sse.NewReader(raw.Body)
+		var c chunk
 		for r.Next() {
 			data := r.Data()
 			if len(data) == 0 {
@@ -94,8 +95,7 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 			if bytes.HasPrefix(data, []byte("[DONE]")) {
 				return
 			}
-			c, err := decodeChunk(ssestream.Event{Type: string(r.Type()), Data: data})
-			if err != nil {
+			if err := decodeChunk(ssestream.Event{Type: string(r.Type()), Data: data}, &c); err != nil {
 				yield(loop.Delta{}, err)
 				return
 			}
