@@ -73,8 +73,9 @@ func newEventReader(resp *http.Response) *eventReader {
 	return &eventReader{r: sse.NewReader(resp.Body), resp: resp}
 }
 
-// Current is the event Next read.
-func (e *eventReader) Current() event { return e.cur }
+// Current is the event Next read, valid until the next call to Next: a
+// pointer, as the event is some 300 bytes.
+func (e *eventReader) Current() *event { return &e.cur }
 
 // Err is the error that ended the stream, nil at its end.
 func (e *eventReader) Err() error { return e.err }
