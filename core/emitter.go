@@ -101,6 +101,18 @@ func (e *Emitter) Emit(ev agui.Event) error {
 	return e.send(ev)
 }
 
+// Coalesce holds back the run's consumer (the HTTP handler's writer) from
+// the events emitted from now until release is called, through any
+// Emitter of the run, so that events emitted in a row leave in one write
+// and one flush rather than one each: the loop holds while its model's
+// tokens arrive faster than it emits them (see loop's package doc). The
+// events are queued and verified as ever; a hold only defers the wake-up,
+// and not past a full queue ([WithQueueSize]) or the run's end. Holds
+// nest; the last release wakes the consumer when events wait. Release
+// promptly: the client sees nothing of what is held. release may be
+// called more than once, from any goroutine.
+func (e *Emitter) Coalesce() (release func()) { return e.s.hold() }
+
 // Say emits text as one whole assistant message: TEXT_MESSAGE_START, one
 // TEXT_MESSAGE_CONTENT (none when text is empty) and TEXT_MESSAGE_END.
 func (e *Emitter) Say(text string) error {

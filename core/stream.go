@@ -38,7 +38,11 @@ type stream struct {
 	queued []item
 	closed bool // the terminal event is decided: nothing more is queued
 	full   bool // an emitter waits for room
-	bound  int
+	// held counts the Coalesce holds in effect: while there are any,
+	// queueing to an empty queue does not wake the consumer (see
+	// Emitter.Coalesce).
+	held  int
+	bound int
 	// wake holds a value when events were queued to an empty queue, and
 	// is closed with the queue; room holds a value when the consumer took
 	// from a queue an emitter found full.
@@ -222,7 +226,7 @@ func (s *stream) enqueueLocked(ev agui.Event) error {
 		it.reuse = s.pooled // not a piece of a split delta: the event itself
 	}
 	s.queued = append(s.queued, it)
-	first := len(s.queued) == 1
+	first := len(s.queued) == 1 && s.held == 0
 	if n := len(s.free); n > 0 && s.next == nil {
 		// The next delta's event, taken while qmu is held anyway.
 		s.next = s.free[n-1]
@@ -231,10 +235,7 @@ func (s *stream) enqueueLocked(ev agui.Event) error {
 	}
 	s.qmu.Unlock()
 	if first {
-		select {
-		case s.wake <- struct{}{}:
-		default: // the consumer has a wake-up pending already
-		}
+		s.wakeConsumer()
 	}
 	if s.bound > 0 {
 		return nil
@@ -258,12 +259,44 @@ func (s *stream) enqueueLocked(ev agui.Event) error {
 	return nil
 }
 
+// wakeConsumer signals the consumer that the queue has events.
+func (s *stream) wakeConsumer() {
+	select {
+	case s.wake <- struct{}{}:
+	default: // the consumer has a wake-up pending already
+	}
+}
+
+// hold starts a Coalesce hold and returns its release, which wakes the
+// consumer when it ends the last hold and events wait.
+func (s *stream) hold() (release func()) {
+	s.qmu.Lock()
+	s.held++
+	s.qmu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.qmu.Lock()
+			s.held--
+			wake := s.held == 0 && len(s.queued) > 0
+			s.qmu.Unlock()
+			if wake {
+				s.wakeConsumer()
+			}
+		})
+	}
+}
+
 // waitRoomLocked waits for the consumer to take from the queue. It is
 // called with qmu held and returns with it held, except on cancellation,
 // when it returns the run's CANCELLED error with qmu released.
 func (s *stream) waitRoomLocked() error {
 	s.full = true
+	held := s.held > 0
 	s.qmu.Unlock()
+	if held {
+		s.wakeConsumer() // a held queue is full: it goes out now
+	}
 	select {
 	case <-s.room:
 	case <-s.done:

@@ -38,6 +38,14 @@
 // a fixed message per code; the cause stays in the error (errors.Is,
 // errors.As) and in core's log line for the failed run.
 //
+// A turn's text, reasoning and tool call arguments stream as the model
+// sends them, an event per delta. Deltas that arrive close together leave
+// in one write and one flush to the client ([core.Emitter.Coalesce]):
+// while more deltas wait, or when one came within 1 ms of the one before,
+// the client's writer is held, for at most 1 ms and 64 deltas. A delta
+// after a pause of the model (a real model's tokens mostly come several
+// milliseconds apart) goes out at once; no event waits more than 1 ms.
+//
 // [WithModelSettings] sets temperature, the output token limit, stop
 // sequences, the tool choice and parallel tool calls in provider-neutral
 // terms; each provider maps what it supports and documents what it

@@ -19,6 +19,10 @@ type sink struct{ e *core.Emitter }
 
 func (s sink) emit(ev agui.Event) error { return s.e.Emit(ev) }
 
+// coalesce holds the run's writer back until release (see
+// [core.Emitter.Coalesce]).
+func (s sink) coalesce() (release func()) { return s.e.Coalesce() }
+
 // subagent opens a subagent invocation and returns its sink.
 func (s sink) subagent(name, toolCallID, messageID string) (subSink, error) {
 	sub, err := s.e.Subagent(name, core.WithParentToolCall(toolCallID), core.WithParentMessage(messageID))

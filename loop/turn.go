@@ -5,6 +5,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agui-go/agui"
 )
@@ -64,20 +65,58 @@ func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 	var streamErr error
 	deltas, stop := r.pump(ctx, req)
 	defer stop()
+	// Deltas arriving close together go out together (see
+	// coalesceWindow): release ends the hold on the client's writer, held
+	// counts the deltas emitted under it, window ends it in time, last is
+	// when the previous delta arrived.
+	var (
+		release func()
+		held    int
+		window  *time.Timer
+		windowC <-chan time.Time
+		last    time.Time
+	)
+	endHold := func() {
+		if release != nil {
+			release()
+			release, windowC = nil, nil
+		}
+	}
+	defer func() {
+		if window != nil {
+			window.Stop()
+		}
+	}()
 read:
 	for {
 		var (
 			it streamed
 			ok bool
 		)
-		select {
-		case it, ok = <-deltas:
-		case <-r.renewals():
-			if err := r.tick(ctx); err != nil {
-				r.lost, streamErr = err, err
-				break read
+		// Under a hold, a waiting delta is taken without the full select
+		// (the profile showed selectgo at a tenth of the loop's CPU); a
+		// hold is short, so the lease's renewals still get their turn.
+		took := false
+		if release != nil {
+			select {
+			case it, ok = <-deltas:
+				took = true
+			default:
 			}
-			continue
+		}
+		if !took {
+			select {
+			case it, ok = <-deltas:
+			case <-windowC:
+				endHold()
+				continue
+			case <-r.renewals():
+				if err := r.tick(ctx); err != nil {
+					r.lost, streamErr = err, err
+					break read
+				}
+				continue
+			}
 		}
 		if !ok {
 			break
@@ -86,6 +125,24 @@ read:
 		if err != nil {
 			streamErr = err
 			break
+		}
+		// near: this delta came soon after the one before. With more
+		// waiting the clock is not read (the profile showed it at a
+		// twentieth of the loop's CPU): the hold is taken anyway.
+		near := len(deltas) > 0
+		if !near {
+			now := time.Now()
+			near = !last.IsZero() && now.Sub(last) < coalesceWindow
+			last = now
+		}
+		if release == nil && near {
+			release, held = r.sink.coalesce(), 0
+			if window == nil {
+				window = time.NewTimer(coalesceWindow)
+			} else {
+				window.Reset(coalesceWindow)
+			}
+			windowC = window.C
 		}
 		if d.Reasoning != "" || d.ReasoningEncrypted != "" {
 			if !reasoning {
@@ -141,7 +198,13 @@ read:
 			r.usage = r.usage.Add(*d.Usage)
 			r.cp.Usage = r.cp.Usage.Add(*d.Usage)
 		}
+		if release != nil {
+			if held++; held >= coalesceMax || (len(deltas) == 0 && !near) {
+				endHold()
+			}
+		}
 	}
+	endHold()
 	closeReasoning()
 	closeText()
 	if streamErr != nil {
@@ -180,16 +243,42 @@ type streamed struct {
 	err   error
 }
 
+// coalesceWindow and coalesceMax are how the loop sends a model's deltas
+// that arrive close together in one write and one flush to the client,
+// rather than one each (see [core.Emitter.Coalesce]): it holds the
+// client's writer back while more deltas wait in the channel from the
+// provider, or when a delta arrived within coalesceWindow of the one
+// before, and lets it go when coalesceWindow has passed since the hold
+// began, when coalesceMax deltas were emitted under it, when a delta that
+// was not close finds none waiting, or when the turn ends. So no event
+// waits more than coalesceWindow, and one after a pause of the model (a
+// real model's tokens mostly come several milliseconds apart) waits for
+// nothing. The token path of BENCHMARKS.md (issue 26) measured a write
+// and a flush per token without it. coalesceMax is core's default queue
+// bound, which wakes the writer of a held queue that fills anyway, and
+// the capacity of the channel (see pump).
+const (
+	coalesceWindow = time.Millisecond
+	coalesceMax    = 64
+)
+
 // pump runs the provider's stream on its own goroutine and hands its items
 // over a channel, so that the loop goroutine can renew its lease while the
-// model is slow. stop cancels the stream and joins the goroutine.
+// model is slow. The channel holds coalesceMax items, so the provider
+// reads ahead while the loop emits, and the loop sees how many wait.
+// stop cancels the stream and joins the goroutine.
 func (r *run) pump(ctx context.Context, req ModelRequest) (<-chan streamed, func()) {
 	ctx, cancel := context.WithCancel(ctx)
-	items := make(chan streamed)
+	items := make(chan streamed, coalesceMax)
 	quit := make(chan struct{})
 	go func() {
 		defer close(items)
 		for d, err := range r.a.provider.Stream(ctx, req) {
+			select {
+			case items <- streamed{d, err}:
+				continue // room: no full select (see modelTurn)
+			default:
+			}
 			select {
 			case items <- streamed{d, err}:
 			case <-quit:

@@ -8,7 +8,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
@@ -136,9 +138,23 @@ func tokenHandler(name, modelURL string) (http.Handler, error) {
 		return nil, err
 	}
 	mux := http.NewServeMux()
-	mux.Handle("POST "+PathTokens, tokens)
-	mux.Handle("POST "+PathFixture, plain)
+	mux.Handle("POST "+PathTokens, labelled("tokens", tokens))
+	mux.Handle("POST "+PathFixture, labelled("plain", plain))
 	return mux, nil
+}
+
+// labelled serves h under the pprof label route=route when the process
+// writes a CPU profile (CPUProfileEnv), so that the profile of the two
+// routes sharing the process splits with -tagfocus route=tokens: the
+// run's goroutines inherit the label from the handler's.
+func labelled(route string, h http.Handler) http.Handler {
+	if os.Getenv(CPUProfileEnv) == "" {
+		return h
+	}
+	labels := pprof.Labels("route", route)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pprof.Do(r.Context(), labels, func(ctx context.Context) { h.ServeHTTP(w, r.WithContext(ctx)) })
+	})
 }
 
 // TokenPath measures the token path of one provider: a fresh server

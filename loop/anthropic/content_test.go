@@ -14,7 +14,7 @@ func media(t agui.PartType, st agui.SourceType, value, mimeType string) agui.Con
 }
 
 func TestContentPartsMapToBlocks(t *testing.T) {
-	s := newServer(t, sse(t, "text.sse"))
+	s := newServer(t, play(t, "text.sse"))
 	user := &agui.UserMessage{ID: "u1", Content: agui.PartsContent(
 		agui.TextPart("What is in these?"),
 		media(agui.PartImage, agui.SourceData, "iVBORw0KGgo=", "image/png"),
@@ -94,7 +94,7 @@ func TestUnsupportedContentFailsRun(t *testing.T) {
 
 // Tool results may carry images, as tool_result content.
 func TestToolResultParts(t *testing.T) {
-	s := newServer(t, sse(t, "text.sse"))
+	s := newServer(t, play(t, "text.sse"))
 	msgs := []agui.Message{
 		loop.UserText("chart?"),
 		&agui.AssistantMessage{ID: "a", ToolCalls: []agui.ToolCall{{ID: "t1", Function: agui.FunctionCall{Name: "chart", Arguments: `{}`}}}},
@@ -113,7 +113,7 @@ func TestToolResultParts(t *testing.T) {
 // a document, hosted by core, reaches the Messages API as image and
 // document blocks.
 func TestWireContentPartsReachRequest(t *testing.T) {
-	s := newServer(t, sse(t, "text.sse"))
+	s := newServer(t, play(t, "text.sse"))
 	in, err := agui.DecodeInput([]byte(`{"threadId":"t1","runId":"r1","state":{},"tools":[],"context":[],"forwardedProps":{},
 		"messages":[{"id":"u1","role":"user","content":[
 			{"type":"text","text":"Describe these."},

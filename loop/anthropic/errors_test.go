@@ -54,7 +54,7 @@ func noWait(int) time.Duration { return 0 }
 // loop.Retry's default classification retries an overloaded server and
 // does not retry a bad request.
 func TestRetryClassification(t *testing.T) {
-	s := newServer(t, status(529, "overloaded_error"), status(429, "rate_limit_error"), sse(t, "text.sse"))
+	s := newServer(t, status(529, "overloaded_error"), status(429, "rate_limit_error"), play(t, "text.sse"))
 	p, err := loop.Retry(newProvider(t, s), loop.WithAttempts(3), loop.WithBackoff(noWait))
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestRetryClassification(t *testing.T) {
 		t.Fatalf("%d deltas after %d requests, err %v", len(ds), len(s.requests()), err)
 	}
 
-	bad := newServer(t, status(400, "invalid_request_error"), sse(t, "text.sse"))
+	bad := newServer(t, status(400, "invalid_request_error"), play(t, "text.sse"))
 	p, err = loop.Retry(newProvider(t, bad), loop.WithAttempts(3), loop.WithBackoff(noWait))
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func FuzzStreamEvents(f *testing.F) {
 			if json.Unmarshal(line, &ev) != nil {
 				continue
 			}
-			s.forward(ev, yield)
+			s.forward(&ev, yield)
 		}
 	})
 }

@@ -51,9 +51,9 @@ func (s *server) requests() []map[string]any {
 	return s.bodies
 }
 
-// sse plays testdata/name as an event stream, flushed event by event so
+// play plays testdata/name as an event stream, flushed event by event so
 // that the client parses it incrementally.
-func sse(t *testing.T, name string) func(http.ResponseWriter, *http.Request) {
+func play(t *testing.T, name string) func(http.ResponseWriter, *http.Request) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {

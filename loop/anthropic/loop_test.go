@@ -28,7 +28,7 @@ func weatherTool(t *testing.T) loop.Tool {
 // goes back to the API unchanged at the head of the assistant turn, as the
 // Messages API requires with tool use.
 func TestLoopThinkingRoundTrip(t *testing.T) {
-	s := newServer(t, sse(t, "thinking.sse"), sse(t, "text.sse"))
+	s := newServer(t, play(t, "thinking.sse"), play(t, "text.sse"))
 	a, err := loop.New(newProvider(t, s, WithThinking(2048)), loop.WithTools(weatherTool(t)), loop.WithInstructions("You are a travel assistant."))
 	if err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestLoopThinkingRoundTrip(t *testing.T) {
 // refusal with FinishContentFilter, on Result and on RUN_FINISHED.
 func TestLoopFinishReasons(t *testing.T) {
 	for file, want := range map[string]loop.FinishReason{"max_tokens.sse": loop.FinishLength, "refusal.sse": loop.FinishContentFilter} {
-		s := newServer(t, sse(t, file))
+		s := newServer(t, play(t, file))
 		a, err := loop.New(newProvider(t, s))
 		if err != nil {
 			t.Fatal(err)

@@ -49,7 +49,7 @@ func TestSettingsMapping(t *testing.T) {
 			}},
 	}
 	for _, c := range cases {
-		s := newServer(t, sse(t, "text.sse"))
+		s := newServer(t, play(t, "text.sse"))
 		if _, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}, Tools: c.tools, Settings: c.s}); err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +79,7 @@ func TestSettingsRefusedWithThinking(t *testing.T) {
 // System and developer messages join the system prompt; tool results of a
 // turn travel in one user turn; empty text is not sent.
 func TestMessagesMapping(t *testing.T) {
-	s := newServer(t, sse(t, "text.sse"))
+	s := newServer(t, play(t, "text.sse"))
 	msgs := []agui.Message{
 		&agui.SystemMessage{ID: "s", Content: "Be terse."},
 		&agui.DeveloperMessage{ID: "d", Content: "Use metric."},
@@ -124,7 +124,7 @@ func TestMessagesMapping(t *testing.T) {
 }
 
 func TestPromptCaching(t *testing.T) {
-	s := newServer(t, sse(t, "text.sse"), sse(t, "text.sse"))
+	s := newServer(t, play(t, "text.sse"), play(t, "text.sse"))
 	if _, err := collect(t, newProvider(t, s, WithPromptCaching()), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}}); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestThinkingBlocksByType(t *testing.T) {
 		}, []string{"thinking:" + sig}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := newServer(t, sse(t, "text.sse"))
+			s := newServer(t, play(t, "text.sse"))
 			msgs := append([]agui.Message{loop.UserText("x")}, tc.reasoning...)
 			msgs = append(msgs, &agui.AssistantMessage{ID: "a", Content: "done"}, loop.UserText("y"))
 			if _, err := collect(t, newProvider(t, s, WithThinking(2048)), loop.ModelRequest{Messages: msgs}); err != nil {

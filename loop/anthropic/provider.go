@@ -10,7 +10,6 @@ import (
 	"github.com/agui-go/agui/loop"
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 )
 
 // Provider streams messages of one Claude model. It is immutable and safe
@@ -117,11 +116,20 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 			return
 		}
 		// The request as Messages.NewStreaming sends it (this provider
-		// sets no profile or workspace header), its events decoded into
-		// event rather than the SDK's MessageStreamEventUnion.
+		// sets no profile or workspace header), its events read by an
+		// eventReader into event rather than the SDK's
+		// MessageStreamEventUnion. A call through Client.Post names no
+		// SDK method, so the SDK gives it no span to follow the events.
 		var raw *http.Response
-		err = p.client.Post(ctx, "v1/messages", params, &raw, option.WithJSONSet("stream", true))
-		s := ssestream.NewStream[event](ssestream.NewDecoder(raw), err)
+		if err := p.client.Post(ctx, "v1/messages", params, &raw, option.WithJSONSet("stream", true)); err != nil {
+			yield(loop.Delta{}, wrap(err))
+			return
+		}
+		if raw == nil || raw.Body == nil {
+			yield(loop.Delta{}, &streamError{"anthropic: the stream ended before message_stop"})
+			return
+		}
+		s := newEventReader(raw)
 		defer s.Close()
 		var st stream
 		for s.Next() {

@@ -33,7 +33,7 @@ type stream struct {
 
 // forward yields the deltas of one event; false means the consumer
 // stopped.
-func (s *stream) forward(ev event, yield func(loop.Delta, error) bool) bool {
+func (s *stream) forward(ev *event, yield func(loop.Delta, error) bool) bool {
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage

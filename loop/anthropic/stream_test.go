@@ -12,7 +12,7 @@ import (
 )
 
 func TestStreamText(t *testing.T) {
-	s := newServer(t, sse(t, "text.sse"))
+	s := newServer(t, play(t, "text.sse"))
 	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{Instructions: "be brief", Messages: []agui.Message{loop.UserText("weather?")}})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestStreamText(t *testing.T) {
 }
 
 func TestStreamToolCallFragments(t *testing.T) {
-	s := newServer(t, sse(t, "tools.sse"))
+	s := newServer(t, play(t, "tools.sse"))
 	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}})
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ func TestStreamToolCallFragments(t *testing.T) {
 }
 
 func TestStreamThinking(t *testing.T) {
-	s := newServer(t, sse(t, "thinking.sse"))
+	s := newServer(t, play(t, "thinking.sse"))
 	ds, err := collect(t, newProvider(t, s, WithThinking(2048)), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}})
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestStreamThinking(t *testing.T) {
 
 func TestStreamFinishReasons(t *testing.T) {
 	for file, want := range map[string]loop.FinishReason{"max_tokens.sse": loop.FinishLength, "refusal.sse": loop.FinishContentFilter, "text.sse": ""} {
-		s := newServer(t, sse(t, file))
+		s := newServer(t, play(t, file))
 		ds, err := collect(t, newProvider(t, s), loop.ModelRequest{})
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +143,7 @@ func TestStreamFinishReasons(t *testing.T) {
 }
 
 func TestStreamErrorEvent(t *testing.T) {
-	s := newServer(t, sse(t, "overloaded.sse"))
+	s := newServer(t, play(t, "overloaded.sse"))
 	_, err := collect(t, newProvider(t, s), loop.ModelRequest{})
 	var ae *APIError
 	if !errors.As(err, &ae) || ae.Type != "overloaded_error" || !ae.Retryable() || !loop.IsRetryable(err) {

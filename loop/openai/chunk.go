@@ -88,12 +88,21 @@ const (
 // system_fingerprint, a null usage) are not read, as encoding/json does
 // not read them into a chunk either. A chunk with an error member fails
 // the stream with an *ssestream.StreamError, as openai-go's stream does.
-func decodeChunk(ev ssestream.Event) (chunk, error) {
+//
+// A content delta is read into c's own first choice when c has one, so a
+// stream of them allocates none (the profile of the token path showed
+// the choice's allocation at 7 % of the provider goroutine's CPU); any
+// other chunk replaces *c.
+func decodeChunk(ev ssestream.Event, c *chunk) error {
 	if !bytes.Contains(ev.Data, []byte(errorKey)) {
 		if text, ok := contentDelta(ev.Data); ok {
-			c := chunk{Choices: make([]choice, 1)}
+			choices := c.Choices[:0]
+			if cap(choices) == 0 {
+				choices = make([]choice, 0, 1)
+			}
+			*c = chunk{Choices: append(choices, choice{})}
 			c.Choices[0].Delta.Content = text
-			return c, nil
+			return nil
 		}
 	}
 	var env struct {
@@ -101,7 +110,8 @@ func decodeChunk(ev ssestream.Event) (chunk, error) {
 		Error json.RawMessage `json:"error"`
 	}
 	if err := json.Unmarshal(ev.Data, &env); err != nil {
-		return chunk{}, err
+		*c = chunk{}
+		return err
 	}
 	if env.Error != nil {
 		msg := string(env.Error)
@@ -109,16 +119,27 @@ func decodeChunk(ev ssestream.Event) (chunk, error) {
 		if json.Unmarshal(env.Error, &s) == nil {
 			msg = s
 		}
-		return chunk{}, &ssestream.StreamError{Message: "received error while streaming: " + msg, Event: ev}
+		// The event outlives the reader's buffer it was read into.
+		ev.Data = bytes.Clone(ev.Data)
+		*c = chunk{}
+		return &ssestream.StreamError{Message: "received error while streaming: " + msg, Event: ev}
 	}
-	return env.chunk, nil
+	*c = env.chunk
+	return nil
 }
 
 // contentDelta returns the content of data when it is a chunk of one
 // content delta in the common layout; ok is false otherwise.
+//
+// The choices member is found by its key alone and the marker compared
+// there: the profile of the token path showed bytes.Index of the whole
+// marker, and bytes.Count of the key, at over a quarter of the token
+// route's CPU (a long pattern is compared at every offset). The
+// content literal holds no unescaped quote, so a second choices member
+// can only follow it.
 func contentDelta(data []byte) (string, bool) {
-	i := bytes.Index(data, []byte(contentMarker))
-	if i < 0 || bytes.Count(data, []byte(choicesKey)) != 1 || bytes.Contains(data, []byte(usageObject)) {
+	i := bytes.Index(data, []byte(choicesKey))
+	if i < 0 || !bytes.HasPrefix(data[i:], []byte(contentMarker)) || bytes.Contains(data, []byte(usageObject)) {
 		return "", false
 	}
 	rest := data[i+len(contentMarker):]
@@ -126,7 +147,8 @@ func contentDelta(data []byte) (string, bool) {
 	if end < 0 {
 		return "", false
 	}
-	if tail := rest[end:]; !bytes.HasPrefix(tail, []byte(contentEnd)) && !bytes.HasPrefix(tail, []byte(contentEndLog)) {
+	tail := rest[end:]
+	if !bytes.HasPrefix(tail, []byte(contentEnd)) && !bytes.HasPrefix(tail, []byte(contentEndLog)) || bytes.Contains(tail, []byte(choicesKey)) {
 		return "", false
 	}
 	return jsonString(rest[:end])

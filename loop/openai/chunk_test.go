@@ -85,7 +85,8 @@ func TestChunkContentReadsAsEncodingJSON(t *testing.T) {
 		`{"id":"c","choices":[{"index":0,"delta":{"content":"a\"},"finish_reason":null}]}`,
 		`{"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`,
 	} {
-		got, gotErr := decodeChunk(ssestream.Event{Data: []byte(data)})
+		var got chunk
+		gotErr := decodeChunk(ssestream.Event{Data: []byte(data)}, &got)
 		var want chunk
 		wantErr := json.Unmarshal([]byte(data), &want)
 		if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
@@ -100,11 +101,35 @@ func FuzzChunkContent(f *testing.F) {
 	f.Add(`\ud83d\ude00\\`)
 	f.Fuzz(func(t *testing.T, text string) {
 		data := []byte(`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"` + text + `"},"finish_reason":null}]}`)
-		got, gotErr := decodeChunk(ssestream.Event{Data: data})
+		var got chunk
+		gotErr := decodeChunk(ssestream.Event{Data: data}, &got)
 		var want chunk
 		wantErr := json.Unmarshal(data, &want)
 		if (gotErr == nil) != (wantErr == nil) || (gotErr == nil && !reflect.DeepEqual(got, want)) {
 			t.Fatalf("%q: got %+v, %v; want %+v, %v", data, got, gotErr, want, wantErr)
 		}
 	})
+}
+
+// A chunk read into one that held another keeps nothing of it.
+func TestChunkReuseKeepsNothing(t *testing.T) {
+	var c chunk
+	for _, data := range []string{
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"f","arguments":"{"}}]},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"b"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"c"},"finish_reason":null}]}`,
+	} {
+		if err := decodeChunk(ssestream.Event{Data: []byte(data)}, &c); err != nil {
+			t.Fatal(err)
+		}
+		var want chunk
+		if err := json.Unmarshal([]byte(data), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(c, want) {
+			t.Fatalf("%s:\n got %+v\nwant %+v", data, c, want)
+		}
+	}
 }

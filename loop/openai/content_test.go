@@ -31,7 +31,7 @@ func get(v any, keys ...any) any {
 }
 
 func TestContentPartsMapToParts(t *testing.T) {
-	s := newServer(t, sse(t, "text.sse"))
+	s := newServer(t, play(t, "text.sse"))
 	named := media(agui.PartDocument, agui.SourceData, "JVBERi0xLjQ=", "application/pdf")
 	named.Metadata = map[string]any{"filename": "report.pdf"}
 	user := &agui.UserMessage{ID: "u1", Content: agui.PartsContent(

@@ -12,7 +12,7 @@ import (
 // second finishes first; turn 2 answers. The second request carries the
 // results in call order with their tool_call_ids (failure modes 1 and 4).
 func TestLoopOverRecordedServer(t *testing.T) {
-	s := newServer(t, sse(t, "tools.sse"), sse(t, "text.sse"))
+	s := newServer(t, play(t, "tools.sse"), play(t, "text.sse"))
 	timeDone := make(chan struct{})
 	weather, err := loop.NewTool("get_weather", "Current weather for a city", func(ctx context.Context, in struct {
 		City string `json:"city"`

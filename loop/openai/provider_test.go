@@ -60,8 +60,8 @@ func (s *server) requests() []map[string]any {
 	return s.bodies
 }
 
-// sse plays testdata/name.
-func sse(t *testing.T, name string) func(http.ResponseWriter, *http.Request) {
+// play plays testdata/name.
+func play(t *testing.T, name string) func(http.ResponseWriter, *http.Request) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	if err != nil {
@@ -102,7 +102,7 @@ func collect(t *testing.T, p loop.Provider, req loop.ModelRequest) ([]loop.Delta
 }
 
 func TestStreamText(t *testing.T) {
-	s := newServer(t, sse(t, "text.sse"))
+	s := newServer(t, play(t, "text.sse"))
 	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{Instructions: "be brief", Messages: []agui.Message{loop.UserText("weather?")}})
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestStreamText(t *testing.T) {
 }
 
 func TestStreamToolCallFragments(t *testing.T) {
-	s := newServer(t, sse(t, "tools.sse"))
+	s := newServer(t, play(t, "tools.sse"))
 	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}})
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func TestStreamToolCallFragments(t *testing.T) {
 }
 
 func TestStreamReasoning(t *testing.T) {
-	s := newServer(t, sse(t, "reasoning.sse"))
+	s := newServer(t, play(t, "reasoning.sse"))
 	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -269,5 +269,20 @@ func TestWithClientOptionsAddUp(t *testing.T) {
 	}
 	if n := len(s.requests()); n != 2 {
 		t.Fatalf("%d requests, want 2 (one retry)", n)
+	}
+}
+
+// A connection cut mid-stream fails the stream after the deltas that
+// arrived whole.
+func TestStreamBrokenConnection(t *testing.T) {
+	s := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"}}]}\n\ndata: {\"choi"))
+		w.(http.Flusher).Flush()
+		panic(http.ErrAbortHandler) // cuts the chunked body short
+	})
+	ds, err := collect(t, newProvider(t, s), loop.ModelRequest{})
+	if err == nil || len(ds) != 1 || ds[0].Text != "ok" {
+		t.Fatalf("deltas %+v, err %v", ds, err)
 	}
 }

@@ -53,7 +53,7 @@ func TestSettingsMapping(t *testing.T) {
 			}},
 	}
 	for _, c := range cases {
-		s := newServer(t, sse(t, "text.sse"))
+		s := newServer(t, play(t, "text.sse"))
 		if _, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}, Tools: c.tools, Settings: c.s}); err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestOutputAsResponseFormat(t *testing.T) {
-	s := newServer(t, sse(t, "text.sse"))
+	s := newServer(t, play(t, "text.sse"))
 	out := &loop.OutputSpec{Name: "output", Schema: []byte(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)}
 	if _, err := collect(t, newProvider(t, s), loop.ModelRequest{Messages: []agui.Message{loop.UserText("x")}, Output: out}); err != nil {
 		t.Fatal(err)
