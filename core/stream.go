@@ -38,6 +38,13 @@ type stream struct {
 	queued []item
 	closed bool // the terminal event is decided: nothing more is queued
 	full   bool // an emitter waits for room
+	// held is set while the consumer waits for the agent's first burst
+	// (see streamWriter.first): queueing to an empty queue does not wake
+	// it then, a full queue and the queue's end still do. Waking the
+	// consumer per first event is what hands a short run back and forth
+	// between the two goroutines (and, on a machine with an idle core,
+	// wakes a thread to run the consumer beside the agent).
+	held bool
 	bound  int
 	// wake holds a value when events were queued to an empty queue, and
 	// is closed with the queue; room holds a value when the consumer took
@@ -222,7 +229,7 @@ func (s *stream) enqueueLocked(ev agui.Event) error {
 		it.reuse = s.pooled // not a piece of a split delta: the event itself
 	}
 	s.queued = append(s.queued, it)
-	first := len(s.queued) == 1
+	first := len(s.queued) == 1 && !s.held
 	if n := len(s.free); n > 0 && s.next == nil {
 		// The next delta's event, taken while qmu is held anyway.
 		s.next = s.free[n-1]
@@ -263,7 +270,16 @@ func (s *stream) enqueueLocked(ev agui.Event) error {
 // when it returns the run's CANCELLED error with qmu released.
 func (s *stream) waitRoomLocked() error {
 	s.full = true
+	held := s.held
 	s.qmu.Unlock()
+	if held {
+		// The consumer was not woken for what is queued: it must take
+		// it for there to be room.
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}
 	select {
 	case <-s.room:
 	case <-s.done:
