@@ -762,6 +762,12 @@ func TestHandlerShortRunIsOneWrite(t *testing.T) {
 // waiting for the agent's end or firstBurstWait: the agent must not
 // block on a queue nobody takes from.
 func TestHandlerFirstBurstFillingTheQueueIsWritten(t *testing.T) {
+	for _, size := range []int{0, 16} {
+		t.Run("queue "+strconv.Itoa(size), func(t *testing.T) { testFirstBurstFillingTheQueue(t, size) })
+	}
+}
+
+func testFirstBurstFillingTheQueue(t *testing.T, size int) {
 	synctest.Test(t, func(t *testing.T) {
 		const n = 200
 		release := make(chan struct{})
@@ -778,7 +784,7 @@ func TestHandlerFirstBurstFillingTheQueueIsWritten(t *testing.T) {
 			<-release
 			return agui.Success(), m.End()
 		})
-		h, err := NewHandler(a, WithHandlerLogger(slog.New(slog.DiscardHandler)), WithQueueSize(16))
+		h, err := NewHandler(a, WithHandlerLogger(slog.New(slog.DiscardHandler)), WithQueueSize(size))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,11 +44,11 @@ type stream struct {
 	// consumer per first event is what hands a short run back and forth
 	// between the two goroutines (and, on a machine with an idle core,
 	// wakes a thread to run the consumer beside the agent).
-	held bool
-	bound  int
-	// wake holds a value when events were queued to an empty queue, and
-	// is closed with the queue; room holds a value when the consumer took
-	// from a queue an emitter found full.
+	held  bool
+	bound int
+	// wake holds a value when events were queued to an empty queue (and
+	// not held), and is closed with the queue; room holds a value when the
+	// consumer took from a queue an emitter found full.
 	wake chan struct{}
 	room chan struct{}
 
