@@ -804,3 +804,45 @@ func testFirstBurstFillingTheQueue(t *testing.T, size int) {
 		<-done
 	})
 }
+
+// A client that leaves while the writer waits for the agent's first burst
+// cancels the run at once, without waiting for firstBurstWait.
+func TestHandlerHangUpDuringFirstBurstCancelsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cause := make(chan error, 1)
+		a := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+			<-ctx.Done()
+			cause <- context.Cause(ctx)
+			return agui.Outcome{}, ctx.Err()
+		})
+		h, err := NewHandler(a, WithHandlerLogger(slog.New(slog.DiscardHandler)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, hangUp := context.WithCancel(context.Background())
+		rec := newSWRecorder()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
+		req.Header.Set("Content-Type", "application/json")
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			h.ServeHTTP(rec, req)
+		}()
+		synctest.Wait()
+		start := time.Now()
+		hangUp()
+		synctest.Wait()
+		select {
+		case err := <-cause:
+			if !agui.IsDisconnected(err) {
+				t.Errorf("the run was cancelled with %v, want DISCONNECTED", err)
+			}
+		default:
+			t.Fatal("the agent was not cancelled when the client left")
+		}
+		<-done
+		if d := time.Since(start); d != 0 {
+			t.Errorf("the handler returned %v after the hang-up, want at once", d)
+		}
+	})
+}
