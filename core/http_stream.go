@@ -142,11 +142,12 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 const firstBurstWait = time.Millisecond
 
 // first writes RUN_STARTED (written when the run began) with the agent's
-// first burst, and reports whether the stream goes on. This is the flush
-// policy's one exception to "flush what is queued at once": the run's
-// queue does not wake the writer for the agent's first events
-// ([Consumer.follow]), only when it fills, when the run ends or after
-// firstBurstWait (wait fires). So an agent that answers at once (a short
+// first burst, and reports whether the stream goes on. This is one of the
+// flush policy's two exceptions to "flush what is queued at once" (the
+// other: nothing is flushed after the terminal event, see flush): the
+// run's queue does not wake the writer for the agent's first events
+// (stream.held, until Consumer.follow), only when it fills, when the run
+// ends or after firstBurstWait (wait fires). So an agent that answers at once (a short
 // run) costs no hand-off but the last, and its whole stream, the terminal
 // event included, one write (see flush); an agent that takes its time (a
 // model call) has RUN_STARTED flushed alone within firstBurstWait. From
