@@ -63,7 +63,7 @@ var _ runQueue = (*Consumer)(nil)
 // StartOption configures [Runner.Start].
 type StartOption func(*startConfig)
 
-type startConfig struct{ reuse, latest bool }
+type startConfig struct{ reuse, latest, held bool }
 
 // DeliverKeepsNothing tells [Runner.Start] that deliver keeps no event,
 // nor anything an event points to, after it returns (it encodes or copies
@@ -103,13 +103,14 @@ func (r *Runner[S]) Start(ctx context.Context, deliver func(agui.Event) bool, op
 			o(&c)
 		}
 	}
-	return r.drive(ctx, deliver, c.reuse && len(r.opts.transformers) == 0, c.latest)
+	return r.drive(ctx, deliver, c.reuse && len(r.opts.transformers) == 0, c.latest, c.held)
 }
 
 // begin is Start for the transport, whose yield keeps no event after it
-// returns.
+// returns, and which waits for the agent's first burst before it follows
+// the queue event by event (see streamWriter.first).
 func (r *Runner[S]) begin(ctx context.Context, yield func(agui.Event) bool) (runQueue, error) {
-	d, err := r.Start(ctx, yield, DeliverKeepsNothing())
+	d, err := r.Start(ctx, yield, DeliverKeepsNothing(), func(c *startConfig) { c.held = true })
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +122,10 @@ func (r *Runner[S]) begin(ctx context.Context, yield func(agui.Event) bool) (run
 // ended. It fails only when the run was started before. reuse says that
 // neither yield nor anything between the queue and yield keeps an event
 // after delivering it (see stream.reuse); latest, that the events are
-// delivered as 1.1 has them whatever the client (see DeliverLatest).
-func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reuse, latest bool) (*Consumer, error) {
+// delivered as 1.1 has them whatever the client (see DeliverLatest);
+// held, that the queue does not wake the consumer for the agent's first
+// events (see stream.held), until [Consumer.follow].
+func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reuse, latest, held bool) (*Consumer, error) {
 	ctx, cancel, err := r.start(ctx)
 	if err != nil {
 		return nil, err
@@ -141,6 +144,9 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reus
 	chainErr := out.build(ctx, r.opts.transformers)
 	s := newStream(ctx, r.opts.queue)
 	s.reuse = reuse
+	if held {
+		s.held, s.firstHeld = 1, true
+	}
 	r.rc.Emitter = &Emitter{s: s}
 	d := &Consumer{ctx: ctx, cancel: cancel, out: out, s: s,
 		cause: agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")}
@@ -230,6 +236,20 @@ func (d *Consumer) Take() int {
 		n++
 	}
 	return n
+}
+
+// follow ends the wait for the agent's first burst: from now on, events
+// queued to an empty queue wake the consumer (see stream.held).
+func (d *Consumer) follow() {
+	s := d.s
+	s.qmu.Lock()
+	if s.firstHeld {
+		// No wake-up: the caller is the consumer, about to take what is
+		// queued.
+		s.firstHeld = false
+		s.held--
+	}
+	s.qmu.Unlock()
 }
 
 // Trim drops what the run keeps for bursts (the queue's slices, the stock

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"github.com/agui-go/agui"
 )
 
@@ -111,5 +113,21 @@ func TestEmitTagsForSubagent(t *testing.T) {
 		if c, ok := ev.(*agui.Custom); ok && c.SubagentRunID != want[c.Name] {
 			t.Errorf("CUSTOM %s tagged %q, want %q", c.Name, c.SubagentRunID, want[c.Name])
 		}
+	}
+}
+
+// newID's ids are RFC 9562 version 4 UUIDs in their canonical text, as
+// the UUID package parses them, and cost one allocation (the string; the
+// race detector's instrumentation moves the random bytes to the heap too).
+func TestNewIDIsAVersion4UUID(t *testing.T) {
+	for range 100 {
+		id := newID("msg")
+		u, err := uuid.Parse(strings.TrimPrefix(id, "msg-"))
+		if err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 || u.String() != strings.TrimPrefix(id, "msg-") {
+			t.Fatalf("newID = %q: %v, version %v, variant %v", id, err, u.Version(), u.Variant())
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = newID("msg") }); n > 2 {
+		t.Errorf("newID allocates %v times, want 1 (2 under the race detector)", n)
 	}
 }

@@ -83,6 +83,10 @@ type runQueue interface {
 	// trim drops what the run keeps for bursts, when the stream has been
 	// quiet for an idle period.
 	Trim()
+	// follow makes every event queued from now on wake the writer: until
+	// then only a full queue and the run's end do (see
+	// streamWriter.first).
+	follow()
 }
 
 // loop writes the run's events until the stream is over or the client is
@@ -90,21 +94,18 @@ type runQueue interface {
 // end. It drains whatever is already queued before flushing, so a burst
 // costs one flush and a trickle one per event.
 func (s *streamWriter) loop(done context.Context, q runQueue) {
+	timer := time.NewTimer(firstBurstWait)
+	defer timer.Stop()
+	if !s.first(done, q, timer.C) {
+		return
+	}
 	period := s.idlePeriod()
-	var idle *time.Timer
 	var idleC <-chan time.Time
-	defer func() {
-		if idle != nil {
-			idle.Stop()
-		}
-	}()
-	// RUN_STARTED was written when the run began: it goes out now, with
-	// whatever the agent has queued behind it already.
-	s.drain(q)
-	s.flush()
 	if period > 0 {
-		idle = time.NewTimer(period)
-		idleC = idle.C
+		timer.Reset(period)
+		idleC = timer.C
+	} else {
+		timer.Stop()
 	}
 	for {
 		ready := q.Ready()
@@ -119,12 +120,12 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 			// The timer is not moved per burst: when it fires early, it
 			// is set for the rest of the period since the last activity.
 			if wait := period - time.Since(s.lastActive); wait > 0 {
-				idle.Reset(wait)
+				timer.Reset(wait)
 				continue
 			}
 			s.idle()
 			q.Trim()
-			idle.Reset(period)
+			timer.Reset(period)
 		case <-done.Done():
 			s.gone()
 			return
@@ -133,6 +134,41 @@ func (s *streamWriter) loop(done context.Context, q runQueue) {
 			return
 		}
 	}
+}
+
+// firstBurstWait is how long the writer holds RUN_STARTED back for the
+// agent's first events (see streamWriter.first): far longer than a short
+// run takes, far shorter than a model's first token.
+const firstBurstWait = time.Millisecond
+
+// first writes RUN_STARTED (written when the run began) with the agent's
+// first burst, and reports whether the stream goes on. This is one of the
+// flush policy's two exceptions to "flush what is queued at once" (the
+// other: nothing is flushed after the terminal event, see flush): the
+// run's queue does not wake the writer for the agent's first events
+// (stream.held, until Consumer.follow), only when it fills, when the run
+// ends or after firstBurstWait (wait fires). So an agent that answers at once (a short
+// run) costs no hand-off but the last, and its whole stream, the terminal
+// event included, one write (see flush); an agent that takes its time (a
+// model call) has RUN_STARTED flushed alone within firstBurstWait. From
+// then on every event queued wakes the writer.
+func (s *streamWriter) first(done context.Context, q runQueue, wait <-chan time.Time) bool {
+	if ready := q.Ready(); ready != nil {
+		select {
+		case <-ready:
+		case <-wait:
+		case <-done.Done():
+			s.gone()
+			return false
+		case <-s.forced:
+			s.abandon()
+			return false
+		}
+	}
+	q.follow()
+	s.burst(q, s.drain(q))
+	s.flush()
+	return true
 }
 
 // abandon ends the stream without its run, at a shutdown deadline: the
@@ -350,7 +386,12 @@ func (s *streamWriter) flush() {
 	s.buf, s.pending = s.buf[:0], 0
 	s.releaseBuf()
 	s.burstWrites = 0
-	if !s.unflushed || s.broken {
+	if !s.unflushed || s.broken || s.terminal {
+		// After the terminal event nothing more is written: the
+		// handler's return ends the response, and net/http sends what
+		// is left with the response's end in one write (on HTTP/1.1 the
+		// last chunk, or a Content-Length when nothing went out
+		// before), where a flush here would cost a write of its own.
 		return
 	}
 	s.unflushed = false

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -146,7 +147,9 @@ func swDelta(s string) agui.Event {
 }
 func swFinished() agui.Event { return &agui.RunFinished{ThreadID: "t", RunID: "r"} }
 
-func TestStreamWriterBurstIsOneFlush(t *testing.T) {
+// A burst already queued, the terminal event included, is one Write and
+// no flush: the handler's return ends the response, which sends it.
+func TestStreamWriterBurstIsOneWrite(t *testing.T) {
 	rec := newSWRecorder()
 	sw, _ := newTestStreamWriter(rec, swConfig(t), agui.FormatSSE)
 	items := newSWQueue()
@@ -161,8 +164,8 @@ func TestStreamWriterBurstIsOneFlush(t *testing.T) {
 	if writes != 1 {
 		t.Errorf("writes = %d, want 1 for a burst already queued", writes)
 	}
-	if flushes != 1 {
-		t.Errorf("flushes = %d, want 1 for a burst already queued", flushes)
+	if flushes != 0 {
+		t.Errorf("flushes = %d, want none for a burst ending the run (the response's end sends it)", flushes)
 	}
 	var want []byte
 	for _, ev := range evs {
@@ -198,8 +201,8 @@ func TestStreamWriterLongBurstWritesWholeFramesInChunks(t *testing.T) {
 	if lo, hi := total/(writeChunk+200), total/writeChunk+1; writes < lo || writes > hi {
 		t.Errorf("writes = %d, want %d to %d for %d bytes in chunks of %d", writes, lo, hi, total, writeChunk)
 	}
-	if flushes != 1 {
-		t.Errorf("flushes = %d, want 1 for a burst already queued", flushes)
+	if flushes != 0 {
+		t.Errorf("flushes = %d, want none for a burst ending the run", flushes)
 	}
 	frames := 0
 	for i, w := range rec.writes {
@@ -420,10 +423,9 @@ func TestStreamWriterUnsupportedFeaturesLoggedOnce(t *testing.T) {
 		sw.t = tr
 		items := newSWQueue()
 		items.send(swStarted())
-		items.send(swFinished())
-		items.end()
+		items.end() // without a terminal event, so that the writer flushes
 		sw.loop(context.Background(), swQueueOf(sw, items))
-		if !strings.Contains(w.buf.String(), "RUN_FINISHED") {
+		if !strings.Contains(w.buf.String(), "RUN_STARTED") {
 			t.Fatalf("stream not written through a plain writer: %q", w.buf.String())
 		}
 	}
@@ -548,6 +550,8 @@ func (q *swQueue) Close() {}
 func (q *swQueue) Abandon() {}
 
 func (q *swQueue) Trim() { q.trims.Add(1) }
+
+func (q *swQueue) follow() {}
 
 // swFakeRun is a runHandle whose events the test sends, and which ends with
 // RUN_ERROR carrying the cancel cause's code when cancelled, as the runner
@@ -714,6 +718,11 @@ func TestHandlerFlushesRunStartedBeforeTheAgentEmits(t *testing.T) {
 			h.ServeHTTP(rec, req)
 		}()
 		synctest.Wait()
+		if _, flushes := rec.counts(); flushes != 0 {
+			t.Errorf("%d flushes before the first burst's wait is over, want none", flushes)
+		}
+		time.Sleep(firstBurstWait)
+		synctest.Wait()
 		if _, flushes := rec.counts(); flushes != 1 || !strings.Contains(rec.body(), "RUN_STARTED") {
 			t.Errorf("before the agent emits: %d flushes, body %q; want RUN_STARTED flushed", flushes, rec.body())
 		}
@@ -721,6 +730,119 @@ func TestHandlerFlushesRunStartedBeforeTheAgentEmits(t *testing.T) {
 		<-done
 		if !strings.Contains(rec.body(), "RUN_FINISHED") {
 			t.Errorf("body %q lacks RUN_FINISHED", rec.body())
+		}
+	})
+}
+
+// A short run (an agent that emits and returns at once) goes out in one
+// Write, RUN_STARTED to RUN_FINISHED, and no flush: the writer waits for
+// the agent's first burst, and the response's end sends the last one.
+func TestHandlerShortRunIsOneWrite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+			return agui.Success(), rc.Say("hello")
+		})
+		h, err := NewHandler(a, WithHandlerLogger(slog.New(slog.DiscardHandler)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := newSWRecorder()
+		req, _ := http.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
+		req.Header.Set("Content-Type", "application/json")
+		h.ServeHTTP(rec, req)
+		writes, flushes := rec.counts()
+		body := rec.body()
+		if writes != 1 || flushes != 0 || !strings.HasPrefix(body, `data: {"type":"RUN_STARTED"`) || !strings.Contains(body, "RUN_FINISHED") {
+			t.Errorf("writes, flushes = %d, %d, body %q; want 1, 0 and the whole run", writes, flushes, body)
+		}
+	})
+}
+
+// A first burst that fills the run's queue wakes the writer without
+// waiting for the agent's end or firstBurstWait: the agent must not
+// block on a queue nobody takes from.
+func TestHandlerFirstBurstFillingTheQueueIsWritten(t *testing.T) {
+	for _, size := range []int{0, 16} {
+		t.Run("queue "+strconv.Itoa(size), func(t *testing.T) { testFirstBurstFillingTheQueue(t, size) })
+	}
+}
+
+func testFirstBurstFillingTheQueue(t *testing.T, size int) {
+	synctest.Test(t, func(t *testing.T) {
+		const n = 200
+		release := make(chan struct{})
+		a := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+			m, err := rc.Message()
+			if err != nil {
+				return agui.Outcome{}, err
+			}
+			for i := range n {
+				if err := m.Delta("d" + strconv.Itoa(i) + " "); err != nil {
+					return agui.Outcome{}, err
+				}
+			}
+			<-release
+			return agui.Success(), m.End()
+		})
+		h, err := NewHandler(a, WithHandlerLogger(slog.New(slog.DiscardHandler)), WithQueueSize(size))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := newSWRecorder()
+		req, _ := http.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
+		req.Header.Set("Content-Type", "application/json")
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			h.ServeHTTP(rec, req)
+		}()
+		synctest.Wait()
+		if body := rec.body(); !strings.Contains(body, "d"+strconv.Itoa(n-1)+" ") {
+			t.Errorf("the agent's %d deltas are not all written while it waits (time has not moved): %d bytes", n, len(body))
+		}
+		close(release)
+		<-done
+	})
+}
+
+// A client that leaves while the writer waits for the agent's first burst
+// cancels the run at once, without waiting for firstBurstWait.
+func TestHandlerHangUpDuringFirstBurstCancelsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cause := make(chan error, 1)
+		a := AgentFunc[NoState](func(ctx context.Context, rc *RunContext[NoState]) (agui.Outcome, error) {
+			<-ctx.Done()
+			cause <- context.Cause(ctx)
+			return agui.Outcome{}, ctx.Err()
+		})
+		h, err := NewHandler(a, WithHandlerLogger(slog.New(slog.DiscardHandler)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, hangUp := context.WithCancel(context.Background())
+		rec := newSWRecorder()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
+		req.Header.Set("Content-Type", "application/json")
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			h.ServeHTTP(rec, req)
+		}()
+		synctest.Wait()
+		start := time.Now()
+		hangUp()
+		synctest.Wait()
+		select {
+		case err := <-cause:
+			if !agui.IsDisconnected(err) {
+				t.Errorf("the run was cancelled with %v, want DISCONNECTED", err)
+			}
+		default:
+			t.Fatal("the agent was not cancelled when the client left")
+		}
+		<-done
+		if d := time.Since(start); d != 0 {
+			t.Errorf("the handler returned %v after the hang-up, want at once", d)
 		}
 	})
 }

@@ -42,7 +42,9 @@ func TestReuseStockIsTrimmedAndPassedOn(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return q.(*Consumer), delivered
+		d := q.(*Consumer)
+		d.follow() // this consumer takes events as they come, not a first burst
+		return d, delivered
 	}
 	stock := func(d *Consumer) int {
 		d.s.qmu.Lock()

@@ -38,10 +38,14 @@ type stream struct {
 	queued []item
 	closed bool // the terminal event is decided: nothing more is queued
 	full   bool // an emitter waits for room
-	// held counts the Coalesce holds in effect: while there are any,
-	// queueing to an empty queue does not wake the consumer (see
-	// Emitter.Coalesce).
-	held  int
+	// held counts the holds in effect: while there are any, queueing to
+	// an empty queue does not wake the consumer; a full queue and the
+	// queue's end still do. The holds are the agent's (Emitter.Coalesce)
+	// and, while firstHeld, the consumer's own wait for the agent's first
+	// burst (see streamWriter.first): waking the consumer per first event
+	// is what hands a short run back and forth between the two goroutines.
+	held      int
+	firstHeld bool
 	bound int
 	// wake holds a value when events were queued to an empty queue, and
 	// is closed with the queue; room holds a value when the consumer took
