@@ -42,11 +42,16 @@ step() {
 }
 finish() {
   local rc=$?
-  if [[ -n "${tools:-}" ]]; then rm -rf "$tools"; fi
   # A failed stage still waits for the background installs, so the script
   # leaves nothing running behind it.
   if [[ -n "${installs:-}" ]]; then wait "$installs" 2>/dev/null || true; fi
   if [[ -n "${installs_log:-}" ]]; then rm -f "$installs_log"; fi
+  if [[ -n "${side:-}" ]]; then
+    wait "$side" 2>/dev/null || true
+    cat "$side_log"
+  fi
+  if [[ -n "${side_log:-}" ]]; then rm -f "$side_log"; fi
+  if [[ -n "${tools:-}" ]]; then rm -rf "$tools"; fi
   end_stage
   if [[ $rc == 0 ]]; then
     printf '\n=== all stages passed in %dm%02ds\n' $((SECONDS / 60)) $((SECONDS % 60))
@@ -119,12 +124,41 @@ go vet ./...
 go vet -tags agui_noverify . ./core/...
 go vet -tags agui_debug . ./core/...
 
-step "staticcheck"
-# Built without the detector (the analysis would run several times
-# slower); it loads the packages with GOFLAGS, sharing the race build.
+# The checks that need neither the installs nor the foreground's results
+# run in a side lane beside the tests: most test packages wait on
+# processes, servers and Node for much of their time, and the lane's
+# analysis and builds use the cores they leave. Its log is printed, with
+# its own stage times, when the foreground has finished.
+side_lane() {
+  step "staticcheck"
+  # Built without the detector (the analysis would run several times
+  # slower); it loads the packages with GOFLAGS, sharing the race build.
+  GOFLAGS= GOBIN="$tools" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+  "$tools/staticcheck" ./...
+
+  step "agui and core with the verifier compiled out, and with the debug dump"
+  go test -vet=off -count=1 -tags agui_noverify . ./core/...
+  go test -vet=off -count=1 -tags agui_debug . ./core/...
+
+  step "fuzzing: the wire decoders, the verifier and the JSON machinery under them for 10,000 inputs each (FUZZTIME=60s bash test/fuzz.sh fuzzes every target)"
+  # Fuzzing instruments every package for coverage, a build of its own,
+  # which the race detector would only slow down.
+  GOFLAGS= FUZZBRIEF=1 FUZZTIME="${FUZZTIME:-10000x}" bash test/fuzz.sh
+
+  step "bench module: fixture shape, one pass of every benchmark, the end-to-end short mode (every server once at C = 1)"
+  # -mod=mod: bench/ replaces the main module, whose requirements it must follow.
+  (cd bench && go vet -mod=mod ./... && go test -mod=mod -count=1 -run . -bench . -benchtime 1x ./...)
+  end_stage
+}
 tools="$(mktemp -d)"
-GOFLAGS= GOBIN="$tools" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
-"$tools/staticcheck" ./...
+side_log="$(mktemp)"
+(
+  set -e
+  stage=""
+  trap 'rc=$?; if [[ $rc != 0 ]]; then printf "\n=== the side lane FAILED in stage \"%s\"\n" "$stage"; fi' EXIT
+  side_lane
+) >"$side_log" 2>&1 &
+side=$!
 
 step "waiting for the background installs (Node packages, redis-server, postgresql, chromium)"
 installed=0
@@ -154,19 +188,6 @@ for mod in integrations/*/go.mod; do
   (cd "$dir" && go vet ./... && go test -race -vet=off -count=1 ./...)
 done
 
-step "agui and core with the verifier compiled out, and with the debug dump"
-go test -vet=off -count=1 -tags agui_noverify . ./core/...
-go test -vet=off -count=1 -tags agui_debug . ./core/...
-
-step "fuzzing: the wire decoders, the verifier and the JSON machinery under them for 10,000 inputs each (FUZZTIME=60s bash test/fuzz.sh fuzzes every target)"
-# Fuzzing instruments every package for coverage, a build of its own,
-# which the race detector would only slow down.
-GOFLAGS= FUZZBRIEF=1 FUZZTIME="${FUZZTIME:-10000x}" bash test/fuzz.sh
-
-step "bench module: fixture shape, one pass of every benchmark, the end-to-end short mode (every server once at C = 1)"
-# -mod=mod: bench/ replaces the main module, whose requirements it must follow.
-(cd bench && go vet -mod=mod ./... && go test -mod=mod -count=1 -run . -bench . -benchtime 1x ./...)
-
 step "the example app's chat page in headless Chromium (installs Debian's chromium when missing)"
 # The page tests and the CopilotKit test run the app built above
 # (AGUI_APP_BIN).
@@ -178,3 +199,10 @@ else
   step "CopilotKit interop: a CopilotKit v2 page against /agents/echo in Chromium"
   bash test/copilotkit.sh
 fi
+
+step "waiting for the side lane (staticcheck, the build tags, fuzzing, the bench module)"
+sided=0
+wait "$side" || sided=$?
+side=""
+cat "$side_log"
+if [[ $sided != 0 ]]; then exit "$sided"; fi
