@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agui-go/agui/internal/threadfixture"
 )
 
 // benchInput is a RunAgentInput of n messages, about 315 bytes each:
@@ -157,38 +158,11 @@ func TestDecodeInputAllocatesPerThreadNotPerMessage(t *testing.T) {
 }
 
 // sweepInput is a RunAgentInput of n messages laid out as the thread
-// sweep of bench/e2e lays them out (e2e.ThreadMessages): a user question, an
-// assistant calling a tool, the tool's result and the answer, repeated;
-// tool arguments and results are JSON inside strings, an escape every few
-// bytes.
+// sweep of bench/e2e lays them out (threadfixture.Messages).
 func sweepInput(n int) []byte {
-	const filler = "the quick brown fox jumps over the lazy dog and then, having done so, rests for a while; "
-	text := func(i int, prefix string) string {
-		s := prefix + strconv.Itoa(i) + ": " + strings.Repeat(filler, 3)
-		return s[:250]
-	}
-	b := []byte(`{"threadId":"t","runId":"r","messages":[`)
-	for i := range n {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		id := strconv.Itoa(i)
-		call := "call-" + strconv.Itoa(i/4)
-		switch i % 4 {
-		case 0:
-			b = append(b, `{"id":"m-`+id+`","role":"user","content":"`+text(i, "question")+`"}`...)
-		case 1:
-			b = append(b, `{"id":"m-`+id+`","role":"assistant","toolCalls":[{"id":"`+call+
-				`","type":"function","function":{"name":"search_recipes","arguments":"{\"query\":\"vegetarian lasagna `+id+
-				`\",\"max_results\":10,\"filters\":{\"cuisine\":\"italian\",\"max_minutes\":90}}"}}]}`...)
-		case 2:
-			b = append(b, `{"id":"m-`+id+`","role":"tool","toolCallId":"`+call+`","content":"{\"results\":[{\"id\":\"r1\",\"title\":\"Spinach Lasagna `+id+
-				`\",\"minutes\":75},{\"id\":\"r2\",\"title\":\"Ricotta Bake\",\"minutes\":60}],\"total\":2,\"source\":\"recipes\"}"}`...)
-		default:
-			b = append(b, `{"id":"m-`+id+`","role":"assistant","content":"`+text(i, "answer")+`"}`...)
-		}
-	}
-	return append(b, "]}"...)
+	b := []byte(`{"threadId":"t","runId":"r","messages":`)
+	b = append(b, threadfixture.Messages(n)...)
+	return append(b, '}')
 }
 
 // BenchmarkDecodeInputSweep decodes 1,000 messages of the thread sweep's

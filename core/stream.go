@@ -46,7 +46,7 @@ type stream struct {
 	// is what hands a short run back and forth between the two goroutines.
 	held      int
 	firstHeld bool
-	bound int
+	bound     int
 	// wake holds a value when events were queued to an empty queue, and
 	// is closed with the queue; room holds a value when the consumer took
 	// from a queue an emitter found full.

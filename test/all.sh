@@ -119,7 +119,14 @@ installs_log="$(mktemp)"
 (set -e; install_everything) >"$installs_log" 2>&1 &
 installs=$!
 
-step "go vet"
+step "gofmt, go vet"
+# gofmt first: it reads the sources only, so a misformatted file fails in
+# a second, before any compile.
+unformatted="$( (git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path '*/node_modules/*') | xargs gofmt -l)"
+if [[ -n "$unformatted" ]]; then
+  printf 'not gofmt-formatted (run gofmt -w on them):\n%s\n' "$unformatted" >&2
+  exit 1
+fi
 go vet ./...
 go vet -tags agui_noverify . ./core/...
 go vet -tags agui_debug . ./core/...

@@ -28,7 +28,7 @@ type Load struct {
 	// FixtureEvents; negative: any number); the last must be RUN_FINISHED.
 	Events int
 	// Messages is the JSON array of the input's messages (nil: one user
-	// message), such as ThreadMessages(n).
+	// message), such as threadfixture.Messages(n).
 	Messages []byte
 	// Timeout bounds each stream (default 60 s).
 	Timeout time.Duration

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 	"slices"
 	"time"
+
+	"github.com/agui-go/agui/internal/threadfixture"
 )
 
 // Launcher returns the command that starts the named server's process: a
@@ -40,7 +42,7 @@ type Compare struct {
 	// Path is the route loaded (default PathFixture), Events the number of
 	// events of its complete stream (default FixtureEvents; negative: any)
 	// and Messages the number of messages each request's thread carries
-	// (ThreadMessages; 0: one user message).
+	// (threadfixture.Messages; 0: one user message).
 	Path     string
 	Events   int
 	Messages int
@@ -134,7 +136,7 @@ func (c Compare) at(ctx context.Context, conc int) (rows []Row, err error) {
 	}
 	var messages []byte
 	if c.Messages > 0 {
-		messages = ThreadMessages(c.Messages)
+		messages = threadfixture.Messages(c.Messages)
 	}
 	load := func(p *Process, d time.Duration) Load {
 		return Load{URL: "http://" + p.Addr + c.Path, Concurrency: conc, Duration: d, Events: c.Events, Messages: messages}

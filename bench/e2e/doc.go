@@ -36,7 +36,7 @@
 // hang-up to its agent's context being done.
 //
 // The thread-length sweep is a Compare of PathThread with Messages set:
-// every request carries a thread of that many messages (ThreadMessages:
+// every request carries a thread of that many messages (threadfixture.Messages:
 // user, assistant with a tool call, tool result, answer), which each
 // server decodes and checks as it does for a real agent (ours with
 // agui.DecodeInput, the community SDK into its types.RunAgentInput, Node

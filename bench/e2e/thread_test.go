@@ -9,6 +9,7 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/bench/e2e"
+	"github.com/agui-go/agui/internal/threadfixture"
 )
 
 // TestThreadSweepShort is the short mode of the thread-length sweep: every
@@ -44,10 +45,10 @@ func TestThreadSweepShort(t *testing.T) {
 	}
 }
 
-// TestThreadMessagesDecode checks the sweep's thread: n messages our
+// TestThreadMessagesDecode checks the sweep's thread (threadfixture.Messages): n messages our
 // decoder reads, in the four roles, about 300 bytes each.
 func TestThreadMessagesDecode(t *testing.T) {
-	raw := e2e.ThreadMessages(100)
+	raw := threadfixture.Messages(100)
 	var msgs []json.RawMessage
 	if err := json.Unmarshal(raw, &msgs); err != nil {
 		t.Fatal(err)

@@ -153,13 +153,13 @@ type wireSession struct {
 }
 
 type wireStep struct {
-	Messages       []agui.Message  `json:"messages,omitempty"`
-	Tools          []agui.Tool     `json:"tools,omitempty"`
-	Context        []agui.ContextItem  `json:"context,omitempty"`
-	ForwardedProps json.RawMessage `json:"forwardedProps,omitempty"`
-	Resume         json.RawMessage `json:"resume,omitempty"`
-	ResumeAll      json.RawMessage `json:"resumeAll,omitempty"`
-	AbortAfter     int             `json:"abortAfter,omitempty"`
+	Messages       []agui.Message     `json:"messages,omitempty"`
+	Tools          []agui.Tool        `json:"tools,omitempty"`
+	Context        []agui.ContextItem `json:"context,omitempty"`
+	ForwardedProps json.RawMessage    `json:"forwardedProps,omitempty"`
+	Resume         json.RawMessage    `json:"resume,omitempty"`
+	ResumeAll      json.RawMessage    `json:"resumeAll,omitempty"`
+	AbortAfter     int                `json:"abortAfter,omitempty"`
 }
 
 func wireSteps(steps []Step) []wireStep {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/agui-go/agui/core"
 	"github.com/agui-go/agui/ginagui"
-	"github.com/agui-go/agui/loop"
 	"github.com/agui-go/agui/internal/nodetest"
+	"github.com/agui-go/agui/loop"
 )
 
 // TestApprovalExpiryWithOfficialClient serves a loop agent whose approval

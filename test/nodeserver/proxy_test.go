@@ -12,8 +12,8 @@ import (
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/client"
 	"github.com/agui-go/agui/core"
-	"github.com/agui-go/agui/remote"
 	"github.com/agui-go/agui/internal/nodetest"
+	"github.com/agui-go/agui/remote"
 )
 
 // officialRun is what client.mjs prints: what a caller of the official

@@ -27,8 +27,8 @@ import (
 
 	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/aguitest"
-	"github.com/agui-go/agui/internal/sharedtest"
 	"github.com/agui-go/agui/internal/nodetest"
+	"github.com/agui-go/agui/internal/sharedtest"
 )
 
 func TestOfficialDecoderReadsOurFrames(t *testing.T) {

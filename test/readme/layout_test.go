@@ -35,6 +35,7 @@ var layout = []row{
 	{pkgs: []string{"internal/stalltest"}},
 	{pkgs: []string{"internal/nodetest"}, mayImport: []string{"internal/sharedtest"}},
 	{pkgs: []string{"internal/sse"}},
+	{pkgs: []string{"internal/threadfixture"}},
 	{pkgs: []string{""}, mayImport: []string{"internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"internal/jsonpatch"}, mayImport: []string{"", "internal/jsonx", "internal/pb"}},
 	{pkgs: []string{"client"}, mayImport: []string{"", "internal/jsonpatch"}},
