@@ -34,6 +34,21 @@ type swRecorder struct {
 
 func newSWRecorder() *swRecorder { return &swRecorder{header: http.Header{}} }
 
+// serveInBackground serves an empty run to h on a goroutine of its own,
+// so a test can look at what was written while the agent still runs;
+// done is closed when ServeHTTP returns.
+func serveInBackground(h http.Handler) (rec *swRecorder, done <-chan struct{}) {
+	rec = newSWRecorder()
+	req, _ := http.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
+	req.Header.Set("Content-Type", "application/json")
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		h.ServeHTTP(rec, req)
+	}()
+	return rec, finished
+}
+
 func (r *swRecorder) Header() http.Header { return r.header }
 
 func (r *swRecorder) WriteHeader(status int) {
@@ -709,14 +724,7 @@ func TestHandlerFlushesRunStartedBeforeTheAgentEmits(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := newSWRecorder()
-		req, _ := http.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
-		req.Header.Set("Content-Type", "application/json")
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			h.ServeHTTP(rec, req)
-		}()
+		rec, done := serveInBackground(h)
 		synctest.Wait()
 		if _, flushes := rec.counts(); flushes != 0 {
 			t.Errorf("%d flushes before the first burst's wait is over, want none", flushes)
@@ -788,14 +796,7 @@ func testFirstBurstFillingTheQueue(t *testing.T, size int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := newSWRecorder()
-		req, _ := http.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[]}`))
-		req.Header.Set("Content-Type", "application/json")
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			h.ServeHTTP(rec, req)
-		}()
+		rec, done := serveInBackground(h)
 		synctest.Wait()
 		if body := rec.body(); !strings.Contains(body, "d"+strconv.Itoa(n-1)+" ") {
 			t.Errorf("the agent's %d deltas are not all written while it waits (time has not moved): %d bytes", n, len(body))
