@@ -144,58 +144,57 @@ const (
 	mNeeded    = mID | mRole | mContent
 )
 
+// roleMembers returns the members the message of role has, and those it
+// requires; nothing fits a role readPlainMessage does not read.
+func roleMembers(role Role) (has, needed messageMembers) {
+	switch role {
+	case RoleDeveloper, RoleSystem, RoleUser:
+		return mText, mNeeded
+	case RoleAssistant:
+		return mAssistant, mID | mRole
+	case RoleTool:
+		return mTool, mNeeded | mToolCallID
+	case RoleReasoning:
+		return mReasoning, mNeeded
+	}
+	return 0, ^messageMembers(0)
+}
+
 // plainMessage makes the message f holds; nil when its role is not one
 // readPlainMessage reads, or f lacks a member the role requires or has one
 // the role does not.
 func (d *decoder) plainMessage(f *messageFields) Message {
-	fits := func(has, needed messageMembers) bool {
-		return f.has&^has == 0 && f.has&needed == needed
+	has, needed := roleMembers(Role(f.role))
+	if f.has&^has != 0 || f.has&needed != needed {
+		return nil
 	}
 	switch Role(f.role) {
 	case RoleDeveloper:
-		if !fits(mText, mNeeded) {
-			return nil
-		}
 		p := d.developers.New(d.more(d.developers.Taken()))
 		*p = DeveloperMessage{ID: f.id, Content: f.content, Name: f.name, EncryptedValue: f.encryptedValue,
 			EncryptedValueType: f.encryptedValueType, SubagentRunID: f.subagentRunID}
 		return p
 	case RoleSystem:
-		if !fits(mText, mNeeded) {
-			return nil
-		}
 		p := d.systems.New(d.more(d.systems.Taken()))
 		*p = SystemMessage{ID: f.id, Content: f.content, Name: f.name, EncryptedValue: f.encryptedValue,
 			EncryptedValueType: f.encryptedValueType, SubagentRunID: f.subagentRunID}
 		return p
 	case RoleUser:
-		if !fits(mText, mNeeded) {
-			return nil
-		}
 		p := d.users.New(d.more(d.users.Taken()))
 		*p = UserMessage{ID: f.id, Content: Content{Text: f.content}, Name: f.name, EncryptedValue: f.encryptedValue,
 			EncryptedValueType: f.encryptedValueType, SubagentRunID: f.subagentRunID}
 		return p
 	case RoleAssistant:
-		if !fits(mAssistant, mID|mRole) {
-			return nil
-		}
 		p := d.assistants.New(d.more(d.assistants.Taken()))
 		*p = AssistantMessage{ID: f.id, Content: f.content, Name: f.name, ToolCalls: f.toolCalls,
 			EncryptedValue: f.encryptedValue, EncryptedValueType: f.encryptedValueType, SubagentRunID: f.subagentRunID}
 		return p
 	case RoleTool:
-		if !fits(mTool, mNeeded|mToolCallID) {
-			return nil
-		}
 		p := d.toolMsgs.New(d.more(d.toolMsgs.Taken()))
 		*p = ToolMessage{ID: f.id, Content: Content{Text: f.content}, ToolCallID: f.toolCallID, Error: f.error,
 			EncryptedValue: f.encryptedValue, EncryptedValueType: f.encryptedValueType, SubagentRunID: f.subagentRunID}
 		return p
 	case RoleReasoning:
-		if !fits(mReasoning, mNeeded) {
-			return nil
-		}
 		p := d.reasonings.New(d.more(d.reasonings.Taken()))
 		*p = ReasoningMessage{ID: f.id, Content: f.content, EncryptedValue: f.encryptedValue,
 			EncryptedValueType: f.encryptedValueType, SubagentRunID: f.subagentRunID}
