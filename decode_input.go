@@ -51,11 +51,21 @@ func DecodeInput(data []byte, opts ...DecodeOption) (*RunAgentInput, error) {
 	for _, opt := range opts {
 		opt(&cfg)
 	}
+	if in, ok := readInput(data, cfg.strict); ok {
+		return in, nil
+	}
+	return decodeInput(data, cfg.strict)
+}
+
+// decodeInput is DecodeInput through the index of the whole body
+// ([jsonx.Parse]): the way to every error, and to any input [readInput]
+// does not read.
+func decodeInput(data []byte, strict bool) (*RunAgentInput, error) {
 	v, perr := jsonx.ParseObject(data)
 	if perr != nil {
 		return nil, inputError(perr)
 	}
-	d := &decoder{Decoder: jsonx.Decoder{Strict: cfg.strict}}
+	d := &decoder{Decoder: jsonx.Decoder{Strict: strict}}
 	in := d.input(d.Object(v), false)
 	if d.Err() != nil {
 		return nil, inputError(d.Err())

@@ -179,6 +179,18 @@ func (d *Decoder) Opaque(v Value) json.RawMessage {
 	return json.RawMessage(buf.Bytes())
 }
 
+// OptRaw returns v, an optional value, as [Object.OptRaw] returns a
+// member: compact JSON, or a nil interface when v is absent or null.
+func (d *Decoder) OptRaw(v Value) any {
+	if v.n == nil || v.IsNull() {
+		return nil
+	}
+	if r := d.Opaque(v); r != nil {
+		return r
+	}
+	return nil
+}
+
 // AnyObject returns the object v holds as encoding/json decodes it into
 // an any with UseNumber: a map of plain Go values, numbers as json.Number
 // so that they re-encode digit for digit. Any other kind of value is an

@@ -42,6 +42,12 @@
 // lets it reuse those made since a [Decoder.Mark], as a caller decoding a
 // long array does after each element.
 //
+// A caller that knows the schema reads faster with a [Reader]: each
+// value once, in document order, with no index; it stops at anything it
+// was not asked for, and the caller then decodes the document as above,
+// which names the error. [Reader.Value] hands one value it does not read
+// itself to a Decoder.
+//
 // The first error sticks and later ones are dropped, so a caller checks
 // once, at the end; a read that fails returns a zero value. Errors are [*DecodeError] values whose Path is
 // the JSON path of the value at fault, spelled by [MemberPath] and

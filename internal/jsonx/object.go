@@ -215,12 +215,8 @@ func (o *Object) RawValue(name string) json.RawMessage {
 // It returns any, not json.RawMessage, so that an absent value is a nil
 // interface.
 func (o *Object) OptRaw(name string) any {
-	if v, ok := o.Optional(name); ok {
-		if r := o.d.Opaque(v); r != nil {
-			return r
-		}
-	}
-	return nil
+	v, _ := o.Get(name)
+	return o.d.OptRaw(v)
 }
 
 // OptMap returns the optional object member name as [Decoder.AnyObject]

@@ -109,13 +109,16 @@ func (s *scanner) value(depth int) {
 		s.array(i, depth+1)
 	case '"':
 		s.nodes[i].kind = '"'
-		s.str(i)
+		s.nodes[i].val = s.str()
 	case 't':
-		s.literal(i, "true")
+		s.nodes[i].kind = c
+		s.literal("true")
 	case 'f':
-		s.literal(i, "false")
+		s.nodes[i].kind = c
+		s.literal("false")
 	case 'n':
-		s.literal(i, "null")
+		s.nodes[i].kind = c
+		s.literal("null")
 	default:
 		s.nodes[i].kind = '0'
 		s.number()
@@ -124,8 +127,7 @@ func (s *scanner) value(depth int) {
 	s.nodes[i].next = int32(len(s.nodes))
 }
 
-func (s *scanner) literal(i int, lit string) {
-	s.nodes[i].kind = lit[0]
+func (s *scanner) literal(lit string) {
 	if len(s.data)-s.pos < len(lit) || string(s.data[s.pos:s.pos+len(lit)]) != lit {
 		s.ok = false
 		return
@@ -218,14 +220,16 @@ func (s *scanner) array(i, depth int) {
 	}
 }
 
-// str scans string node i and records where its value ends in buf. An
+// str scans the string at s.pos and returns where its value ends in buf
+// (it starts after the opening quote), or -1-k when the value is
+// grown[k] (see [node].val). An
 // ASCII string with escapes has its value written over its spelling in buf
 // as the scan goes: unquoting it after the scan walked its bytes a second
 // time, 8 % of a long thread's request, whose tool arguments and results
 // are JSON inside strings (issue 26). A string whose bytes are its value
 // (plain: no escapes, valid UTF-8) is in buf already; any other is
 // unquoted after its scan ([scanner.unquote]).
-func (s *scanner) str(i int) {
+func (s *scanner) str() int32 {
 	s.pos++ // "
 	start := s.pos
 	ascii := true
@@ -242,17 +246,15 @@ func (s *scanner) str(i int) {
 		case c == '"':
 			end := s.pos
 			s.pos++
-			n := &s.nodes[i]
 			switch {
 			case w < 0 && (ascii || utf8.Valid(s.data[start:end])):
-				n.val = int32(end) // its bytes are its value
+				return int32(end) // its bytes are its value
 			case ascii:
 				w += copy(s.buf[w:], s.data[from:end])
-				n.val = int32(w)
+				return int32(w)
 			default:
-				s.unquote(n, start, end)
+				return s.unquote(start, end)
 			}
-			return
 		case c == '\\':
 			if w < 0 {
 				w = s.pos
@@ -261,12 +263,12 @@ func (s *scanner) str(i int) {
 			}
 			if !s.escape(&w) {
 				s.ok = false
-				return
+				return 0
 			}
 			from = s.pos
 		case c < 0x20:
 			s.ok = false
-			return
+			return 0
 		default:
 			if c >= utf8.RuneSelf {
 				ascii = false
@@ -275,6 +277,7 @@ func (s *scanner) str(i int) {
 		}
 	}
 	s.ok = false
+	return 0
 }
 
 // escape checks the escape at s.pos, writes its value at buf[*w] and
@@ -342,20 +345,21 @@ func (s *scanner) hex4At(i int) bool {
 	return true
 }
 
-// unquote writes the value of string node n, whose body is data[start:end],
+// unquote writes the value of the string whose body is data[start:end]
 // over its spelling in buf, or to grown when it is longer than its
-// spelling (invalid UTF-8 replaced), and records where it is.
-func (s *scanner) unquote(n *node, start, end int) {
+// spelling (invalid UTF-8 replaced), and returns where it is, as
+// [scanner.str] does.
+func (s *scanner) unquote(start, end int) int32 {
 	body := s.data[start:end]
 	// Unquoting into buf's room for the spelling reallocates only when
 	// the value is longer, which is rare.
 	room := s.buf[start:start:end]
-	if v := appendUnquoted(room, body); len(v) <= len(body) {
-		n.val = int32(start + len(v))
-	} else {
-		s.grown = append(s.grown, string(v))
-		n.val = int32(-len(s.grown))
+	v := appendUnquoted(room, body)
+	if len(v) <= len(body) {
+		return int32(start + len(v))
 	}
+	s.grown = append(s.grown, string(v))
+	return int32(-len(s.grown))
 }
 
 func hexValue(c byte) int {
