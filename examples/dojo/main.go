@@ -45,9 +45,9 @@ func main() {
 	}
 }
 
-// run serves until SIGINT or SIGTERM, then ends every run, and then the
-// background work, within ten seconds (see core.Shutdown and
-// loop.Background.Shutdown).
+// run serves until SIGINT or SIGTERM, then ends every run within ten
+// seconds (see core.Shutdown) and the background work at once (see
+// shutdown).
 func run(addr, base string, researchStep time.Duration, m model.Flags, logger *slog.Logger) error {
 	provider, err := m.New(loop.ProviderFunc(offline))
 	if err != nil {
@@ -81,9 +81,28 @@ func run(addr, base string, researchStep time.Duration, m model.Flags, logger *s
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	err = errors.Join(core.Shutdown(shutdownCtx, srv, gate), bg.Shutdown(shutdownCtx))
+	err = shutdown(shutdownCtx, srv, gate, bg, logger)
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(err, serveErr)
 	}
+	return err
+}
+
+// shutdown ends every run within ctx, then cancels the background work
+// still running: the threads live in this process's memory store, so a
+// result finished after the server stops would have nowhere to go, and
+// waiting for it would only hold the exit up. Cancelled tasks are the
+// stop that was asked for, not a failure: they are logged, and the
+// error is core.Shutdown's alone.
+func shutdown(ctx context.Context, srv *http.Server, gate *core.Gate, bg *loop.Background, logger *slog.Logger) error {
+	err := core.Shutdown(ctx, srv, gate)
+	if n := bg.Len(); n > 0 {
+		logger.Info("background tasks cancelled", slog.Int("tasks", n))
+	}
+	now, cancel := context.WithCancel(context.Background())
+	cancel()
+	// A done context makes Shutdown cancel the tasks and wait for their
+	// goroutines; its error only says that some were cancelled.
+	_ = bg.Shutdown(now)
 	return err
 }

@@ -23,11 +23,11 @@ func TestDojoFeatures(t *testing.T) {
 	fixtures := sharedtest.Path(t, "fixtures/dojo/openai")
 	image := sharedtest.Path(t, "fixtures/dojo/test-image.png")
 	node := nodetest.Node(t, ".")
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
-	defer cancel()
 
 	// Both apps are built once here, unless test/all.sh built them for
-	// every package (AGUI_DOJO_BIN, AGUI_APP_BIN).
+	// every package (AGUI_DOJO_BIN, AGUI_APP_BIN). The build is bounded by
+	// go test's own timeout, not the run's: on a loaded machine a race
+	// build alone can take longer than the five minutes the features get.
 	dojo, ginApp := os.Getenv("AGUI_DOJO_BIN"), os.Getenv("AGUI_APP_BIN")
 	if dojo == "" || ginApp == "" {
 		dir := t.TempDir()
@@ -35,11 +35,13 @@ func TestDojoFeatures(t *testing.T) {
 		if raceEnabled {
 			args = append(args, "-race")
 		}
-		if out, err := exec.CommandContext(ctx, "go", append(args, "../../examples/dojo", "../../examples/gin-app")...).CombinedOutput(); err != nil {
+		if out, err := exec.CommandContext(t.Context(), "go", append(args, "../../examples/dojo", "../../examples/gin-app")...).CombinedOutput(); err != nil {
 			t.Fatalf("go build ./examples/dojo ./examples/gin-app: %v\n%s", err, out)
 		}
 		dojo, ginApp = filepath.Join(dir, "dojo"), filepath.Join(dir, "gin-app")
 	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "--test", "--test-reporter=spec", "dojo.test.mjs")
 	cmd.Env = append(os.Environ(), "DOJO_BIN="+dojo, "GINAPP_BIN="+ginApp,
 		"DOJO_FIXTURES="+fixtures, "DOJO_IMAGE="+image)
