@@ -55,9 +55,14 @@ func (h *Handler[S]) Conn(ctx context.Context, w http.ResponseWriter, runID, ver
 // (X-Accel-Buffering: no), which would hold events back. Serve and a Conn
 // set the same ones.
 func setStreamHeaders(h http.Header, f agui.Format) {
-	h.Set("Content-Type", f.ContentType())
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
+	// One array holds the three values, where Header.Set allocates one
+	// apiece; each value's slice is capped, so a later Add copies it
+	// rather than writing over the next.
+	v := make([]string, 3)
+	v[0], v[1], v[2] = f.ContentType(), "no-cache", "no"
+	h["Content-Type"] = v[0:1:1]
+	h["Cache-Control"] = v[1:2:2]
+	h["X-Accel-Buffering"] = v[2:3:3]
 }
 
 // Downgrade returns ev, an event as [agui.LatestProtocolVersion] has it

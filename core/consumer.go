@@ -60,6 +60,11 @@ type Consumer struct {
 
 var _ runQueue = (*Consumer)(nil)
 
+// errConsumerStopped is the cause a run is cancelled with when its
+// consumer stops reading: one value for every run, as it carries nothing
+// of the run's.
+var errConsumerStopped error = &agui.Error{Code: agui.CodeDisconnected, Message: "core: the consumer stopped reading the event stream"}
+
 // StartOption configures [Runner.Start].
 type StartOption func(*startConfig)
 
@@ -148,8 +153,7 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reus
 		s.held, s.firstHeld = 1, true
 	}
 	r.rc.Emitter = &Emitter{s: s}
-	d := &Consumer{ctx: ctx, cancel: cancel, out: out, s: s,
-		cause: agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")}
+	d := &Consumer{ctx: ctx, cancel: cancel, out: out, s: s, cause: errConsumerStopped}
 
 	started := &agui.RunStarted{
 		ThreadID:        r.in.ThreadID,

@@ -188,7 +188,7 @@ func (t *transport) stream(ctx context.Context, w http.ResponseWriter, r *http.R
 
 	sw := &streamWriter{
 		w:       w,
-		rc:      http.NewResponseController(w),
+		rc:      *http.NewResponseController(w),
 		format:  format,
 		legacy:  legacy,
 		cfg:     &t.cfg,

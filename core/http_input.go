@@ -108,7 +108,7 @@ func readInput(w http.ResponseWriter, r *http.Request, maxBytes int64, buf *[]by
 		return nil, &RequestError{Status: http.StatusMethodNotAllowed, Code: CodeMethodNotAllowed,
 			Message: "a run is started with POST"}
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" && !isJSONMediaType(ct) {
 		return nil, &RequestError{Status: http.StatusUnsupportedMediaType, Code: CodeUnsupportedMediaType,
 			Message: "the body must be application/json"}
 	}
@@ -132,6 +132,15 @@ func readInput(w http.ResponseWriter, r *http.Request, maxBytes int64, buf *[]by
 		return nil, inputRequestError(err)
 	}
 	return in, nil
+}
+
+// isJSONMediaType reports whether ct is application/json, with or
+// without parameters. readInput asks it only for a Content-Type other
+// than the exact "application/json" most clients send: parsing allocates
+// a map of the parameters.
+func isJSONMediaType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	return err == nil && mt == "application/json"
 }
 
 // maxInitialBody caps the buffer readBody allocates before any byte has

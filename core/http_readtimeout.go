@@ -28,17 +28,16 @@ func WithReadTimeout(d time.Duration) HandlerOption {
 	return handlerOption(func(c *handlerConfig) { c.readTimeout = d })
 }
 
-// readDeadline sets w's read deadline readTimeout ahead and returns the
-// function clearing it, called once the body has been read whole.
-func (ir *InputReader) readDeadline(w http.ResponseWriter) func() {
-	if ir.cfg.readTimeout <= 0 {
-		return func() {}
-	}
-	rc := http.NewResponseController(w)
-	if rc.SetReadDeadline(time.Now().Add(ir.cfg.readTimeout)) != nil {
-		return func() {}
-	}
-	return func() { _ = rc.SetReadDeadline(time.Time{}) }
+// readDeadline sets w's read deadline readTimeout ahead and reports
+// whether it did: if so, the caller clears it once the body has been read
+// whole (clearReadDeadline).
+func (ir *InputReader) readDeadline(w http.ResponseWriter) bool {
+	return ir.cfg.readTimeout > 0 && http.NewResponseController(w).SetReadDeadline(time.Now().Add(ir.cfg.readTimeout)) == nil
+}
+
+// clearReadDeadline clears the read deadline readDeadline set.
+func clearReadDeadline(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 }
 
 // timeoutError maps a body read that hit the read deadline to a 408.

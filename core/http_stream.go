@@ -17,8 +17,9 @@ import (
 // handler goroutine only, which is what makes it the only writer of the
 // ResponseWriter.
 type streamWriter struct {
-	w      http.ResponseWriter
-	rc     *http.ResponseController
+	w http.ResponseWriter
+	// rc is held by value: one allocation fewer per run.
+	rc     http.ResponseController
 	format agui.Format
 	legacy bool
 	cfg    *handlerConfig
@@ -415,7 +416,7 @@ func (s *streamWriter) extendDeadlineFrom(now time.Time) {
 	if s.noDeadline {
 		return
 	}
-	if err := s.t.setDeadline(s.rc, now); err != nil {
+	if err := s.t.setDeadline(&s.rc, now); err != nil {
 		s.noDeadline = true
 		if errors.Is(err, http.ErrNotSupported) {
 			s.t.warnOnce(s.logCtx, &s.t.warned.deadline, msgNoDeadline, err)

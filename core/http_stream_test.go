@@ -115,7 +115,7 @@ func newTestStreamWriter(w http.ResponseWriter, cfg *handlerConfig, format agui.
 	cr := &swCancel{}
 	return &streamWriter{
 		w:       w,
-		rc:      http.NewResponseController(w),
+		rc:      *http.NewResponseController(w),
 		format:  format,
 		cfg:     cfg,
 		t:       &transport{InputReader: InputReader{cfg: *cfg}},

@@ -62,7 +62,7 @@ func NewInputReader(opts ...HandlerOption) (*InputReader, error) {
 // use it up before the answer starts.
 func (ir *InputReader) Read(w http.ResponseWriter, r *http.Request) (*agui.RunAgentInput, error) {
 	ir.extendDeadline(w)
-	clear := ir.readDeadline(w)
+	deadline := ir.readDeadline(w)
 	done := ir.cutOnShutdown(w)
 	buf, _ := ir.bodies.Get().(*[]byte)
 	if buf == nil {
@@ -85,7 +85,9 @@ func (ir *InputReader) Read(w http.ResponseWriter, r *http.Request) (*agui.RunAg
 		}
 		return nil, err
 	}
-	clear()
+	if deadline {
+		clearReadDeadline(w)
+	}
 	if err := ir.cfg.limits.check(in); err != nil {
 		return nil, err
 	}

@@ -28,8 +28,8 @@ type sink struct {
 	logger   *slog.Logger
 	in       *agui.RunAgentInput
 	// feeds[i] passes an event to chain[i] and what follows it;
-	// feeds[len(chain)] is emit. They are made once per run: closures
-	// made per event would allocate per event.
+	// feeds[len(chain)] is emit; nil without a chain (see head). They are
+	// made once per run: closures made per event would allocate per event.
 	feeds []func(agui.Event) error
 	// failed is the index of the transformer whose error or panic stopped
 	// the stream, len(chain) when what left the chain did (the verifier
@@ -48,9 +48,7 @@ type sink struct {
 }
 
 func newSink(yield func(agui.Event) bool, logger *slog.Logger, in *agui.RunAgentInput) *sink {
-	k := &sink{yield: yield, logger: logger, in: in, failed: -1}
-	k.feeds = []func(agui.Event) error{k.emit}
-	return k
+	return &sink{yield: yield, logger: logger, in: in, failed: -1}
 }
 
 // build makes the run's chain from factories, in order, skipping nil
@@ -158,7 +156,7 @@ func (k *sink) pass(ev agui.Event) error {
 	}
 	if !k.yieldEvent(ev) {
 		k.gone = true
-		return agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")
+		return errConsumerStopped
 	}
 	return nil
 }
@@ -172,7 +170,16 @@ func (k *sink) yieldEvent(ev agui.Event) bool {
 
 // deliver passes ev through the chain and reports whether the stream goes
 // on.
-func (k *sink) deliver(ev agui.Event) bool { return k.check(k.feeds[0](ev)) }
+func (k *sink) deliver(ev agui.Event) bool { return k.check(k.head(ev)) }
+
+// head passes ev to the chain's first transformer, or to emit when there
+// is no chain: a run without transformers (most runs) builds no feeds.
+func (k *sink) head(ev agui.Event) error {
+	if k.feeds == nil {
+		return k.emit(ev)
+	}
+	return k.feeds[0](ev)
+}
 
 // check records a chain error and reports whether the stream goes on.
 func (k *sink) check(err error) bool {
@@ -190,7 +197,7 @@ func (k *sink) check(err error) bool {
 // always ends with a terminal event unless the consumer left.
 func (k *sink) finish(ctx context.Context, term agui.Event) {
 	if k.check(k.finishFrom(ctx, 0)) {
-		k.check(k.feeds[0](term))
+		k.check(k.head(term))
 	}
 	if k.failure == nil && !k.ended && !k.gone {
 		k.failure = agui.NewError(agui.CodeTransform, "core: the transformer chain dropped the terminal event")
@@ -223,7 +230,7 @@ func (k *sink) stop(ctx context.Context) {
 	switch {
 	case k.ended:
 	case k.gone:
-		k.passEnd(ctx, 0, agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream"))
+		k.passEnd(ctx, 0, errConsumerStopped)
 	case k.failure != nil:
 		failure := k.failure
 		if k.failed >= 0 {

@@ -17,11 +17,11 @@ import (
 // emitted them. The same mutex guards the registry of open things the
 // driver closes when the agent returns.
 type stream struct {
-	// done and cancelled stand in for the run's context: emit methods take
-	// no context (they must be callable from a deferred End), so the stream
-	// keeps the two things it needs from it.
-	done      <-chan struct{}
-	cancelled func() *agui.Error
+	// ctx is the run's context and done its Done channel: emit methods
+	// take no context (they must be callable from a deferred End), so the
+	// stream keeps it (see cancelled).
+	ctx  context.Context
+	done <-chan struct{}
 
 	mu       sync.Mutex
 	verifier *agui.Verifier
@@ -89,15 +89,18 @@ type entry struct {
 
 func newStream(ctx context.Context, bound int) *stream {
 	return &stream{
-		done:      ctx.Done(),
-		cancelled: func() *agui.Error { return cancelledError(ctx) },
-		verifier:  agui.NewVerifier(),
-		bound:     bound,
-		wake:      make(chan struct{}, 1),
-		room:      make(chan struct{}, 1),
-		open:      make(map[uint64]*entry),
+		ctx:      ctx,
+		done:     ctx.Done(),
+		verifier: agui.NewVerifier(),
+		bound:    bound,
+		wake:     make(chan struct{}, 1),
+		room:     make(chan struct{}, 1),
+		open:     make(map[uint64]*entry),
 	}
 }
+
+// cancelled returns the run's CANCELLED error, once its context is done.
+func (s *stream) cancelled() *agui.Error { return cancelledError(s.ctx) }
 
 // item is one queued event. reuse is set when the event is one of the
 // stream's reusable text deltas (see stream.reuse): the consumer gives it

@@ -41,7 +41,9 @@
 // server decodes and checks as it does for a real agent (ours with
 // agui.DecodeInput, the community SDK into its types.RunAgentInput, Node
 // with @ag-ui/core's RunAgentInputSchema) before a 7-event answer;
-// WriteThreads reports server CPU per request.
+// WriteThreads reports server CPU per request, by thread length and
+// number of concurrent clients. ServerFloor, named in the servers, adds
+// the floor: a bare net/http handler answering with prepared frames.
 //
 // TokenPath measures a model's token: a ModelServer in the load process
 // streams a turn of N tokens, OpenAI- or Anthropic-style, to a server

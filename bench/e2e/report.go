@@ -140,10 +140,10 @@ func thousands(v float64) string {
 // with Messages) as markdown: server CPU per request, per round, and each
 // peer's CPU per request over ours (above 1: ours is cheaper).
 func WriteThreads(w io.Writer, rows []Row) {
-	fmt.Fprintln(w, "| messages | server | requests | failures | server CPU/request | per round | ÷ gin | ÷ nethttp |")
-	fmt.Fprintln(w, "|---:|---|---:|---:|---:|---|---:|---:|")
-	find := func(n int, name string) (Row, bool) {
-		i := slices.IndexFunc(rows, func(r Row) bool { return r.Messages == n && r.Server == name })
+	fmt.Fprintln(w, "| messages | C | server | requests | failures | server CPU/request | per round | ÷ gin | ÷ nethttp |")
+	fmt.Fprintln(w, "|---:|---:|---|---:|---:|---:|---|---:|---:|")
+	find := func(n, c int, name string) (Row, bool) {
+		i := slices.IndexFunc(rows, func(r Row) bool { return r.Messages == n && r.Concurrency == c && r.Server == name })
 		if i < 0 {
 			return Row{}, false
 		}
@@ -159,11 +159,11 @@ func WriteThreads(w io.Writer, rows []Row) {
 		}
 		cells := [2]string{"–", "–"}
 		for j, ours := range []string{ServerGin, ServerNetHTTP} {
-			if o, ok := find(r.Messages, ours); ok {
+			if o, ok := find(r.Messages, r.Concurrency, ours); ok {
 				cells[j] = ratio(float64(r.CPUPerStream()), float64(o.CPUPerStream()))
 			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %s | %s | %s |\n", thousands(float64(r.Messages)), r.Server,
+		fmt.Fprintf(w, "| %s | %d | %s | %d | %d | %s | %s | %s | %s |\n", thousands(float64(r.Messages)), r.Concurrency, r.Server,
 			r.Streams, r.Failures, us(r.CPUPerStream()), rounds, cells[0], cells[1])
 	}
 	fmt.Fprintln(w)

@@ -36,6 +36,8 @@ func GoHandler(name string, deltas int) (http.Handler, error) {
 		return oursNetHTTP(deltas)
 	case ServerCommunity:
 		return community(), nil
+	case ServerFloor:
+		return floor()
 	}
 	return nil, fmt.Errorf("e2e: no Go server named %q", name)
 }

@@ -37,7 +37,7 @@ func TestThreadSweepShort(t *testing.T) {
 			var md bytes.Buffer
 			e2e.WriteThreads(&md, rows)
 			for _, s := range servers {
-				if !strings.Contains(md.String(), "| 1,000 | "+s+" | ") {
+				if !strings.Contains(md.String(), "| 1,000 | 1 | "+s+" | ") {
 					t.Errorf("no 1,000-message row for %s in\n%s", s, md.String())
 				}
 			}

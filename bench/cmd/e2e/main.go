@@ -46,6 +46,7 @@ func run() int {
 	idleH2 := flag.Int("idle-h2", 4000, "idle open streams per server over cleartext HTTP/2 (0: skip)")
 	deltas := flag.Int("deltas", 1_000_000, "one-byte deltas in the single Gin stream (0: skip)")
 	threads := flag.String("threads", "10,100,1000,5000", "thread lengths of the sweep, in messages (empty: skip)")
+	threadCs := flag.String("thread-c", "1", "comma-separated numbers of concurrent clients of the thread-length sweep")
 	tokens := flag.Int("tokens", 1000, "model tokens per loop run on the token path (0: skip)")
 	tokenFlush := flag.String("token-flush", "1,64", "tokens per write of the model server, one token path per value")
 	hangups := flag.Int("hangups", 1000, "hang-ups timed for disconnect to cancel (0: skip)")
@@ -87,12 +88,18 @@ func run() int {
 			fail("comparison", err)
 		}
 	}
-	if lengths, err := ints(*threads); err != nil {
+	lengths, err := ints(*threads)
+	if err != nil {
 		fail("threads", err)
-	} else if len(lengths) > 0 && *duration > 0 {
+	}
+	threadConc, err := ints(*threadCs)
+	if err != nil {
+		fail("thread-c", err)
+	}
+	if len(lengths) > 0 && len(threadConc) > 0 && *duration > 0 {
 		var rows []e2e.Row
 		for _, n := range lengths {
-			got, err := e2e.Compare{Servers: names, Concurrency: []int{1}, Rounds: *rounds, Duration: *duration,
+			got, err := e2e.Compare{Servers: names, Concurrency: threadConc, Rounds: *rounds, Duration: *duration,
 				Warmup: *warmup, Launch: launch, Stderr: os.Stderr, Progress: os.Stderr,
 				Path: e2e.PathThread, Events: e2e.ThreadEvents, Messages: n}.Run(ctx)
 			rows = append(rows, got...)
