@@ -60,6 +60,11 @@ type Consumer struct {
 
 var _ runQueue = (*Consumer)(nil)
 
+// errConsumerStopped is the cause a run is cancelled with when its
+// consumer stops before the terminal event. One value for every run: a
+// run that waits holds no error of its own.
+var errConsumerStopped error = agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")
+
 // StartOption configures [Runner.Start].
 type StartOption func(*startConfig)
 
@@ -148,8 +153,7 @@ func (r *Runner[S]) drive(ctx context.Context, yield func(agui.Event) bool, reus
 		s.held, s.firstHeld = 1, true
 	}
 	r.rc.Emitter = &Emitter{s: s}
-	d := &Consumer{ctx: ctx, cancel: cancel, out: out, s: s,
-		cause: agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")}
+	d := &Consumer{ctx: ctx, cancel: cancel, out: out, s: s, cause: errConsumerStopped}
 
 	started := &agui.RunStarted{
 		ThreadID:        r.in.ThreadID,
