@@ -61,9 +61,9 @@ type Consumer struct {
 var _ runQueue = (*Consumer)(nil)
 
 // errConsumerStopped is the cause a run is cancelled with when its
-// consumer stops reading: one value for every run, as it carries nothing
-// of the run's.
-var errConsumerStopped error = &agui.Error{Code: agui.CodeDisconnected, Message: "core: the consumer stopped reading the event stream"}
+// consumer stops before the terminal event: one value for every run, as it
+// carries nothing of the run's.
+var errConsumerStopped error = agui.NewError(agui.CodeDisconnected, "core: the consumer stopped reading the event stream")
 
 // StartOption configures [Runner.Start].
 type StartOption func(*startConfig)

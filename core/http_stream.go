@@ -320,6 +320,14 @@ const writeChunk = 32 << 10
 // carried one huge frame does not pin its buffer.
 const maxPooledBuf = 4 * writeChunk
 
+// firstBuf is the size of a new write buffer. A buffer grows as bursts
+// fill it and goes back to the pool grown, so busy streams soon share a
+// few of writeChunk's size; a new one starts small, as an idle stream's
+// first burst (RUN_STARTED) and a short run need little. 4,000 idle
+// streams opened at once left some 33 new buffers of 40 KiB in the pool:
+// a third of a KiB per stream of what the idle figure counts.
+const firstBuf = 2 << 10
+
 // takeBuf gives the stream a write buffer from the handler's pool.
 func (s *streamWriter) takeBuf() {
 	if s.bufs != nil {
@@ -328,7 +336,7 @@ func (s *streamWriter) takeBuf() {
 			return
 		}
 	}
-	b := make([]byte, 0, writeChunk+writeChunk/4)
+	b := make([]byte, 0, firstBuf)
 	s.bufp, s.buf = &b, b
 }
 

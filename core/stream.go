@@ -49,7 +49,9 @@ type stream struct {
 	bound     int
 	// wake holds a value when events were queued to an empty queue, and
 	// is closed with the queue; room holds a value when the consumer took
-	// from a queue an emitter found full.
+	// from a queue an emitter found full. room is made (under qmu) when an
+	// emitter first finds the queue full: most runs never do, and an idle
+	// stream holds one channel fewer.
 	wake chan struct{}
 	room chan struct{}
 
@@ -66,7 +68,9 @@ type stream struct {
 	next   *agui.TextMessageContent
 	pooled *agui.TextMessageContent
 
-	seq  uint64
+	seq uint64
+	// open is made when the first thing is opened: a run that waits
+	// before emitting holds no map.
 	open map[uint64]*entry
 	// size keeps events within the frame limit; refused is the first
 	// error of an event it refused, which fails a run the agent would
@@ -94,8 +98,6 @@ func newStream(ctx context.Context, bound int) *stream {
 		verifier: agui.NewVerifier(),
 		bound:    bound,
 		wake:     make(chan struct{}, 1),
-		room:     make(chan struct{}, 1),
-		open:     make(map[uint64]*entry),
 	}
 }
 
@@ -129,12 +131,15 @@ func (s *stream) take(spare []item, freed []*agui.TextMessageContent) (evs []ite
 		s.free = append(s.free, freed[:min(room, len(freed))]...)
 	}
 	closed = s.closed
-	full := s.full
+	var room chan struct{}
+	if s.full {
+		room = s.room
+	}
 	s.full = false
 	s.qmu.Unlock()
-	if full {
+	if room != nil {
 		select {
-		case s.room <- struct{}{}:
+		case room <- struct{}{}:
 		default:
 		}
 	}
@@ -299,13 +304,17 @@ func (s *stream) hold() (release func()) {
 // when it returns the run's CANCELLED error with qmu released.
 func (s *stream) waitRoomLocked() error {
 	s.full = true
+	if s.room == nil {
+		s.room = make(chan struct{}, 1)
+	}
+	room := s.room
 	held := s.held > 0
 	s.qmu.Unlock()
 	if held {
 		s.wakeConsumer() // a held queue is full: it goes out now
 	}
 	select {
-	case <-s.room:
+	case <-room:
 	case <-s.done:
 		return s.cancelled()
 	}
@@ -331,6 +340,9 @@ func (s *stream) openEntry(scope, inner *Emitter, starts, ends []agui.Event) (ui
 		return 0, err
 	}
 	s.seq++
+	if s.open == nil {
+		s.open = make(map[uint64]*entry)
+	}
 	s.open[s.seq] = &entry{scope: scope, inner: inner, ends: ends[len(ends)-sent:]}
 	return s.seq, err
 }
