@@ -108,6 +108,17 @@ func frames(t *testing.T, body io.Reader, limit int) []aguitest.Frame {
 	return fs
 }
 
+// waitLogged blocks on the log until the run's first entry is stored: an
+// agent runs beside the run's writer, so its "started" can come before
+// RUN_STARTED is in the log, where a cursor of 1 would be ahead of it.
+func waitLogged(t *testing.T, lg resume.Log, run string) {
+	t.Helper()
+	es, _, err := lg.Read(context.Background(), run, 0, 1, time.Minute)
+	if err != nil || len(es) == 0 {
+		t.Fatalf("run %s's first entry: %v (%d entries)", run, err, len(es))
+	}
+}
+
 // waitTerminal blocks on the log until the run's terminal entry is stored.
 func waitTerminal(t *testing.T, lg resume.Log, run string) {
 	t.Helper()
@@ -414,9 +425,11 @@ func TestResumableActiveRunPerPrincipal(t *testing.T) {
 	ra := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t", "ra"), users["alice"])
 	defer ra.Body.Close()
 	<-started
+	waitLogged(t, s.log, "ra")
 	rb := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t", "rb"), users["bob"])
 	defer rb.Body.Close()
 	<-started
+	waitLogged(t, s.log, "rb")
 	for who, run := range map[string]string{"alice": "ra", "bob": "rb"} {
 		act := request(ctx, t, http.MethodGet, s.url+"/chat/threads/t/run?after=1", "", users[who])
 		act.Body.Close()
@@ -436,6 +449,7 @@ func TestResumableActiveRun(t *testing.T) {
 	ctx := context.Background()
 	resp := request(ctx, t, http.MethodPost, s.url+"/chat", runRequest("t", "r"), nil)
 	<-started
+	waitLogged(t, s.log, "r")
 	// A reloaded page finds the thread's run and follows it from its start.
 	act := request(ctx, t, http.MethodGet, s.url+"/chat/threads/t/run?after=1", "", nil)
 	if act.StatusCode != http.StatusOK || act.Header.Get("Content-Location") != "/chat/runs/r" {
