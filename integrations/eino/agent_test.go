@@ -279,10 +279,10 @@ func approvalTool(t *testing.T) tool.BaseTool {
 	return w
 }
 
-// An interrupt pauses the run with an AG-UI interrupt; the next run's
-// resume continues it from the checkpoint, the tool reading the answer.
-func TestAgentInterruptAndResume(t *testing.T) {
-	m := NewFakeModel(CallTurn("call_b", "book_flight", `{"to":"Oslo"}`), TextTurn("Booked."))
+// bookingAgent is a travel agent on m with the approval tool, its
+// checkpoints in memory.
+func bookingAgent(t *testing.T, m *FakeModel) *Agent {
+	t.Helper()
 	store, err := NewCheckPointStore(new(MemoryKV))
 	if err != nil {
 		t.Fatal(err)
@@ -291,7 +291,13 @@ func TestAgentInterruptAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := serve(t, a)
+	return a
+}
+
+// An interrupt pauses the run with an AG-UI interrupt; the next run's
+// resume continues it from the checkpoint, the tool reading the answer.
+func TestAgentInterruptAndResume(t *testing.T) {
+	s := serve(t, bookingAgent(t, NewFakeModel(CallTurn("call_b", "book_flight", `{"to":"Oslo"}`), TextTurn("Booked."))))
 	evs, view := s.events(t, t.Context(), input("t1", "r1", "Book Oslo."))
 	o := view.Outcome()
 	if o == nil || o.Type != agui.OutcomeInterrupt || len(o.Interrupts) != 1 {
@@ -333,15 +339,8 @@ func TestAgentInterruptAndResume(t *testing.T) {
 // nothing, and a run of theirs on that id completing leaves the paused
 // run for its owner to resume.
 func TestAgentCheckpointsBelongToTheirPrincipal(t *testing.T) {
-	m := NewFakeModel(CallTurn("call_b", "book_flight", `{"to":"Oslo"}`), TextTurn("Hello, bob."), TextTurn("Booked."))
-	store, err := NewCheckPointStore(new(MemoryKV))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := NewAgent(chatAgent(t, "travel", m, approvalTool(t)), WithCheckPointStore(store))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := bookingAgent(t, NewFakeModel(CallTurn("call_b", "book_flight", `{"to":"Oslo"}`), TextTurn("Hello, bob."), TextTurn("Booked.")))
+	var err error
 	alice := serve(t, a, core.WithPrincipal(func(r *http.Request) (string, error) { return r.Header.Get("X-User"), nil }))
 	bob := *alice
 	for who, s := range map[string]*served{"alice": alice, "bob": &bob} {
