@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agui-go/agui"
@@ -305,12 +307,15 @@ func (th *threadsRequest) patch(id string) {
 	}
 	dec := json.NewDecoder(http.MaxBytesReader(th.w, th.r.Body, maxPatchBytes))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(&body); err != nil {
+	if err := dec.Decode(&body); err != nil || !atEOF(dec) {
 		th.refuse(http.StatusBadRequest, core.CodeMalformedInput, `the body is a JSON object of "title" and "archived"`, "")
 		return
 	}
-	if t := body.Title; t != nil && (len(*t) > MaxTitle || !utf8.ValidString(*t)) {
-		th.refuse(http.StatusUnprocessableEntity, core.CodeInvalidInput, "the title is UTF-8 of at most "+strconv.Itoa(MaxTitle)+" bytes", "title")
+	if t := body.Title; t != nil && (len(*t) > MaxTitle || !utf8.ValidString(*t) || strings.ContainsFunc(*t, unicode.IsControl)) {
+		// A title is one line of text: a control character (a NUL,
+		// which PostgreSQL's text cannot hold, a newline) is the
+		// client's error on every store, not a store failure.
+		th.refuse(http.StatusUnprocessableEntity, core.CodeInvalidInput, "the title is one line of UTF-8 of at most "+strconv.Itoa(MaxTitle)+" bytes, without control characters", "title")
 		return
 	}
 	sum, err := ts.UpdateThread(th.r.Context(), id, ThreadUpdate{Title: body.Title, Archived: body.Archived})
@@ -322,6 +327,13 @@ func (th *threadsRequest) patch(id string) {
 	default:
 		th.json(http.StatusOK, sum)
 	}
+}
+
+// atEOF reports whether dec has nothing left but white space, so that a
+// body with bytes after its object is refused rather than half read.
+func atEOF(dec *json.Decoder) bool {
+	_, err := dec.Token()
+	return errors.Is(err, io.EOF)
 }
 
 func (th *threadsRequest) delete(id string) {

@@ -181,7 +181,10 @@ func TestThreadsRenameArchive(t *testing.T) {
 		status int
 	}{
 		{`{"title":` + fmt.Sprintf("%q", strings.Repeat("x", MaxTitle+1)) + `}`, http.StatusUnprocessableEntity},
+		{`{"title":"Oslo\u0000"}`, http.StatusUnprocessableEntity},
+		{`{"title":"Oslo\nBergen"}`, http.StatusUnprocessableEntity},
 		{`{"title":`, http.StatusBadRequest},
+		{`{"title":"Oslo"}{"archived":true}`, http.StatusBadRequest},
 		{`{"color":"red"}`, http.StatusBadRequest},
 		{`[]`, http.StatusBadRequest},
 	} {

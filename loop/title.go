@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agui-go/agui"
@@ -144,7 +145,7 @@ func cleanTitle(s string) string {
 	if label, rest, ok := strings.Cut(s, ":"); ok && strings.EqualFold(strings.TrimSpace(label), "title") {
 		s = rest
 	}
-	s = strings.Join(strings.Fields(s), " ")
+	s = strings.Join(titleWords(s), " ")
 	for {
 		t := strings.TrimRight(strings.Trim(s, "\"'`*#_“”‘’ "), ".!;:, ")
 		if t == s {
@@ -155,10 +156,17 @@ func cleanTitle(s string) string {
 	return cut(s, MaxTitle)
 }
 
+// titleWords splits s into words at white space and control characters,
+// so that a title is one line of UTF-8 the thread API would also accept
+// (and PostgreSQL's text can hold: no NUL).
+func titleWords(s string) []string {
+	return strings.FieldsFunc(strings.ToValidUTF8(s, ""), func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) })
+}
+
 // fallbackTitle is a title from the user's first words: at most eight,
 // at most 60 bytes, "New conversation" for none.
 func fallbackTitle(text string) string {
-	words := strings.Fields(strings.ToValidUTF8(text, ""))
+	words := titleWords(text)
 	cutWords := len(words) > 8
 	if cutWords {
 		words = words[:8]

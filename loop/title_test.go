@@ -158,6 +158,7 @@ func TestCleanTitle(t *testing.T) {
 		"“Résumé tips”":                 "Résumé tips",
 		"":                              "",
 		"...":                           "",
+		"Trip\x00to Oslo\x07":           "Trip to Oslo",
 	} {
 		if got := cleanTitle(in); got != want {
 			t.Errorf("cleanTitle(%q) = %q, want %q", in, got, want)
@@ -166,6 +167,9 @@ func TestCleanTitle(t *testing.T) {
 	long := cleanTitle(string(make([]rune, 300)) + "é")
 	if len(long) > MaxTitle {
 		t.Errorf("a long title is %d bytes", len(long))
+	}
+	if got := fallbackTitle("he\x00llo\tthere"); got != "he llo there" {
+		t.Errorf("fallback of a text with control characters: %q", got)
 	}
 	if got := fallbackTitle("  "); got != "New conversation" {
 		t.Errorf("fallback of nothing: %q", got)

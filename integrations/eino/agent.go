@@ -3,6 +3,7 @@ package eino
 import (
 	"context"
 	"errors"
+	"strconv"
 	"sync"
 
 	"github.com/agui-go/agui"
@@ -32,7 +33,8 @@ var _ core.Agent[State] = (*Agent)(nil)
 type AgentOption func(*Agent) error
 
 // WithCheckPointStore sets the store the runner saves an interrupted run
-// to, under its thread id, and resumes it from (default: none, and a run
+// to, under its thread id (and the request's principal, when the route
+// names one), and resumes it from (default: none, and a run
 // that interrupts ends with RUN_ERROR [CodeCheckPointFailed]). Use
 // [NewCheckPointStore] over a shared KV so that any replica resumes.
 func WithCheckPointStore(s adk.CheckPointStore) AgentOption {
@@ -85,9 +87,10 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[State]) (agui.Outco
 		EnableStreaming: true,
 		CheckPointStore: a.store,
 	})
+	cpID := checkPointID(ctx, in.ThreadID)
 	opts := []adk.AgentRunOption{adk.WithSessionValues(rc.State())}
 	if a.store != nil {
-		opts = append(opts, adk.WithCheckPointID(in.ThreadID))
+		opts = append(opts, adk.WithCheckPointID(cpID))
 	}
 	opts = append(opts, a.opts...)
 
@@ -100,7 +103,7 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[State]) (agui.Outco
 		for _, e := range in.Resume {
 			targets[e.InterruptID] = e
 		}
-		it, err := runner.ResumeWithParams(ctx, in.ThreadID, &adk.ResumeParams{Targets: targets}, opts...)
+		it, err := runner.ResumeWithParams(ctx, cpID, &adk.ResumeParams{Targets: targets}, opts...)
 		if err != nil {
 			return agui.Outcome{}, checkpointError("the thread's checkpoint could not be resumed", err)
 		}
@@ -119,11 +122,25 @@ func (a *Agent) Run(ctx context.Context, rc *core.RunContext[State]) (agui.Outco
 		// The thread is no longer paused: a resume naming its old
 		// interrupts must not run the paused tools a second time. eino's
 		// store has no delete; an empty checkpoint reads as none.
-		if err := a.store.Set(ctx, in.ThreadID, nil); err != nil {
+		if err := a.store.Set(ctx, cpID, nil); err != nil {
 			return agui.Outcome{}, checkpointError("the thread's checkpoint could not be cleared", err)
 		}
 	}
 	return out, err
+}
+
+// checkPointID is the id of a run's checkpoint: its thread id, under the
+// request's principal when the route names one ([core.WithPrincipal]), so
+// that a principal who learns another's thread id can neither resume nor
+// clear that thread's paused run: its runs see a checkpoint of their own.
+// The principal is length-prefixed, so no pair of principal and thread id
+// reads as another.
+func checkPointID(ctx context.Context, threadID string) string {
+	p, ok := core.PrincipalFrom(ctx)
+	if !ok || p == "" {
+		return threadID
+	}
+	return strconv.Itoa(len(p)) + ":" + p + ":" + threadID
 }
 
 // sessionBox holds the context of the root agent's run, from which the

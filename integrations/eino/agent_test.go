@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -76,10 +77,10 @@ type served struct {
 	log    *logBuffer
 }
 
-func serve(t *testing.T, a *Agent) *served {
+func serve(t *testing.T, a *Agent, opts ...core.HandlerOption) *served {
 	t.Helper()
 	log := new(logBuffer)
-	h, err := core.NewHandler(a, core.WithHandlerLogger(slog.New(slog.NewTextHandler(log, nil))))
+	h, err := core.NewHandler(a, append(opts, core.WithHandlerLogger(slog.New(slog.NewTextHandler(log, nil))))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,10 +279,10 @@ func approvalTool(t *testing.T) tool.BaseTool {
 	return w
 }
 
-// An interrupt pauses the run with an AG-UI interrupt; the next run's
-// resume continues it from the checkpoint, the tool reading the answer.
-func TestAgentInterruptAndResume(t *testing.T) {
-	m := NewFakeModel(CallTurn("call_b", "book_flight", `{"to":"Oslo"}`), TextTurn("Booked."))
+// bookingAgent is a travel agent on m with the approval tool, its
+// checkpoints in memory.
+func bookingAgent(t *testing.T, m *FakeModel) *Agent {
+	t.Helper()
 	store, err := NewCheckPointStore(new(MemoryKV))
 	if err != nil {
 		t.Fatal(err)
@@ -290,7 +291,13 @@ func TestAgentInterruptAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := serve(t, a)
+	return a
+}
+
+// An interrupt pauses the run with an AG-UI interrupt; the next run's
+// resume continues it from the checkpoint, the tool reading the answer.
+func TestAgentInterruptAndResume(t *testing.T) {
+	s := serve(t, bookingAgent(t, NewFakeModel(CallTurn("call_b", "book_flight", `{"to":"Oslo"}`), TextTurn("Booked."))))
 	evs, view := s.events(t, t.Context(), input("t1", "r1", "Book Oslo."))
 	o := view.Outcome()
 	if o == nil || o.Type != agui.OutcomeInterrupt || len(o.Interrupts) != 1 {
@@ -324,6 +331,50 @@ func TestAgentInterruptAndResume(t *testing.T) {
 	evs, view3 := s.events(t, t.Context(), again)
 	if view3.RunError == nil || view3.RunError.Code != string(CodeCheckPointFailed) || count(evs, agui.TypeToolCallResult) != 0 {
 		t.Fatalf("stale resume: error %+v events %v", view3.RunError, types(evs))
+	}
+}
+
+// A paused thread belongs to the principal whose run paused it: another
+// principal who sends its thread id and the interrupt's id resumes
+// nothing, and a run of theirs on that id completing leaves the paused
+// run for its owner to resume.
+func TestAgentCheckpointsBelongToTheirPrincipal(t *testing.T) {
+	a := bookingAgent(t, NewFakeModel(CallTurn("call_b", "book_flight", `{"to":"Oslo"}`), TextTurn("Hello, bob."), TextTurn("Booked.")))
+	var err error
+	alice := serve(t, a, core.WithPrincipal(func(r *http.Request) (string, error) { return r.Header.Get("X-User"), nil }))
+	bob := *alice
+	for who, s := range map[string]*served{"alice": alice, "bob": &bob} {
+		if s.client, err = client.New(s.url, client.WithHeader("X-User", who)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, view := alice.events(t, t.Context(), input("t1", "r1", "Book Oslo."))
+	o := view.Outcome()
+	if o == nil || o.Type != agui.OutcomeInterrupt || len(o.Interrupts) != 1 {
+		t.Fatalf("outcome %+v, error %+v", o, view.RunError)
+	}
+	answer := []agui.ResumeEntry{{InterruptID: o.Interrupts[0].ID, Status: agui.ResumeResolved}}
+
+	forged := agui.NewInput("t1", "r2")
+	forged.Messages = view.Messages
+	forged.Resume = answer
+	evs, forgedView := bob.events(t, t.Context(), forged)
+	if forgedView.RunError == nil || forgedView.RunError.Code != string(CodeCheckPointFailed) || count(evs, agui.TypeToolCallResult) != 0 {
+		t.Fatalf("bob's resume of alice's thread: error %+v, events %v", forgedView.RunError, types(evs))
+	}
+	if _, v := bob.events(t, t.Context(), input("t1", "r3", "Hi.")); v.Outcome() == nil || v.Outcome().Type != agui.OutcomeSuccess {
+		t.Fatalf("bob's own run on t1: error %+v", v.RunError)
+	}
+
+	resume := agui.NewInput("t1", "r4")
+	resume.Messages = view.Messages
+	resume.Resume = answer
+	_, resumed := alice.events(t, t.Context(), resume)
+	if o := resumed.Outcome(); o == nil || o.Type != agui.OutcomeSuccess {
+		t.Fatalf("alice's resume: outcome %+v, error %+v", o, resumed.RunError)
+	}
+	if got := summary(resumed.Messages); !strings.HasSuffix(got, "tool call_b: booked to Oslo\nassistant: Booked.\n") {
+		t.Fatalf("alice's messages after resume:\n%s", got)
 	}
 }
 

@@ -25,7 +25,8 @@ type CheckPointOption func(*checkPoints) error
 
 // WithKeyPrefix sets the prefix of the keys checkpoints are stored under,
 // so that one KV serves several routes or applications (default
-// "agui:eino:"). The adapter checkpoints a run under its thread id.
+// "agui:eino:"). The adapter checkpoints a run under its thread id,
+// prefixed by the request's principal when the route names one.
 func WithKeyPrefix(p string) CheckPointOption {
 	return func(c *checkPoints) error {
 		c.prefix = p

@@ -56,7 +56,9 @@
 //     out.
 //
 // Checkpoints are saved under the thread id in the store of
-// [WithCheckPointStore]: [NewCheckPointStore] adapts any [KV] (Redis, SQL,
+// [WithCheckPointStore], scoped by the request's principal when the route
+// names one (core.WithPrincipal), so that nobody resumes or clears another
+// principal's paused thread by its id: [NewCheckPointStore] adapts any [KV] (Redis, SQL,
 // [MemoryKV] for one process) with a key prefix and an expiry. Without a
 // store an interrupt, or a resume, ends the run with [CodeCheckPointFailed],
 // as does an interrupt an agent built by hand instead of with

@@ -209,6 +209,9 @@ func (s *Store) Save(ctx context.Context, cp *loop.Checkpoint, expect int64, kep
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	if !storable(cp.ThreadID) || !storable(cp.Owner) {
+		return 0, ErrUnstorable
+	}
 	n := len(cp.Messages)
 	t := s.cache.Get(cp.ThreadID)
 	fast := expect != 0 && t != nil && t.Version == expect && kept == len(t.Msgs) && kept <= n
@@ -293,6 +296,9 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
+	if !storable(threadID) {
+		return nil, 0, loop.ErrNotFound
+	}
 	t := s.cache.Get(threadID)
 	var have int64 // the cached version, 0 for none
 	if t != nil {
@@ -349,6 +355,9 @@ func (s *Store) Load(ctx context.Context, threadID string) (*loop.Checkpoint, in
 func (s *Store) Delete(ctx context.Context, threadID string) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if !storable(threadID) {
+		return nil
 	}
 	s.cache.Drop(threadID)
 	if _, err := s.pool.Exec(ctx, "DELETE FROM agui_loop_threads WHERE thread_id = $1", threadID); err != nil {

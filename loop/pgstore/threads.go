@@ -70,6 +70,12 @@ func (s *Store) UpdateThread(ctx context.Context, threadID string, u loop.Thread
 	if err := ctx.Err(); err != nil {
 		return loop.ThreadSummary{}, err
 	}
+	if !storable(threadID) {
+		return loop.ThreadSummary{}, loop.ErrNotFound
+	}
+	if u.Title != nil && !storable(*u.Title) {
+		return loop.ThreadSummary{}, ErrUnstorable
+	}
 	rows, err := s.pool.Query(ctx, `UPDATE agui_loop_threads
 		SET title = coalesce($2, title), archived = coalesce($3, archived)
 		WHERE thread_id = $1
@@ -110,6 +116,9 @@ func encodeCursor(updated time.Time, id string) string {
 	return base64.RawURLEncoding.EncodeToString(append(sum[:4], body...))
 }
 
+// maxCursorMicros is the end of year 9999 in microseconds since 1970.
+const maxCursorMicros = 253402300799999999
+
 func decodeCursor(c string) (*time.Time, string, error) {
 	if c == "" {
 		return nil, "", nil
@@ -124,7 +133,10 @@ func decodeCursor(c string) (*time.Time, string, error) {
 	}
 	us, id, ok := strings.Cut(string(b[4:]), ".")
 	n, err := strconv.ParseInt(us, 10, 64)
-	if !ok || err != nil {
+	// The check is no secret: a client can forge a cursor, so what it
+	// holds must be what PostgreSQL takes (an id of text, a time from
+	// 1970 to 9999), or the page would fail as an outage.
+	if !ok || err != nil || n < 0 || n > maxCursorMicros || !storable(id) {
 		return nil, "", loop.ErrBadCursor
 	}
 	t := time.UnixMicro(n)
