@@ -195,7 +195,7 @@ func (th *threadsRequest) load(id string) (*Checkpoint, bool) {
 	cp, _, err := th.a.cfg.store.Load(th.r.Context(), id)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		th.refuse(http.StatusNotFound, CodeThreadNotFound, "no thread "+id, "")
+		th.refuse(http.StatusNotFound, CodeThreadNotFound, "no such thread", "") // the id is not echoed: a URL may carry up to a megabyte of it
 		return nil, false
 	case err != nil:
 		th.storeFailed(err)
@@ -321,7 +321,7 @@ func (th *threadsRequest) patch(id string) {
 	sum, err := ts.UpdateThread(th.r.Context(), id, ThreadUpdate{Title: body.Title, Archived: body.Archived})
 	switch {
 	case errors.Is(err, ErrNotFound):
-		th.refuse(http.StatusNotFound, CodeThreadNotFound, "no thread "+id, "")
+		th.refuse(http.StatusNotFound, CodeThreadNotFound, "no such thread", "") // the id is not echoed: a URL may carry up to a megabyte of it
 	case err != nil:
 		th.storeFailed(err)
 	default:

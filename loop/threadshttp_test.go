@@ -163,6 +163,12 @@ func TestThreadsRenameArchive(t *testing.T) {
 		if r.status != http.StatusNotFound || r.code() != string(CodeThreadNotFound) {
 			t.Errorf("alice %s of an unknown thread: %d %s, want 404", c.method, r.status, r.body)
 		}
+		// An unknown id is not echoed: a URL can carry a megabyte of it.
+		huge := strings.Repeat("z", 64<<10)
+		r = call(t, srv, c.method, strings.Replace(c.path, "a1", huge, 1), "alice", c.body)
+		if r.status != http.StatusNotFound || len(r.body) > 1024 {
+			t.Errorf("alice %s of a 64 KiB unknown id: %d, %d bytes of body, want a short 404", c.method, r.status, len(r.body))
+		}
 	}
 	if r = call(t, srv, http.MethodPatch, "/threads/a1", "alice", `{"archived":true}`); r.status != http.StatusOK {
 		t.Fatalf("archive: %d %s", r.status, r.body)
