@@ -49,7 +49,8 @@ type InputLimits struct {
 
 // WithInputLimits sets the handler's input limits (see [InputLimits] for the
 // defaults). A request over a count is refused with 413 and code
-// INPUT_TOO_LARGE, naming the field; an id over IDBytes is an invalid
+// INPUT_TOO_LARGE, naming the field; an id over IDBytes, or one with a
+// control character, is an invalid
 // input, 422 and code INVALID_INPUT with the id's JSON path (such as
 // messages[2].toolCalls[0].id). Both are answered before any run starts.
 // [NewHandler] fails on a negative limit.
@@ -92,44 +93,68 @@ func (l InputLimits) check(in *agui.RunAgentInput) error {
 	return l.checkIDs(in)
 }
 
-// checkIDs refuses an input carrying an id over l.IDBytes, naming the
-// first one's path.
+// checkIDs refuses an input carrying an id over l.IDBytes, or one with a
+// control character, naming the first one's path. Ids
+// become keys of stores, paths of URLs and fields of logs, where such bytes
+// are refused (PostgreSQL's text takes no NUL) or mislead.
 func (l InputLimits) checkIDs(in *agui.RunAgentInput) error {
-	long := func(id string) bool { return len(id) > l.IDBytes }
+	var why string
+	bad := func(id string) bool {
+		switch {
+		case len(id) > l.IDBytes:
+			why = "longer than " + strconv.Itoa(l.IDBytes) + " bytes"
+		case !printable(id):
+			why = "a control character"
+		default:
+			return false
+		}
+		return true
+	}
 	refuse := func(field string) error {
 		return &RequestError{Status: http.StatusUnprocessableEntity, Code: CodeInvalidInput, Field: field,
-			Message: field + ": longer than " + strconv.Itoa(l.IDBytes) + " bytes"}
+			Message: field + ": " + why}
 	}
 	for _, c := range []struct{ field, id string }{{"threadId", in.ThreadID}, {"runId", in.RunID}, {"parentRunId", in.ParentRunID}} {
-		if long(c.id) {
+		if bad(c.id) {
 			return refuse(c.field)
 		}
 	}
 	for i, m := range in.Messages {
 		at := func(field string) string { return "messages[" + strconv.Itoa(i) + "]." + field }
-		if long(m.MessageID()) {
+		if bad(m.MessageID()) {
 			return refuse(at("id"))
 		}
-		if long(m.Subagent()) {
+		if bad(m.Subagent()) {
 			return refuse(at("subagentRunId"))
 		}
 		switch m := m.(type) {
 		case *agui.ToolMessage:
-			if long(m.ToolCallID) {
+			if bad(m.ToolCallID) {
 				return refuse(at("toolCallId"))
 			}
 		case *agui.AssistantMessage:
 			for j, tc := range m.ToolCalls {
-				if long(tc.ID) {
+				if bad(tc.ID) {
 					return refuse(at("toolCalls[" + strconv.Itoa(j) + "].id"))
 				}
 			}
 		}
 	}
 	for i, r := range in.Resume {
-		if long(r.InterruptID) {
+		if bad(r.InterruptID) {
 			return refuse("resume[" + strconv.Itoa(i) + "].interruptId")
 		}
 	}
 	return nil
+}
+
+// printable reports whether id has no control character. (The decoders
+// have replaced invalid UTF-8 already, as encoding/json does.)
+func printable(id string) bool {
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }

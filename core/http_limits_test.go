@@ -169,6 +169,20 @@ func TestHandlerIDLimit(t *testing.T) {
 	if rec := serve(def, `{"threadId":"`+strings.Repeat("t", DefaultMaxIDBytes)+`","runId":"r","messages":[]}`); rec.Code != http.StatusOK {
 		t.Fatalf("a threadId of DefaultMaxIDBytes: %d", rec.Code)
 	}
+	// Ids become store keys, URL paths and log fields: a control
+	// character is refused in any of them.
+	for _, bad := range []string{`a\u0000b`, `a\nb`, `a\u007fb`} {
+		if rec := serve(def, `{"threadId":"t","runId":"r","messages":[{"id":"`+bad+`","role":"user","content":"hi"}]}`); rec.Code != http.StatusUnprocessableEntity ||
+			!strings.Contains(rec.Body.String(), `"messages[0].id"`) {
+			t.Errorf("message id %q: %d %s", bad, rec.Code, rec.Body.String())
+		}
+		if rec := serve(def, `{"threadId":"`+bad+`","runId":"r","messages":[]}`); rec.Code != http.StatusUnprocessableEntity {
+			t.Errorf("threadId %q: %d %s", bad, rec.Code, rec.Body.String())
+		}
+	}
+	if rec := serve(def, `{"threadId":"fil-ü-日本","runId":"r","messages":[]}`); rec.Code != http.StatusOK {
+		t.Errorf("a threadId in UTF-8: %d %s", rec.Code, rec.Body.String())
+	}
 	if _, err := NewHandler[NoState](sayHi(), WithInputLimits(InputLimits{IDBytes: -1})); err == nil {
 		t.Fatal("a negative id limit was accepted")
 	}
