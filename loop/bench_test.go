@@ -1,16 +1,12 @@
 package loop
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"iter"
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 
+	"github.com/agui-go/agui"
 	"github.com/agui-go/agui/core"
 )
 
@@ -35,11 +31,10 @@ func BenchmarkExecuteParallelTools(b *testing.B) {
 }
 
 // BenchmarkTurnDeltas measures the loop's cost per text delta of a model
-// turn served by core's handler: the provider's goroutine hands each
-// delta to the loop, which emits it; the transport verifies, queues,
-// encodes and writes it. core's BenchmarkHandlerDeltas is the same path
-// without the loop, the floor of this one. The ResponseWriter keeps only
-// the last bytes it was given, so the network is not measured.
+// turn: the provider's goroutine hands each delta to the loop, which
+// emits it; the run verifies and queues it, and the consumer (keeping no
+// event, as the HTTP handler) frames it as SSE. core's
+// BenchmarkHandlerDeltas is the same path without the loop.
 func BenchmarkTurnDeltas(b *testing.B) {
 	n := b.N
 	p := ProviderFunc(func(ctx context.Context, req ModelRequest) iter.Seq2[Delta, error] {
@@ -55,32 +50,34 @@ func BenchmarkTurnDeltas(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h, err := core.NewHandler(a, core.WithHandlerLogger(slog.New(slog.DiscardHandler)))
+	in := agui.NewInput("t", "r")
+	in.Messages = []agui.Message{UserText("go")}
+	runner, err := core.NewRunner[core.NoState](a, in)
 	if err != nil {
 		b.Fatal(err)
 	}
-	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"threadId":"t","runId":"r","messages":[{"id":"u","role":"user","content":"go"}]}`))
-	req.Header.Set("Content-Type", "application/json")
-	w := &tailWriter{header: http.Header{}}
+	var (
+		frame []byte
+		last  agui.EventType
+	)
+	deliver := func(ev agui.Event) bool {
+		frame, err = agui.AppendSSE(frame[:0], ev)
+		last = ev.Type()
+		return err == nil
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
-	h.ServeHTTP(w, req)
-	b.StopTimer()
-	if !bytes.Contains(w.tail, []byte(`"RUN_FINISHED"`)) {
-		b.Fatalf("the stream ends %q, not with RUN_FINISHED", w.tail)
+	c, err := runner.Start(b.Context(), deliver, core.DeliverKeepsNothing())
+	if err != nil {
+		b.Fatal(err)
 	}
-}
-
-// tailWriter is a flushing ResponseWriter that keeps the last Write only.
-type tailWriter struct {
-	header http.Header
-	tail   []byte
-}
-
-func (w *tailWriter) Header() http.Header { return w.header }
-func (w *tailWriter) WriteHeader(int)     {}
-func (w *tailWriter) Flush()              {}
-func (w *tailWriter) Write(p []byte) (int, error) {
-	w.tail = append(w.tail[:0], p...)
-	return len(p), nil
+	for ready := c.Ready(); ready != nil; ready = c.Ready() {
+		<-ready
+		c.Take()
+	}
+	c.Close()
+	b.StopTimer()
+	if err != nil || last != agui.TypeRunFinished {
+		b.Fatalf("the run ends with %s (%v), not RUN_FINISHED", last, err)
+	}
 }
