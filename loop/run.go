@@ -535,10 +535,14 @@ func (r *run) checkpoint(ctx context.Context) error {
 // emit sends ev; the first refusal aborts the run with the sink's error as
 // cause.
 func (r *run) emit(ev agui.Event) {
-	if r.emitErr != nil {
-		return
+	if r.emitErr == nil {
+		r.refused(r.sink.emit(ev))
 	}
-	if err := r.sink.emit(ev); err != nil {
+}
+
+// refused records err, the sink's refusal of an event, as emit does.
+func (r *run) refused(err error) {
+	if err != nil && r.emitErr == nil {
 		r.emitErr = err
 		r.cancel(err)
 	}

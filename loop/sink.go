@@ -19,6 +19,10 @@ type sink struct{ e *core.Emitter }
 
 func (s sink) emit(ev agui.Event) error { return s.e.Emit(ev) }
 
+// message opens an assistant message (see [core.Emitter.Message]): its
+// deltas go out as the run's reusable events.
+func (s sink) message() (*core.MessageHandle, error) { return s.e.Message() }
+
 // coalesce holds the run's writer back until release (see
 // [core.Emitter.Coalesce]).
 func (s sink) coalesce() (release func()) { return s.e.Coalesce() }

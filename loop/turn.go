@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agui-go/agui"
+	"github.com/agui-go/agui/core"
 )
 
 // turnCall is one tool call being assembled from a stream.
@@ -40,14 +41,19 @@ func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 		return nil, err
 	}
 	r.turnFinish = ""
-	msgID := newID("msg")
+	// textMsg is the turn's text message, opened at its first delta
+	// through core's handle, whose deltas reuse the run's events rather
+	// than allocating one per token (the token path's profile, issue 26);
+	// msgID is its id, or a fresh one for a turn without text.
 	var (
-		text                strings.Builder
-		textOpen, reasoning bool
-		reasoningID         string
-		reasoningText       strings.Builder
-		kept                []agui.Message
-		calls               = map[int]*turnCall{}
+		text          strings.Builder
+		textMsg       *core.MessageHandle
+		msgID         string
+		reasoning     bool
+		reasoningID   string
+		reasoningText strings.Builder
+		kept          []agui.Message
+		calls         = map[int]*turnCall{}
 	)
 	closeReasoning := func() {
 		if reasoning {
@@ -57,10 +63,10 @@ func (r *run) modelTurn(ctx context.Context) (*agui.AssistantMessage, error) {
 		}
 	}
 	closeText := func() {
-		if textOpen {
-			r.emit(&agui.TextMessageEnd{MessageID: msgID})
-			textOpen = false
+		if textMsg != nil && r.emitErr == nil {
+			r.refused(textMsg.End())
 		}
+		textMsg = nil
 	}
 	var streamErr error
 	deltas, stop := r.pump(ctx, req)
@@ -169,11 +175,16 @@ read:
 		}
 		if d.Text != "" {
 			closeReasoning()
-			if !textOpen {
-				r.emit(&agui.TextMessageStart{MessageID: msgID, Role: agui.RoleAssistant})
-				textOpen = true
+			if textMsg == nil && msgID == "" && r.emitErr == nil {
+				textMsg, err = r.sink.message()
+				r.refused(err)
+				if textMsg != nil {
+					msgID = textMsg.ID()
+				}
 			}
-			r.emit(&agui.TextMessageContent{MessageID: msgID, Delta: d.Text})
+			if textMsg != nil && r.emitErr == nil {
+				r.refused(textMsg.Delta(d.Text))
+			}
 			text.WriteString(d.Text)
 		}
 		if tc := d.ToolCall; tc != nil {
@@ -213,6 +224,9 @@ read:
 	if len(kept) > 0 {
 		// Reasoning the provider needs back precedes its turn.
 		r.cp.Messages = append(slices.Clip(r.cp.Messages), kept...)
+	}
+	if msgID == "" {
+		msgID = newID("msg")
 	}
 	msg := &agui.AssistantMessage{ID: msgID, Content: text.String()}
 	ordered := make([]*turnCall, 0, len(calls))

@@ -85,11 +85,48 @@ func TestChunkContentReadsAsEncodingJSON(t *testing.T) {
 		`{"id":"c","choices":[{"index":0,"delta":{"content":"a\"},"finish_reason":null}]}`,
 		`{"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`,
 	} {
-		var got chunk
-		gotErr := decodeChunk(ssestream.Event{Data: []byte(data)}, &got)
 		var want chunk
 		wantErr := json.Unmarshal([]byte(data), &want)
-		if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
+		// Twice with one layout: searched, then as laid out before.
+		var l layout
+		for range 2 {
+			var got chunk
+			gotErr := decodeChunk(ssestream.Event{Data: []byte(data)}, &got, &l)
+			if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
+				t.Errorf("%s:\n got %+v, %v\nwant %+v, %v", data, got, gotErr, want, wantErr)
+			}
+		}
+	}
+}
+
+// A chunk laid out as the one before but for its content is read as
+// encoding/json reads it, whatever its content; so is one laid out
+// otherwise after it, and an error member still fails the stream.
+func TestChunkLayoutReadsAsEncodingJSON(t *testing.T) {
+	var l layout
+	for _, data := range []string{
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"b c"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"q\"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"d\"e"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"","error":"x"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"f"},"finish_reason":null}],"error":"x"}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"g"},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"h"},"finish_reason":null}]}{"choices":[]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":""},"finish_reason":null}]}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"content":"i"},"finish_reason":null}]}`,
+	} {
+		var got, want chunk
+		gotErr := decodeChunk(ssestream.Event{Data: []byte(data)}, &got, &l)
+		wantErr := json.Unmarshal([]byte(data), &want)
+		if strings.HasSuffix(data, `],"error":"x"}`) {
+			var se *ssestream.StreamError
+			if !errors.As(gotErr, &se) {
+				t.Errorf("%s: %v, not a stream error", data, gotErr)
+			}
+			continue
+		}
+		if (gotErr == nil) != (wantErr == nil) || gotErr == nil && !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %+v, %v\nwant %+v, %v", data, got, gotErr, want, wantErr)
 		}
 	}
@@ -100,20 +137,35 @@ func FuzzChunkContent(f *testing.F) {
 	f.Add(`caf\u00e9 \"x\"`)
 	f.Add(`\ud83d\ude00\\`)
 	f.Fuzz(func(t *testing.T, text string) {
-		data := []byte(`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"` + text + `"},"finish_reason":null}]}`)
-		var got chunk
-		gotErr := decodeChunk(ssestream.Event{Data: data}, &got)
+		chunkOf := func(text string) []byte {
+			return []byte(`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"` + text + `"},"finish_reason":null}]}`)
+		}
+		data := chunkOf(text)
 		var want chunk
 		wantErr := json.Unmarshal(data, &want)
-		if (gotErr == nil) != (wantErr == nil) || (gotErr == nil && !reflect.DeepEqual(got, want)) {
-			t.Fatalf("%q: got %+v, %v; want %+v, %v", data, got, gotErr, want, wantErr)
+		// Searched with a fresh layout, and read after a chunk laid out
+		// the same.
+		var fresh, primed layout
+		var c chunk
+		if err := decodeChunk(ssestream.Event{Data: chunkOf("x")}, &c, &primed); err != nil || len(primed.head) == 0 {
+			t.Fatalf("the priming chunk: %v, layout %q", err, primed.head)
+		}
+		for _, l := range []*layout{&fresh, &primed} {
+			var got chunk
+			gotErr := decodeChunk(ssestream.Event{Data: data}, &got, l)
+			if (gotErr == nil) != (wantErr == nil) || (gotErr == nil && !reflect.DeepEqual(got, want)) {
+				t.Fatalf("%q: got %+v, %v; want %+v, %v", data, got, gotErr, want, wantErr)
+			}
 		}
 	})
 }
 
 // A chunk read into one that held another keeps nothing of it.
 func TestChunkReuseKeepsNothing(t *testing.T) {
-	var c chunk
+	var (
+		c chunk
+		l layout
+	)
 	for _, data := range []string{
 		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"x","function":{"name":"f","arguments":"{"}}]},"finish_reason":null}]}`,
 		`{"id":"c","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null}]}`,
@@ -121,7 +173,7 @@ func TestChunkReuseKeepsNothing(t *testing.T) {
 		`{"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}}`,
 		`{"id":"c","choices":[{"index":0,"delta":{"content":"c"},"finish_reason":null}]}`,
 	} {
-		if err := decodeChunk(ssestream.Event{Data: []byte(data)}, &c); err != nil {
+		if err := decodeChunk(ssestream.Event{Data: []byte(data)}, &c, &l); err != nil {
 			t.Fatal(err)
 		}
 		var want chunk

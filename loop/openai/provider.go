@@ -86,7 +86,10 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 		}
 		defer raw.Body.Close()
 		r := sse.NewReader(raw.Body)
-		var c chunk
+		var (
+			c chunk
+			l layout
+		)
 		for r.Next() {
 			data := r.Data()
 			if len(data) == 0 {
@@ -95,7 +98,7 @@ func (p *Provider) Stream(ctx context.Context, req loop.ModelRequest) iter.Seq2[
 			if bytes.HasPrefix(data, []byte("[DONE]")) {
 				return
 			}
-			if err := decodeChunk(ssestream.Event{Type: string(r.Type()), Data: data}, &c); err != nil {
+			if err := decodeChunk(ssestream.Event{Type: string(r.Type()), Data: data}, &c, &l); err != nil {
 				yield(loop.Delta{}, err)
 				return
 			}
