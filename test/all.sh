@@ -119,7 +119,7 @@ installs_log="$(mktemp)"
 (set -e; install_everything) >"$installs_log" 2>&1 &
 installs=$!
 
-step "gofmt, go vet"
+step "gofmt, go vet, the tests' compile"
 # gofmt first: it reads the sources only, so a misformatted file fails in
 # a second, before any compile.
 unformatted="$( (git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path '*/node_modules/*') | xargs gofmt -l)"
@@ -130,6 +130,13 @@ fi
 go vet ./...
 go vet -tags agui_noverify . ./core/...
 go vet -tags agui_debug . ./core/...
+# The test variants of every package (a package compiled with its
+# _test.go files, and the packages its tests import that depend on it),
+# compiled here before the side lane starts: staticcheck loads them
+# (go list -test -export) while go test compiles them, and two go commands
+# do not share an action in flight, so each would compile the ones it
+# reached first.
+go list -test -export -deps ./... >/dev/null
 
 # The checks that need neither the installs nor the foreground's results
 # run in a side lane beside the tests: most test packages wait on
