@@ -15,9 +15,10 @@ const (
 	// request carries its history, and a thread of tool calls reaches
 	// thousands of messages. 16,384 messages of about 300 bytes are 4.9 MB,
 	// within [DefaultMaxBodyBytes], so a thread of such messages meets
-	// neither limit below 16,384. Taking one costs 2.3-3 µs of server CPU
-	// per message (BENCHMARKS.md, the thread-length sweep: 11.6-15.0 ms
-	// for 5,000 messages), so the limit bounds one request at 40-50 ms.
+	// neither limit below 16,384. Taking one costs about 2.1-2.4 µs of
+	// server CPU per message (BENCHMARKS.md, the thread-length sweep:
+	// 10.5-11.8 ms for 5,000 messages), so the limit bounds one request at
+	// about 35-40 ms.
 	DefaultMaxMessages = 16384
 	DefaultMaxTools    = 256
 	DefaultMaxResume   = 64
