@@ -271,9 +271,9 @@ func TestStreamWriterCoalescesWhatIsQueued(t *testing.T) {
 			sw.loop(context.Background(), swQueueOf(sw, items))
 		}()
 		synctest.Wait()
-		for _, s := range []string{"a", "b", "c"} {
-			items.send(swDelta(s))
-		}
+		// Queued together, as an agent's burst is: sent one by one, the
+		// writer may wake for the first before the others arrive.
+		items.send(swDelta("a"), swDelta("b"), swDelta("c"))
 		synctest.Wait()
 		if w, f := rec.counts(); w != 2 || f != 2 {
 			t.Fatalf("writes, flushes = %d, %d; want 2, 2 (three queued deltas share one write and one flush)", w, f)
@@ -519,9 +519,10 @@ func swQueueOf(sw *streamWriter, q *swQueue) *swQueue {
 	return q
 }
 
-func (q *swQueue) send(ev agui.Event) {
+// send queues evs at once: the consumer, woken once, finds them all.
+func (q *swQueue) send(evs ...agui.Event) {
 	q.mu.Lock()
-	q.items = append(q.items, ev)
+	q.items = append(q.items, evs...)
 	q.mu.Unlock()
 	select {
 	case q.wake <- struct{}{}:
