@@ -46,8 +46,6 @@ finish() {
   # leaves nothing running behind it.
   if [[ -n "${installs:-}" ]]; then wait "$installs" 2>/dev/null || true; fi
   if [[ -n "${installs_log:-}" ]]; then rm -f "$installs_log"; fi
-  if [[ -n "${staticcheck_build:-}" ]]; then wait "$staticcheck_build" 2>/dev/null || true; fi
-  if [[ -n "${staticcheck_log:-}" ]]; then rm -f "$staticcheck_log"; fi
   if [[ -n "${side:-}" ]]; then
     wait "$side" 2>/dev/null || true
     cat "$side_log"
@@ -121,17 +119,7 @@ installs_log="$(mktemp)"
 (set -e; install_everything) >"$installs_log" 2>&1 &
 installs=$!
 
-# staticcheck is built (without the detector: the analysis would run
-# several times slower) beside go vet, not at the head of the side lane:
-# its compile of the standard library and x/tools uses the cores while go
-# vet's first minute waits on module downloads. The side lane starts once
-# it is built.
-tools="$(mktemp -d)"
-staticcheck_log="$(mktemp)"
-GOFLAGS= GOBIN="$tools" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2 >"$staticcheck_log" 2>&1 &
-staticcheck_build=$!
-
-step "gofmt, go vet, the tests' compile"
+step "gofmt, go vet"
 # gofmt first: it reads the sources only, so a misformatted file fails in
 # a second, before any compile.
 unformatted="$( (git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path '*/node_modules/*') | xargs gofmt -l)"
@@ -142,13 +130,6 @@ fi
 go vet ./...
 go vet -tags agui_noverify . ./core/...
 go vet -tags agui_debug . ./core/...
-# The test variants of every package (a package compiled with its
-# _test.go files, and the packages its tests import that depend on it),
-# compiled here before the side lane starts: staticcheck loads them
-# (go list -test -export) while go test compiles them, and two go commands
-# do not share an action in flight, so each would compile the ones it
-# reached first.
-go list -test -export -deps ./... >/dev/null
 
 # The checks that need neither the installs nor the foreground's results
 # run in a side lane beside the tests: most test packages wait on
@@ -157,7 +138,9 @@ go list -test -export -deps ./... >/dev/null
 # its own stage times, when the foreground has finished.
 side_lane() {
   step "staticcheck"
-  # It loads the packages with GOFLAGS, sharing the race build.
+  # Built without the detector (the analysis would run several times
+  # slower); it loads the packages with GOFLAGS, sharing the race build.
+  GOFLAGS= GOBIN="$tools" go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
   "$tools/staticcheck" ./...
 
   step "agui and core with the verifier compiled out, and with the debug dump"
@@ -174,11 +157,7 @@ side_lane() {
   (cd bench && go vet -mod=mod ./... && go test -mod=mod -count=1 -run . -bench . -benchtime 1x ./...)
   end_stage
 }
-built=0
-wait "$staticcheck_build" || built=$?
-staticcheck_build=""
-cat "$staticcheck_log"
-if [[ $built != 0 ]]; then exit "$built"; fi
+tools="$(mktemp -d)"
 side_log="$(mktemp)"
 (
   set -e
