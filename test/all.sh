@@ -51,6 +51,11 @@ finish() {
     cat "$side_log"
   fi
   if [[ -n "${side_log:-}" ]]; then rm -f "$side_log"; fi
+  if [[ -n "${modules:-}" ]]; then
+    wait "$modules" 2>/dev/null || true
+    cat "$modules_log"
+  fi
+  if [[ -n "${modules_log:-}" ]]; then rm -f "$modules_log"; fi
   if [[ -n "${tools:-}" ]]; then rm -rf "$tools"; fi
   end_stage
   if [[ $rc == 0 ]]; then
@@ -72,7 +77,12 @@ trap finish EXIT
 # a good part of the run's CPU (about a hundred race-enabled test binaries
 # and the apps), DWARF about a quarter of each link, and nothing here reads
 # it: panics and race reports symbolize from the binary's own tables.
-export GOFLAGS="${GOFLAGS:+$GOFLAGS }-race -ldflags=-w"
+#
+# -tags=nomsgpack: Gin without its MessagePack binding (Gin documents the
+# tag). Nothing of ours binds request bodies through Gin, and the codec
+# behind that binding (github.com/ugorji/go/codec) was about 50 s of a cold
+# run's CPU, compiled for nothing here.
+export GOFLAGS="${GOFLAGS:+$GOFLAGS }-race -ldflags=-w -tags=nomsgpack"
 
 # The example apps choose their model from these variables (see
 # examples/internal/model); the suite drives them on the scripted model and
@@ -187,13 +197,27 @@ go test -race -vet=off -count=1 ./...
 
 # Each framework integration is a Go module of its own, so that a user who
 # skips a framework never has it in go.sum; each is vetted and tested from
-# its own directory, as a user of it would build it.
-for mod in integrations/*/go.mod; do
-  [[ -e "$mod" ]] || continue
-  dir="$(dirname "$mod")"
-  step "module $dir: go vet, go test -race"
-  (cd "$dir" && go vet ./... && go test -race -vet=off -count=1 ./...)
-done
+# its own directory, as a user of it would build it. They compile their
+# frameworks (CPU) while the page tests below wait on Chromium, so they
+# run in a lane of their own beside them, whose log is printed at the end.
+integration_modules() {
+  local mod dir
+  for mod in integrations/*/go.mod; do
+    [[ -e "$mod" ]] || continue
+    dir="$(dirname "$mod")"
+    step "module $dir: go vet, go test -race"
+    (cd "$dir" && go vet ./... && go test -race -vet=off -count=1 ./...)
+  done
+  end_stage
+}
+modules_log="$(mktemp)"
+(
+  set -e
+  stage=""
+  trap 'rc=$?; if [[ $rc != 0 ]]; then printf "\n=== the integrations lane FAILED in stage \"%s\"\n" "$stage"; fi' EXIT
+  integration_modules
+) >"$modules_log" 2>&1 &
+modules=$!
 
 step "the example app's chat page in headless Chromium (installs Debian's chromium when missing)"
 # The page tests and the CopilotKit test run the app built above
@@ -206,6 +230,13 @@ else
   step "CopilotKit interop: a CopilotKit v2 page against /agents/echo in Chromium"
   bash test/copilotkit.sh
 fi
+
+step "waiting for the integrations lane (every module under integrations/)"
+moduled=0
+wait "$modules" || moduled=$?
+modules=""
+cat "$modules_log"
+if [[ $moduled != 0 ]]; then exit "$moduled"; fi
 
 step "waiting for the side lane (staticcheck, the build tags, fuzzing, the bench module)"
 sided=0

@@ -47,7 +47,10 @@ func TestConformance(t *testing.T) {
 }
 
 // The same with no transcript cache: every load reads the messages and
-// every save encodes them all.
+// every save encodes them all, so a thread's saves cost the square of its
+// length, and the long thread is driven for 100 turns (the paths of 1,000,
+// which TestConformance and TestLongThreadOnTwoReplicas drive, at a
+// hundredth of the cost: 1,000 took 45 s under the race detector).
 func TestConformanceNoCache(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) loop.Store {
 		s, err := pgstore.New(newPool(t), pgstore.WithCacheBytes(0))
@@ -55,7 +58,7 @@ func TestConformanceNoCache(t *testing.T) {
 			t.Fatal(err)
 		}
 		return s
-	})
+	}, storetest.WithLongThreadTurns(100))
 }
 
 // A store loading the version it saved reads the thread's row alone:

@@ -106,17 +106,20 @@ const LongThreadTurns = 1000
 // another store on a's backend (another replica's), loads the thread
 // identically, continues it with an append and a rewrite, and that a
 // loads what b wrote. b may be a itself, for a store in one process.
-func LongThread(t *testing.T, a, b loop.Store) {
+func LongThread(t *testing.T, a, b loop.Store) { longThread(t, a, b, LongThreadTurns) }
+
+// longThread is [LongThread] for turns turns.
+func longThread(t *testing.T, a, b loop.Store, turns int) {
 	cp := &loop.Checkpoint{ThreadID: "long", Owner: "ann", Status: loop.StatusRunning, Messages: []agui.Message{userText("u0", "plan a trip")}}
 	v := saveKept(t, a, cp, 0, 0)
-	for i := range LongThreadTurns {
+	for i := range turns {
 		kept := len(cp.Messages)
 		cp.Messages = append(slices.Clip(cp.Messages), turnMessages(i)...)
 		cp.Steps = i + 1
 		v = saveKept(t, a, cp, v, kept)
 	}
-	if n := len(cp.Messages); n != 1+2*LongThreadTurns {
-		t.Fatalf("%d messages, want %d", n, 1+2*LongThreadTurns)
+	if n := len(cp.Messages); n != 1+2*turns {
+		t.Fatalf("%d messages, want %d", n, 1+2*turns)
 	}
 	loadsAs(t, b, cp, v, "the long thread on the other store")
 	// The other store holds it: it continues with its own loaded copy.

@@ -17,7 +17,8 @@
 // never repeats a version of its earlier life (no ABA overwrite), a 1 MB checkpoint, saves whose
 // kept appends to, rewrites, shortens or trims the stored transcript
 // (and a kept past it), a 1,000-turn thread ([LongThread], which a store
-// shared by processes also runs with a second store on its backend), that a cancelled
+// shared by processes also runs with a second store on its backend;
+// [WithLongThreadTurns] shortens it), that a cancelled
 // context fails every call with no effect, the thread list of
 // [github.com/agui-go/agui/loop.ThreadStore] (a principal's threads
 // newest first by cursor pages of bounded size, run and interrupt flags,

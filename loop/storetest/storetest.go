@@ -19,8 +19,9 @@ import (
 // (closing clients) is the function's job, with t.Cleanup.
 type NewStore func(t *testing.T) loop.Store
 
-// checks are the conformance checks, in the order Run runs them.
-func checks() []check {
+// checks are the conformance checks, in the order Run runs them, as c
+// configures them.
+func checks(c config) []check {
 	return []check{
 		{"VersionedSave", versionedSave},
 		{"RoundTrip", roundTrip},
@@ -34,7 +35,7 @@ func checks() []check {
 		{"LargeCheckpoint", largeCheckpoint},
 		{"CancelledContext", cancelledContext},
 		{"AppendPath", appendPath},
-		{"LongThread", func(t *testing.T, s loop.Store) { LongThread(t, s, s) }},
+		{"LongThread", func(t *testing.T, s loop.Store) { longThread(t, s, s, c.turns) }},
 		{"ThreadList", threadList},
 		{"ThreadStatus", threadStatus},
 		{"ThreadUpdate", threadUpdate},
@@ -56,17 +57,43 @@ type check struct {
 // go test -run 'TestStore/VersionedSave'.
 func Names() []string {
 	var out []string
-	for _, c := range checks() {
+	for _, c := range checks(defaults()) {
 		out = append(out, c.name)
 	}
 	return out
 }
 
+// Option configures [Run]; each states its default.
+type Option func(*config)
+
+type config struct{ turns int }
+
+func defaults() config { return config{turns: LongThreadTurns} }
+
+// WithLongThreadTurns sets how many turns the LongThread check drives its
+// thread for (n below 1 keeps the default). Default: [LongThreadTurns].
+// For a configuration whose save costs grow with the transcript by design,
+// such as a store without its transcript cache, where 1,000 turns cost
+// the square of their length: it takes the same paths at 100 turns.
+func WithLongThreadTurns(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.turns = n
+		}
+	}
+}
+
 // Run runs every conformance check as a subtest of t, each on a store
 // from newStore; [Names] lists them.
-func Run(t *testing.T, newStore NewStore) {
+func Run(t *testing.T, newStore NewStore, opts ...Option) {
 	t.Helper()
-	for _, c := range checks() {
+	c := defaults()
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	for _, c := range checks(c) {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, newStore(t)) })
 	}
 }
