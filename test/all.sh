@@ -40,22 +40,37 @@ step() {
   stage="$*" stage_start=$SECONDS stage_cpu=$cpu_now
   printf '\n=== [%dm%02ds] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"
 }
+# Lanes: work that runs in the background beside the foreground's stages
+# (the installs, which wait on the network; the side lane's checks; the
+# framework modules), each with its output kept in a log of its own and
+# printed when it is waited for, so lanes' lines never interleave.
+declare -A lane_pid=() lane_log=()
+# start_lane NAME FUNCTION runs FUNCTION in the background as lane NAME.
+start_lane() {
+  local log
+  log="$(mktemp)"
+  (
+    set -e
+    stage="" lane="$1"
+    trap 'rc=$?; if [[ $rc != 0 ]]; then printf "\n=== the %s lane FAILED in stage \"%s\"\n" "$lane" "$stage"; fi' EXIT
+    "$2"
+  ) >"$log" 2>&1 &
+  lane_pid[$1]=$! lane_log[$1]="$log"
+}
+# wait_lane NAME waits for lane NAME, prints its log and fails as it did.
+wait_lane() {
+  local rc=0
+  wait "${lane_pid[$1]}" || rc=$?
+  cat "${lane_log[$1]}"
+  rm -f "${lane_log[$1]}"
+  unset "lane_pid[$1]" "lane_log[$1]"
+  return $rc
+}
 finish() {
-  local rc=$?
-  # A failed stage still waits for the background installs, so the script
-  # leaves nothing running behind it.
-  if [[ -n "${installs:-}" ]]; then wait "$installs" 2>/dev/null || true; fi
-  if [[ -n "${installs_log:-}" ]]; then rm -f "$installs_log"; fi
-  if [[ -n "${side:-}" ]]; then
-    wait "$side" 2>/dev/null || true
-    cat "$side_log"
-  fi
-  if [[ -n "${side_log:-}" ]]; then rm -f "$side_log"; fi
-  if [[ -n "${modules:-}" ]]; then
-    wait "$modules" 2>/dev/null || true
-    cat "$modules_log"
-  fi
-  if [[ -n "${modules_log:-}" ]]; then rm -f "$modules_log"; fi
+  local rc=$? name
+  # A failed stage still waits for every lane, so the script leaves
+  # nothing running behind it.
+  for name in "${!lane_pid[@]}"; do wait_lane "$name" 2>/dev/null || true; done
   if [[ -n "${tools:-}" ]]; then rm -rf "$tools"; fi
   end_stage
   if [[ $rc == 0 ]]; then
@@ -125,9 +140,7 @@ install_everything() {
   # need no browser.
   ensure_chromium || true
 }
-installs_log="$(mktemp)"
-(set -e; install_everything) >"$installs_log" 2>&1 &
-installs=$!
+start_lane installs install_everything
 
 step "gofmt, go vet"
 # gofmt first: it reads the sources only, so a misformatted file fails in
@@ -168,21 +181,10 @@ side_lane() {
   end_stage
 }
 tools="$(mktemp -d)"
-side_log="$(mktemp)"
-(
-  set -e
-  stage=""
-  trap 'rc=$?; if [[ $rc != 0 ]]; then printf "\n=== the side lane FAILED in stage \"%s\"\n" "$stage"; fi' EXIT
-  side_lane
-) >"$side_log" 2>&1 &
-side=$!
+start_lane side side_lane
 
 step "waiting for the background installs (Node packages, redis-server, postgresql, chromium)"
-installed=0
-wait "$installs" || installed=$?
-installs=""
-cat "$installs_log"
-if [[ $installed != 0 ]]; then exit "$installed"; fi
+wait_lane installs || exit
 
 # The example apps, built once (race-enabled) for every test that runs
 # them as processes: the conformance, replica, Dojo and page tests would
@@ -210,14 +212,7 @@ integration_modules() {
   done
   end_stage
 }
-modules_log="$(mktemp)"
-(
-  set -e
-  stage=""
-  trap 'rc=$?; if [[ $rc != 0 ]]; then printf "\n=== the integrations lane FAILED in stage \"%s\"\n" "$stage"; fi' EXIT
-  integration_modules
-) >"$modules_log" 2>&1 &
-modules=$!
+start_lane integrations integration_modules
 
 step "the example app's chat page in headless Chromium (installs Debian's chromium when missing)"
 # The page tests and the CopilotKit test run the app built above
@@ -232,15 +227,7 @@ else
 fi
 
 step "waiting for the integrations lane (every module under integrations/)"
-moduled=0
-wait "$modules" || moduled=$?
-modules=""
-cat "$modules_log"
-if [[ $moduled != 0 ]]; then exit "$moduled"; fi
+wait_lane integrations || exit
 
 step "waiting for the side lane (staticcheck, the build tags, fuzzing, the bench module)"
-sided=0
-wait "$side" || sided=$?
-side=""
-cat "$side_log"
-if [[ $sided != 0 ]]; then exit "$sided"; fi
+wait_lane side || exit
